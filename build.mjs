@@ -1,0 +1,35 @@
+// Bundles the server into dist/paywalld.js (CommonJS, so the same bundle can
+// later be embedded in a Node single executable) and copies the two native
+// addons next to it; src/native.ts loads them from there when bundled.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const out = path.resolve('dist');
+const uwsAddon = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: path.join(out, 'paywalld.js'),
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { PAYWALLD_BUNDLED: 'true', 'import.meta.url': 'PAYWALLD_IMPORT_META_URL' },
+  banner: { js: "const PAYWALLD_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+// The bundle is CommonJS wherever dist/ is copied, whatever package.json sits above it.
+fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
+fs.copyFileSync(require.resolve(`uWebSockets.js/binaries/${uwsAddon}`), path.join(out, uwsAddon));
+fs.copyFileSync(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'), path.join(out, 'better_sqlite3.node'));
+fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
+console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} with ${uwsAddon} and better_sqlite3.node`);

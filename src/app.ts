@@ -1,0 +1,68 @@
+/**
+ * Builds and starts a server: opens the database, migrates it, creates the
+ * first project on an empty database, binds every feature's routes and
+ * listens. The CLI's `serve` and the tests both start servers through here.
+ */
+import type { ServeConfig } from './config.ts';
+import { type AppContext, createContext } from './context.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { watchDataVersion } from './db/watch.ts';
+import { healthApi } from './health/routes.ts';
+import type { Route, RouteDefinition } from './http/route.ts';
+import { Router } from './http/router.ts';
+import { HttpServer } from './http/server.ts';
+import { keysApi } from './keys/routes.ts';
+import { Logger } from './log.ts';
+import type { CreatedProject } from './projects/store.ts';
+
+/** Every feature's routes, in one list. */
+const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, keysApi];
+
+export interface RunningServer {
+  port: number;
+  ctx: AppContext;
+  router: Router<Route>;
+  /** The project created because the database was empty, with its keys (shown once). */
+  bootstrap: CreatedProject | undefined;
+  /** Graceful stop: no new connections, drain in-flight requests, run shutdown hooks, close the database. */
+  stop(): Promise<void>;
+}
+
+export function buildRouter(ctx: AppContext): Router<Route> {
+  const router = new Router<Route>();
+  for (const api of apis) {
+    for (const { method, pattern, ...route } of api(ctx)) router.add(method, pattern, route);
+  }
+  return router;
+}
+
+export async function startServer(config: ServeConfig, log = new Logger(config.logLevel)): Promise<RunningServer> {
+  const db = openDatabase(config.dbPath);
+  try {
+    const migration = migrate(db);
+    if (migration.applied.length > 0) log.info('database migrated', { db: config.dbPath, from: migration.from, to: migration.to });
+    const { ctx, hooks } = createContext(config, db, log);
+    const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
+    if (bootstrap) ctx.auth.reload();
+    const router = buildRouter(ctx);
+    const server = new HttpServer({ router, log });
+    const port = await server.listen(config.host, config.port);
+    const stopWatching = watchDataVersion(db, config.watchIntervalMs, () => {
+      for (const listener of hooks.externalChange) listener();
+    });
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await server.close(config.drainTimeoutMs);
+        stopWatching();
+        for (const listener of hooks.shutdown) await listener();
+        db.close();
+        log.flush();
+      })());
+    return { port, ctx, router, bootstrap, stop };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { dbPath } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { type Command, DB_HELP, DB_OPTION, parse, print, UsageError } from './command.ts';
+
+const help = `Usage:
+  paywalld backup FILE [--db FILE]
+
+Writes a consistent copy of the database to FILE with SQLite's online backup
+API. It is safe while the server runs: the copy is the database as of one
+moment, including what is still in the write-ahead log. FILE must not exist;
+the copy is written under a temporary name and renamed into place when
+complete, so FILE is never half-written.
+
+Options:
+${DB_HELP}`;
+
+export const backupCommand: Command = {
+  name: 'backup',
+  summary: 'write a consistent copy of the database while the server runs',
+  help,
+  async run(argv) {
+    const { values, positionals } = parse(argv, DB_OPTION);
+    if (values.help) return print(help), 0;
+    if (positionals.length !== 1) throw new UsageError('backup takes exactly one FILE');
+    const target = path.resolve(positionals[0]!);
+    if (fs.existsSync(target)) throw new UsageError(`${target} exists already; choose a new file name`);
+    const db = openDatabase(dbPath(values.db), { mustExist: true });
+    const temporary = `${target}.partial-${process.pid}`;
+    try {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      const { totalPages } = await db.backup(temporary);
+      fs.renameSync(temporary, target);
+      print(`Backed up ${totalPages} pages to ${target}`);
+      return 0;
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      throw error;
+    } finally {
+      db.close();
+    }
+  },
+};

@@ -1,0 +1,42 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { dbPath } from '../config.ts';
+import { type Database, openDatabase } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** Full --help text. */
+  help: string;
+  run(argv: string[]): Promise<number> | number;
+}
+
+/** Wrong flags or arguments: printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}
+
+export const DB_OPTION = { db: { type: 'string' } } as const;
+export const DB_HELP = '  --db FILE     database file (env PAYWALLD_DB, default data/paywalld.db)';
+
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Opens the database a command works on, bringing its schema up to date first. */
+export function openForCommand(dbFlag: string | undefined): Database {
+  const db = openDatabase(dbPath(dbFlag));
+  try {
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function print(line: string): void {
+  process.stdout.write(line + '\n');
+}

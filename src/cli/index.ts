@@ -1,0 +1,53 @@
+import { ConfigError } from '../config.ts';
+import { SchemaTooNewError } from '../db/migrate.ts';
+import { ProblemError } from '../http/problem.ts';
+import { backupCommand } from './backup.ts';
+import { type Command, UsageError } from './command.ts';
+import { keysCommand } from './keys.ts';
+import { migrateCommand } from './migrate.ts';
+import { projectsCommand } from './projects.ts';
+import { serveCommand } from './serve.ts';
+
+const commands: Command[] = [serveCommand, projectsCommand, keysCommand, backupCommand, migrateCommand];
+
+function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'paywalld: self-hosted paywall configuration and analytics server',
+    '',
+    'Usage: paywalld <command> [options]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run "paywalld <command> --help" for the options of a command.',
+  ].join('\n');
+}
+
+/** Runs the CLI and returns the process exit code: 0 success, 1 failure, 2 usage error. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`paywalld: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`paywalld ${name}: ${error.message}\nRun "paywalld ${name} --help" for usage.\n`);
+      return 2;
+    }
+    if (error instanceof ProblemError || error instanceof SchemaTooNewError) {
+      process.stderr.write(`paywalld ${name}: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`paywalld ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

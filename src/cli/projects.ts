@@ -1,0 +1,54 @@
+import { ProjectStore } from '../projects/store.ts';
+import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
+
+const help = `Usage:
+  paywalld projects create NAME [--json] [--db FILE]
+  paywalld projects list [--json] [--db FILE]
+
+create makes a project with one sdk key and one secret key and prints both
+once: they are stored only as hashes and cannot be shown again.
+
+Options:
+  --json        print JSON instead of text
+${DB_HELP}`;
+
+export const projectsCommand: Command = {
+  name: 'projects',
+  summary: 'create and list projects',
+  help,
+  run(argv) {
+    const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' } });
+    if (values.help) return print(help), 0;
+    const [sub, ...rest] = positionals;
+    if (sub === 'create') {
+      if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');
+      const db = openForCommand(values.db);
+      try {
+        const created = new ProjectStore(db).create(rest[0]!);
+        if (values.json) print(JSON.stringify(created));
+        else {
+          print(`Created project ${created.project.name} (${created.project.id})`);
+          print(`  sdk key:    ${created.keys.sdk}`);
+          print(`  secret key: ${created.keys.secret}`);
+          print('Store these keys now: they will not be shown again.');
+        }
+      } finally {
+        db.close();
+      }
+      return 0;
+    }
+    if (sub === 'list') {
+      if (rest.length !== 0) throw new UsageError('projects list takes no arguments');
+      const db = openForCommand(values.db);
+      try {
+        const projects = new ProjectStore(db).list();
+        if (values.json) print(JSON.stringify({ projects }));
+        else for (const p of projects) print(`${p.id}  ${p.created_at}  ${p.name}`);
+      } finally {
+        db.close();
+      }
+      return 0;
+    }
+    throw new UsageError(sub === undefined ? 'projects needs a subcommand: create or list' : `unknown subcommand "projects ${sub}"`);
+  },
+};

@@ -1,0 +1,66 @@
+import { startServer } from '../app.ts';
+import { serveConfig } from '../config.ts';
+import { Logger } from '../log.ts';
+import { type Command, DB_HELP, parse, print, UsageError } from './command.ts';
+
+const help = `Usage:
+  paywalld serve [--port N] [--host ADDR] [--db FILE] [--require-key] [--log-level L]
+
+Starts the HTTP server. The first start on an empty database creates a
+project named "default" and prints its two keys once.
+
+Options:
+  --port N        port to listen on (env PAYWALLD_PORT, default 8787; 0 picks a free port)
+  --host ADDR     address to listen on (env PAYWALLD_HOST, default 127.0.0.1;
+                  0.0.0.0 listens on every interface)
+${DB_HELP}
+  --require-key   refuse event batches sent without an API key (401)
+  --log-level L   debug, info, warn or error (env PAYWALLD_LOG_LEVEL, default info)
+
+SIGTERM or SIGINT stops it gracefully: it stops accepting connections,
+answers the requests in flight, closes the database and exits 0.`;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the HTTP server',
+  help,
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      db: { type: 'string' },
+      'require-key': { type: 'boolean' },
+      'log-level': { type: 'string' },
+    });
+    if (values.help) return print(help), 0;
+    if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
+    const config = serveConfig(values);
+    const log = new Logger(config.logLevel);
+    const server = await startServer(config, log);
+    if (server.bootstrap) {
+      const { project, keys } = server.bootstrap;
+      print(`Created project "${project.name}" (${project.id}) because the database was empty.`);
+      print(`  sdk key:    ${keys.sdk}`);
+      print(`  secret key: ${keys.secret}`);
+      print('These keys will not be shown again: store them now.');
+    }
+    log.info('listening', { host: config.host, port: server.port, db: config.dbPath, pid: process.pid });
+    return new Promise<number>((resolve) => {
+      const shutdown = (signal: string) => {
+        log.info('shutting down', { signal });
+        server.stop().then(
+          () => {
+            log.info('stopped');
+            resolve(0);
+          },
+          (error: unknown) => {
+            log.error('shutdown failed', { error: error instanceof Error ? error.stack : String(error) });
+            resolve(1);
+          },
+        );
+      };
+      process.once('SIGTERM', shutdown);
+      process.once('SIGINT', shutdown);
+    });
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * Everything a running server shares, built once at start and handed to each
+ * feature's bindXxxApi. Features keep their own prepared statements; the
+ * context only carries the connection and the cross-cutting pieces.
+ */
+import type { ServeConfig } from './config.ts';
+import type { Database } from './db/database.ts';
+import { KeyRegistry } from './keys/registry.ts';
+import { KeyStore } from './keys/store.ts';
+import type { Logger } from './log.ts';
+import { ProjectStore } from './projects/store.ts';
+
+export interface AppContext {
+  readonly config: ServeConfig;
+  readonly db: Database;
+  readonly log: Logger;
+  readonly projects: ProjectStore;
+  readonly keys: KeyStore;
+  readonly auth: KeyRegistry;
+  /** Run when another process (the CLI) commits to the database, so in-memory views can reload. */
+  onExternalChange(listener: () => void): void;
+  /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
+  onShutdown(listener: () => void | Promise<void>): void;
+}
+
+export interface ContextHooks {
+  externalChange: (() => void)[];
+  shutdown: (() => void | Promise<void>)[];
+}
+
+export function createContext(config: ServeConfig, db: Database, log: Logger): { ctx: AppContext; hooks: ContextHooks } {
+  const hooks: ContextHooks = { externalChange: [], shutdown: [] };
+  const keys = new KeyStore(db);
+  const auth = new KeyRegistry(keys);
+  hooks.externalChange.push(() => auth.reload());
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    projects: new ProjectStore(db),
+    keys,
+    auth,
+    onExternalChange: (listener) => hooks.externalChange.push(listener),
+    onShutdown: (listener) => hooks.shutdown.push(listener),
+  };
+  return { ctx, hooks };
+}

@@ -1,0 +1,36 @@
+/**
+ * The one place that opens the SQLite file. Every connection, the server's and
+ * the CLI's, goes through openDatabase so they all share the same pragmas.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { loadSqliteAddon } from '../native.ts';
+
+export type Database = BetterSqlite3.Database;
+
+export interface OpenOptions {
+  /** Refuse to create the file: commands that only read or copy need an existing database. */
+  mustExist?: boolean;
+}
+
+export function openDatabase(file: string, options: OpenOptions = {}): Database {
+  if (file !== ':memory:') {
+    if (options.mustExist && !fs.existsSync(file)) {
+      throw new Error(`database ${file} does not exist`);
+    }
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  const db = new BetterSqlite3(file, { nativeBinding: loadSqliteAddon() as never, fileMustExist: options.mustExist ?? false });
+  // busy_timeout first: switching to WAL needs a lock another process may hold.
+  db.pragma('busy_timeout = 5000');
+  const mode = db.pragma('journal_mode = WAL', { simple: true });
+  if (file !== ':memory:' && mode !== 'wal') {
+    db.close();
+    throw new Error(`database ${file} cannot use WAL mode (journal_mode is ${String(mode)})`);
+  }
+  // FULL: an acknowledged write survives power loss, not just a process crash.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  return db;
+}

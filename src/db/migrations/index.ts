@@ -1,0 +1,9 @@
+/**
+ * The static list of schema migrations, in order. A static list (rather than a
+ * directory scan) is what lets the esbuild bundle carry them. Add a migration
+ * by appending a file here; never edit one that has shipped.
+ */
+import type { Migration } from './migration.ts';
+import { projectsAndKeys } from './001_projects_and_keys.ts';
+
+export const migrations: readonly Migration[] = [projectsAndKeys];

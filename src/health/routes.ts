@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { ProblemError } from '../http/problem.ts';
+import { json } from '../http/reply.ts';
+import type { RouteDefinition } from '../http/route.ts';
+
+const HealthSchema = v.object({ status: v.literal('ok') });
+
+export function healthApi(ctx: AppContext): RouteDefinition[] {
+  const ping = ctx.db.prepare('SELECT 1').pluck();
+  return [
+    {
+      method: 'GET',
+      pattern: '/healthz',
+      doc: {
+        summary: 'Liveness: 200 while the database answers',
+        tag: 'operations',
+        auth: 'none',
+        responses: { 200: { description: 'healthy', schema: HealthSchema } },
+      },
+      handler: () => {
+        try {
+          ping.get();
+        } catch {
+          throw new ProblemError(503, 'database_unavailable', 'the database does not answer', { headers: { 'Retry-After': '1' } });
+        }
+        return json(200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
+      },
+    },
+  ];
+}

@@ -1,0 +1,27 @@
+import type { Params } from './router.ts';
+
+/**
+ * One request as handlers see it. Headers are read through header(): while
+ * the handler runs synchronously inside the uWS callback they come straight
+ * from uWS; for routes that read a body (and so run later) the edge copies
+ * them first, because uWS frees the request object when its callback returns.
+ */
+export interface Request {
+  /** As sent, upper case for well-formed clients (`GET`). */
+  readonly method: string;
+  /** Raw path without the query string, still percent-encoded. */
+  readonly path: string;
+  /** Named path segments, percent-decoded. */
+  readonly params: Params;
+  /** Raw query string without the `?`. */
+  readonly rawQuery: string;
+  readonly id: string;
+  /** The request body; empty unless the route asked for one. */
+  readonly body: Buffer;
+  /** A request header by lower-case name, '' when absent. */
+  header(name: string): string;
+  /** The parsed query string (parsed on first use). */
+  query(): URLSearchParams;
+  /** The peer's IP address as text. */
+  remoteAddress(): string;
+}

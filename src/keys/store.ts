@@ -1,0 +1,88 @@
+import type { Database } from '../db/database.ts';
+import { ProblemError } from '../http/problem.ts';
+import { newId } from '../ids.ts';
+import { generateKey, type Scope } from './key.ts';
+
+export interface KeyRow {
+  id: string;
+  project_id: string;
+  scope: Scope;
+  prefix: string;
+  hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** What listings show: everything but the hash. */
+export interface KeyInfo {
+  id: string;
+  project_id: string;
+  scope: Scope;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  scope: Scope;
+  prefix: string;
+}
+
+export function keyInfo(row: KeyRow): KeyInfo {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    scope: row.scope,
+    prefix: row.prefix,
+    created_at: new Date(row.created_at).toISOString(),
+    revoked_at: row.revoked_at === null ? null : new Date(row.revoked_at).toISOString(),
+  };
+}
+
+export class KeyStore {
+  private readonly insert;
+  private readonly byProject;
+  private readonly byId;
+  private readonly revoke;
+  private readonly active;
+
+  constructor(db: Database) {
+    this.insert = db.prepare(
+      'INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.byProject = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id');
+    this.byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
+    this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
+    this.active = db.prepare<[], KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL');
+  }
+
+  /** Creates a key; the plain key is returned once and exists nowhere else afterwards. */
+  create(projectId: string, scope: Scope): CreatedKey {
+    const key = generateKey(scope);
+    const id = newId('key');
+    this.insert.run(id, projectId, scope, key.prefix, key.hash, Date.now());
+    return { id, key: key.plain, scope, prefix: key.prefix };
+  }
+
+  list(projectId: string): KeyRow[] {
+    return this.byProject.all(projectId);
+  }
+
+  get(id: string): KeyRow | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Revokes a key; revoking an already revoked key is not an error (idempotent). */
+  revokeKey(id: string): KeyRow {
+    const row = this.byId.get(id);
+    if (!row) throw new ProblemError(404, 'key_not_found', 'no API key with that id');
+    this.revoke.run(Date.now(), id);
+    return this.byId.get(id)!;
+  }
+
+  allActive(): KeyRow[] {
+    return this.active.all();
+  }
+}

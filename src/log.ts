@@ -1,0 +1,73 @@
+/**
+ * Structured JSON logs, one object per line on stdout. Request lines are
+ * buffered and written in batches (one write per flush instead of one per
+ * request); everything else is written at once so that operators and tests
+ * see start-up and error lines immediately.
+ */
+export type Level = 'debug' | 'info' | 'warn' | 'error';
+const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface RequestLog {
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+}
+
+const FLUSH_BYTES = 64 * 1024;
+const FLUSH_MS = 100;
+
+export class Logger {
+  private buffered = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly level: Level = 'info') {}
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    this.write('debug', msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.write('info', msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.write('warn', msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.write('error', msg, fields);
+  }
+
+  request(entry: RequestLog): void {
+    if (RANK[this.level] > RANK.info) return;
+    this.buffered += `{"time":"${new Date().toISOString()}","level":"info","msg":"request",${JSON.stringify(entry).slice(1)}\n`;
+    if (this.buffered.length >= FLUSH_BYTES) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.buffered === '') return;
+    const out = this.buffered;
+    this.buffered = '';
+    writeOut(out);
+  }
+
+  private write(level: Level, msg: string, fields?: Record<string, unknown>): void {
+    if (RANK[level] < RANK[this.level]) return;
+    this.flush();
+    writeOut(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + '\n');
+  }
+}
+
+function writeOut(text: string): void {
+  try {
+    process.stdout.write(text);
+  } catch {
+    // A closed stdout must never take the server down with it.
+  }
+}
+
+export function isLevel(value: string): value is Level {
+  return value in RANK;
+}
