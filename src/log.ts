@@ -22,7 +22,11 @@ export class Logger {
   private buffered = '';
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly level: Level = 'info') {}
+  /** `sink` receives whole lines; tests pass their own to read what was logged. */
+  constructor(
+    private readonly level: Level = 'info',
+    private readonly sink: (text: string) => void = writeStdout,
+  ) {}
 
   debug(msg: string, fields?: Record<string, unknown>): void {
     this.write('debug', msg, fields);
@@ -50,17 +54,17 @@ export class Logger {
     if (this.buffered === '') return;
     const out = this.buffered;
     this.buffered = '';
-    writeOut(out);
+    this.sink(out);
   }
 
   private write(level: Level, msg: string, fields?: Record<string, unknown>): void {
     if (RANK[level] < RANK[this.level]) return;
     this.flush();
-    writeOut(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + '\n');
+    this.sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + '\n');
   }
 }
 
-function writeOut(text: string): void {
+function writeStdout(text: string): void {
   try {
     process.stdout.write(text);
   } catch {

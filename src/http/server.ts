@@ -238,8 +238,14 @@ export class HttpServer {
     const close = this.draining || reply.status === 413;
     const write = () => {
       this.writeHead(ex, reply);
-      if (ex.method === 'HEAD') ex.res.endWithoutBody(body === undefined ? 0 : byteLength(body), close);
-      else ex.res.end(body, close);
+      if (ex.method === 'HEAD' || reply.status === 204 || reply.status === 304) {
+        // In uWS v20.30 any argument to endWithoutBody (even undefined) is taken as a length still
+        // to come, so it is called bare and a HEAD response's length is written by hand.
+        if (ex.method === 'HEAD' && body !== undefined) ex.res.writeHeader('Content-Length', String(byteLength(body)));
+        ex.res.endWithoutBody();
+      } else {
+        ex.res.end(body, close);
+      }
     };
     if (ex.sync) write();
     else ex.res.cork(write);

@@ -1,0 +1,60 @@
+import * as v from 'valibot';
+import { ComponentNodeSchema } from './components.ts';
+import { IdSchema, LocaleSchema } from './primitives.ts';
+
+/** Weights are relative; the cap keeps their sum an exact integer whatever the number of variants. */
+export const MAX_WEIGHT = 1_000_000;
+
+const WeightSchema = v.pipe(v.number(), v.integer('Must be a whole number'), v.minValue(0), v.maxValue(MAX_WEIGHT));
+
+/** locale → string key → text. */
+const StringsSchema = v.record(LocaleSchema, v.record(IdSchema, v.string()));
+
+/** slot name → product id; whether the product exists is checked by validatePaywall. */
+const SlotsSchema = v.record(IdSchema, v.pipe(v.string(), v.minLength(1, 'Must not be empty')));
+
+/** Free-form JSON for the app (e.g. a theme name); paywalld only stores and serves it. */
+const MetadataSchema = v.record(v.string(), v.unknown());
+
+const VariantSchema = v.strictObject({
+  id: IdSchema,
+  weight: WeightSchema,
+  /** Users in a holdout see no paywall; they measure the paywall's effect. */
+  holdout: v.optional(v.boolean()),
+  root: v.optional(ComponentNodeSchema),
+  /** Merged over the paywall's slots. */
+  slots: v.optional(SlotsSchema),
+  /** Merged over the paywall's strings, locale by locale. */
+  strings: v.optional(StringsSchema),
+  metadata: v.optional(MetadataSchema),
+});
+
+const AudienceSchema = v.strictObject({
+  id: IdSchema,
+  /** A GrowthBook-style condition on the request's attributes, checked by validateCondition. */
+  when: v.record(v.string(), v.unknown()),
+  /** variant id → weight for users who match; variants not named get weight 0. */
+  weights: v.record(IdSchema, WeightSchema),
+});
+
+/** The document a client writes with PUT; validatePaywall adds the checks a schema cannot express. */
+export const PaywallSchema = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(200)),
+  default_locale: LocaleSchema,
+  /** Seed of the variant hash; the paywall id when absent. Changing it reshuffles every user. */
+  seed: v.optional(v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(256))),
+  strings: StringsSchema,
+  slots: v.optional(SlotsSchema, () => ({})),
+  metadata: v.optional(MetadataSchema),
+  root: ComponentNodeSchema,
+  variants: v.optional(
+    v.pipe(v.array(VariantSchema), v.minLength(1, 'At least one variant is required')),
+    () => [{ id: 'default', weight: 100 }],
+  ),
+  /** Ordered: the first audience whose condition matches decides the weights. */
+  audiences: v.optional(v.array(AudienceSchema), () => []),
+});
+
+export type PaywallInput = v.InferInput<typeof PaywallSchema>;
+export type PaywallOutput = v.InferOutput<typeof PaywallSchema>;
+export type PaywallVariant = PaywallOutput['variants'][number];

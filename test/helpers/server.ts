@@ -1,0 +1,30 @@
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import { type RunningServer, startServer } from '../../src/app.ts';
+import { type ServeConfig, serveConfig } from '../../src/config.ts';
+import { Logger } from '../../src/log.ts';
+import { tempDir } from './temp.ts';
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  dbPath: string;
+  /** The keys of the "default" project created on the empty database. */
+  keys: { sdk: string; secret: string };
+  projectId: string;
+}
+
+/** A real server on a free port of 127.0.0.1 against a database in a temp directory; stopped when the test ends. */
+export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}): Promise<TestServer> {
+  const dbPath = overrides.dbPath ?? path.join(tempDir(t), 'paywalld.db');
+  const config: ServeConfig = { ...serveConfig({ port: '0', host: '127.0.0.1', db: dbPath }, {}), ...overrides };
+  const server = await startServer(config, new Logger('error'));
+  t.after(() => server.stop());
+  const bootstrap = server.bootstrap;
+  if (!bootstrap) throw new Error('expected an empty database to create the default project');
+  return { url: `http://127.0.0.1:${server.port}`, server, dbPath, keys: bootstrap.keys, projectId: bootstrap.project.id };
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { test, type TestContext } from 'node:test';
+import * as v from 'valibot';
+import { parseWith, readJson } from '../../src/http/json.ts';
+import { ProblemError } from '../../src/http/problem.ts';
+import { json } from '../../src/http/reply.ts';
+import type { Route } from '../../src/http/route.ts';
+import { Router } from '../../src/http/router.ts';
+import { HttpServer } from '../../src/http/server.ts';
+import { Logger } from '../../src/log.ts';
+import { rawRequest } from '../helpers/raw.ts';
+
+const doc = { summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
+
+/** An edge with routes that exercise its corner cases, on a free port. */
+async function edge(t: TestContext, logLines: string[] = []) {
+  const router = new Router<Route>();
+  router.add('GET', '/ok', { doc, handler: () => json(200, { ok: true }) });
+  router.add('GET', '/items/:id', { doc, handler: (req) => json(200, { id: req.params.id, q: req.query().get('q') }) });
+  router.add('GET', '/throw', {
+    doc,
+    handler: () => {
+      throw new Error('secret internals');
+    },
+  });
+  router.add('GET', '/reject', { doc, handler: async () => Promise.reject(new Error('async internals')) });
+  router.add('GET', '/problem', { doc, handler: () => Promise.reject(new ProblemError(409, 'conflict_here', 'it conflicts')) });
+  router.add('GET', '/stream', {
+    doc,
+    handler: () => ({
+      status: 200,
+      headers: { 'Content-Type': 'application/x-ndjson' },
+      body: (function* () {
+        for (let i = 0; i < 20_000; i++) yield `{"n":${i},"pad":"${'x'.repeat(100)}"}\n`;
+      })(),
+    }),
+  });
+  router.add('POST', '/echo', {
+    doc,
+    maxBody: 1024,
+    handler: (req) => json(200, parseWith(v.strictObject({ name: v.string() }), readJson(req))),
+  });
+  const log = new Logger('info', (text) => logLines.push(...text.trim().split('\n')));
+  const server = new HttpServer({ router, log });
+  const port = await server.listen('127.0.0.1', 0);
+  t.after(() => server.close(1000));
+  return { url: `http://127.0.0.1:${port}`, port, log };
+}
+
+async function problem(response: Response) {
+  assert.equal(response.headers.get('content-type'), 'application/problem+json');
+  const body = await response.json();
+  assert.equal(body.status, response.status);
+  assert.equal(typeof body.title, 'string');
+  assert.equal(typeof body.detail, 'string');
+  assert.equal(body.type, `urn:paywalld:problem:${body.code}`);
+  return body;
+}
+
+test('unknown paths answer a 404 problem', async (t) => {
+  const { url } = await edge(t);
+  const response = await fetch(`${url}/nope`);
+  assert.equal(response.status, 404);
+  assert.equal((await problem(response)).code, 'not_found');
+});
+
+test('a known path with the wrong method answers 405 with Allow', async (t) => {
+  const { url } = await edge(t);
+  const response = await fetch(`${url}/ok`, { method: 'DELETE' });
+  assert.equal(response.status, 405);
+  assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
+  assert.equal((await problem(response)).code, 'method_not_allowed');
+});
+
+test('OPTIONS answers 204 with Allow; HEAD answers like GET without a body', async (t) => {
+  const { url } = await edge(t);
+  const options = await fetch(`${url}/items/1`, { method: 'OPTIONS' });
+  assert.equal(options.status, 204);
+  assert.equal(options.headers.get('allow'), 'GET, HEAD, OPTIONS');
+  const head = await fetch(`${url}/ok`, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-length'), String(JSON.stringify({ ok: true }).length));
+  assert.equal(await head.text(), '');
+});
+
+test('every response carries an X-Request-Id, a well-formed incoming one is kept', async (t) => {
+  const { url } = await edge(t);
+  const a = await fetch(`${url}/ok`);
+  const b = await fetch(`${url}/nope`);
+  assert.match(a.headers.get('x-request-id') ?? '', /^[a-z0-9]+-[a-z0-9]+$/);
+  assert.notEqual(a.headers.get('x-request-id'), b.headers.get('x-request-id'));
+  const kept = await fetch(`${url}/ok`, { headers: { 'x-request-id': 'trace-42' } });
+  assert.equal(kept.headers.get('x-request-id'), 'trace-42');
+  const replaced = await fetch(`${url}/ok`, { headers: { 'x-request-id': 'bad id with spaces' } });
+  assert.notEqual(replaced.headers.get('x-request-id'), 'bad id with spaces');
+});
+
+test('path params are percent-decoded; invalid UTF-8 in the path is a 400 problem', async (t) => {
+  const { url } = await edge(t);
+  assert.deepEqual(await (await fetch(`${url}/items/a%20b?q=%C3%A9`)).json(), { id: 'a b', q: 'é' });
+  const bad = await fetch(`${url}/items/%ff%fe`);
+  assert.equal(bad.status, 400);
+  assert.equal((await problem(bad)).code, 'invalid_path');
+  // Broken escapes in the query do not throw either.
+  assert.equal((await fetch(`${url}/items/x?q=%ff%zz`)).status, 200);
+});
+
+test('an exception in a handler is a 500 problem without internals, logged with its stack, and the server keeps serving', async (t) => {
+  const lines: string[] = [];
+  const { url, log } = await edge(t, lines);
+  for (const path of ['/throw', '/reject']) {
+    const response = await fetch(`${url}${path}`);
+    assert.equal(response.status, 500);
+    const text = await response.text();
+    assert.doesNotMatch(text, /internals|at /);
+    assert.equal(JSON.parse(text).code, 'internal_error');
+  }
+  log.flush();
+  const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'error');
+  assert.equal(errors.length, 2);
+  assert.match(errors[0].error, /secret internals\n\s+at /);
+  assert.equal((await fetch(`${url}/ok`)).status, 200);
+});
+
+test('a ProblemError from an async handler keeps its status and code', async (t) => {
+  const { url } = await edge(t);
+  const response = await fetch(`${url}/problem`);
+  assert.equal(response.status, 409);
+  assert.equal((await problem(response)).code, 'conflict_here');
+});
+
+test('one log line per request with method, path, status, duration and request id, never the body', async (t) => {
+  const lines: string[] = [];
+  const { url, log } = await edge(t, lines);
+  await fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer pwk_sdk_SECRET' }, body: '{"name":"BODYVALUE"}' });
+  log.flush();
+  const requests = lines.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
+  assert.equal(requests.length, 1);
+  assert.deepEqual(Object.keys(requests[0]).sort(), ['duration_ms', 'level', 'method', 'msg', 'path', 'request_id', 'status', 'time']);
+  assert.equal(requests[0].status, 200);
+  assert.doesNotMatch(lines.join('\n'), /BODYVALUE|pwk_sdk_SECRET/);
+});
+
+test('JSON bodies: 415 for another content type, 400 for malformed JSON or bytes, 422 with paths for a wrong shape', async (t) => {
+  const { url } = await edge(t);
+  const post = (body: string | Buffer, type = 'application/json') =>
+    fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': type }, body });
+  assert.deepEqual(await (await post('{"name":"x"}')).json(), { name: 'x' });
+  assert.equal((await problem(await post('{"name":"x"}', 'text/plain'))).code, 'unsupported_media_type');
+  const malformed = await post('{"name":');
+  assert.equal(malformed.status, 400);
+  assert.equal((await problem(malformed)).code, 'malformed_json');
+  assert.equal((await post(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).status, 400);
+  const invalid = await post('{"name":5,"extra":"do-not-echo-me"}');
+  assert.equal(invalid.status, 422);
+  const body = await problem(invalid);
+  assert.equal(body.code, 'validation_failed');
+  assert.deepEqual(body.errors.map((e: { path: string }) => e.path).sort(), ['/extra', '/name']);
+  assert.doesNotMatch(JSON.stringify(body), /do-not-echo-me/);
+});
+
+test('a body over the limit answers 413 as soon as the limit is passed, without reading the rest', async (t) => {
+  const { url, port } = await edge(t);
+  const declared = await fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(5000) });
+  assert.equal(declared.status, 413);
+  assert.equal((await problem(declared)).code, 'body_too_large');
+
+  // Chunked, with no Content-Length: the server answers after the first 2 KiB, long before the 50 MiB end.
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+      if (received.includes('\r\n\r\n')) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
+    socket.on('error', reject);
+    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
+    socket.write(`800\r\n${'x'.repeat(0x800)}\r\n`);
+  });
+  assert.match(answer, /^HTTP\/1.1 413 /);
+  assert.equal((await fetch(`${url}/ok`)).status, 200);
+});
+
+test('streamed bodies arrive whole, chunk after chunk', async (t) => {
+  const { url } = await edge(t);
+  const text = await (await fetch(`${url}/stream`)).text();
+  const lines = text.trim().split('\n');
+  assert.equal(lines.length, 20_000);
+  assert.deepEqual(JSON.parse(lines.at(-1)!).n, 19_999);
+});
+
+test('malformed requests never crash the server', async (t) => {
+  const { url, port } = await edge(t);
+  const garbage = [
+    'BREW /ok HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /items/%ff%00 HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /items/x?q=%ff%fe%zz&&==& HTTP/1.1\r\nHost: x\r\n\r\n',
+    Buffer.concat([Buffer.from('GET /items/'), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+    `GET /ok HTTP/1.1\r\nHost: x\r\nX-Huge: ${'a'.repeat(200_000)}\r\n\r\n`,
+    `GET /ok HTTP/1.1\r\n${Array.from({ length: 500 }, (_, i) => `X-H${i}: v`).join('\r\n')}\r\n\r\n`,
+    'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}',
+    'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    'NOT HTTP AT ALL\r\n\r\n',
+    '\x00\x01\x02\x03',
+  ];
+  for (const request of garbage) {
+    const answer = await rawRequest(port, request);
+    // uWS's parser drops what it cannot parse (unknown methods, oversized headers) by closing the connection.
+    assert.ok(answer === '' || /^HTTP\/1.1 (200|4\d\d) /.test(answer), answer.slice(0, 40));
+  }
+  assert.match(await rawRequest(port, 'PATCH /ok HTTP/1.1\r\nHost: x\r\n\r\n'), /^HTTP\/1.1 405 /);
+  assert.equal((await fetch(`${url}/ok`)).status, 200);
+});
