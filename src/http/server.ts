@@ -129,17 +129,23 @@ export class HttpServer {
     });
   }
 
-  /** Stops accepting connections and resolves once in-flight requests are answered (or after timeoutMs). */
+  /**
+   * Stops accepting connections and resolves once in-flight requests are
+   * answered (or after timeoutMs). It resolves one loop turn after the last
+   * answer, because uWS hands corked writes to the socket in its loop: a
+   * process that exits sooner cuts the last responses off.
+   */
   close(timeoutMs: number): Promise<void> {
     this.draining = true;
     if (this.listenSocket) uws.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
-    if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
+      const flushed = () => setImmediate(resolve);
+      if (this.inFlight === 0) return flushed();
+      const timer = setTimeout(flushed, timeoutMs);
       this.idle = () => {
         clearTimeout(timer);
-        resolve();
+        flushed();
       };
     });
   }

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
+import { runCli, spawnServe } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+test('projects create --json prints exactly the project and its two keys', (t) => {
+  const db = path.join(tempDir(t), 'cli.db');
+  const result = runCli(['projects', 'create', 'Acme Studio', '--json', '--db', db]);
+  assert.equal(result.status, 0, result.stderr);
+  const lines = result.stdout.trim().split('\n');
+  assert.equal(lines.length, 1);
+  const created = JSON.parse(lines[0]!);
+  assert.deepEqual(Object.keys(created), ['project', 'keys']);
+  assert.deepEqual(Object.keys(created.project), ['id', 'name']);
+  assert.equal(created.project.name, 'Acme Studio');
+  assert.match(created.keys.sdk, /^pwk_sdk_[0-9A-Za-z]{32}$/);
+  assert.match(created.keys.secret, /^pwk_secret_[0-9A-Za-z]{32}$/);
+
+  const list = JSON.parse(runCli(['projects', 'list', '--json', '--db', db]).stdout);
+  assert.deepEqual(list.projects.map((p: { id: string }) => p.id), [created.project.id]);
+});
+
+test('keys create, list and revoke', (t) => {
+  const db = path.join(tempDir(t), 'cli.db');
+  const { project } = JSON.parse(runCli(['projects', 'create', 'p', '--json', '--db', db]).stdout);
+  const created = JSON.parse(runCli(['keys', 'create', '--project', project.id, '--scope', 'sdk', '--json', '--db', db]).stdout);
+  assert.deepEqual(Object.keys(created), ['id', 'key', 'scope', 'prefix']);
+  assert.equal(created.scope, 'sdk');
+  assert.ok(created.key.startsWith(created.prefix));
+
+  const revoke = runCli(['keys', 'revoke', created.id, '--json', '--db', db]);
+  assert.equal(revoke.status, 0, revoke.stderr);
+  const listed = JSON.parse(runCli(['keys', 'list', '--project', project.id, '--json', '--db', db]).stdout).keys;
+  assert.equal(listed.length, 3);
+  assert.notEqual(listed.find((k: { id: string }) => k.id === created.id).revoked_at, null);
+  assert.ok(listed.every((k: Record<string, unknown>) => !('hash' in k) && !('key' in k)));
+  const text = runCli(['keys', 'list', '--project', project.id, '--db', db]).stdout;
+  assert.match(text, new RegExp(`${created.id}\\s+sdk\\s+${created.prefix}….*revoked`));
+});
+
+test('wrong usage exits 2 with a pointer to --help; failures exit 1', (t) => {
+  const db = path.join(tempDir(t), 'cli.db');
+  const cases: [string[], number, RegExp][] = [
+    [[], 2, /Usage: paywalld <command>/],
+    [['frobnicate'], 2, /unknown command "frobnicate"/],
+    [['projects'], 2, /needs a subcommand/],
+    [['projects', 'create'], 2, /exactly one NAME/],
+    [['projects', 'create', 'a', '--colour'], 2, /Unknown option '--colour'/],
+    [['keys', 'create', '--project', 'prj_x', '--scope', 'admin'], 2, /--scope sdk or --scope secret/],
+    [['keys', 'list'], 2, /needs --project ID/],
+    [['serve', '--port', 'http'], 2, /--port must be an integer/],
+    [['keys', 'create', '--project', 'prj_missing', '--scope', 'sdk'], 1, /no project with id prj_missing/],
+    [['keys', 'revoke', 'key_missing'], 1, /no API key with that id/],
+    [['projects', 'create', ' padded '], 1, /project name/],
+  ];
+  for (const [args, status, message] of cases) {
+    const result = runCli([...args, '--db', db]);
+    assert.equal(result.status, status, args.join(' '));
+    assert.match(result.stderr + result.stdout, message, args.join(' '));
+  }
+});
+
+test('--help works on every command', () => {
+  for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate']) {
+    const result = runCli([command, '--help']);
+    assert.equal(result.status, 0, command);
+    assert.match(result.stdout, new RegExp(`Usage:\\n  paywalld ${command}`));
+  }
+  assert.match(runCli(['--help']).stdout, /Commands:\n {2}serve/);
+});
+
+test('PAYWALLD_DB chooses the database when --db is absent', (t) => {
+  const db = path.join(tempDir(t), 'env.db');
+  runCli(['projects', 'create', 'from-env', '--json'], { env: { PAYWALLD_DB: db } });
+  assert.match(runCli(['projects', 'list', '--db', db]).stdout, /from-env/);
+});
+
+test('backup while the server runs produces a database that opens and holds the same projects', async (t) => {
+  const dir = tempDir(t);
+  const db = path.join(dir, 'live.db');
+  const server = await spawnServe(t, ['--db', db]);
+  for (const name of ['one', 'two']) runCli(['projects', 'create', name, '--db', db]);
+  const target = path.join(dir, 'backups', 'copy.db');
+  const result = runCli(['backup', target, '--db', db]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /Backed up \d+ pages/);
+  assert.deepEqual(fs.readdirSync(path.dirname(target)), ['copy.db']);
+
+  const names = (file: string) => {
+    const handle = openDatabase(file, { mustExist: true });
+    try {
+      return handle.prepare('SELECT name FROM projects ORDER BY name').pluck().all();
+    } finally {
+      handle.close();
+    }
+  };
+  assert.deepEqual(names(target), ['default', 'one', 'two']);
+  assert.deepEqual(names(target), names(db));
+  assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+
+  const again = runCli(['backup', target, '--db', db]);
+  assert.equal(again.status, 2);
+  assert.match(again.stderr, /exists already/);
+  assert.equal(await server.stop(), 0);
+});
+
+test('serve prints the default project keys once, on the first start only', async (t) => {
+  const db = path.join(tempDir(t), 'first.db');
+  const first = await spawnServe(t, ['--db', db]);
+  assert.match(first.output(), /sdk key: {4}pwk_sdk_\w{32}\n {2}secret key: pwk_secret_\w{32}\nThese keys will not be shown again/);
+  assert.equal(await first.stop(), 0);
+  const second = await spawnServe(t, ['--db', db]);
+  assert.doesNotMatch(second.output(), /pwk_/);
+  assert.equal(await second.stop('SIGINT'), 0);
+});
+
+test('a second server on a busy port fails with "address in use" instead of sharing it', async (t) => {
+  const dir = tempDir(t);
+  const first = await spawnServe(t, ['--db', path.join(dir, 'a.db')]);
+  const second = runCli(['serve', '--port', String(first.port), '--db', path.join(dir, 'b.db')]);
+  assert.equal(second.status, 1);
+  assert.match(second.stderr, /address is in use/);
+  assert.equal(await first.stop(), 0);
+});
