@@ -13,10 +13,8 @@ export const COMPONENT_TYPES = [
   'link',
 ] as const;
 
-export type ComponentType = (typeof COMPONENT_TYPES)[number];
-
-export const BUTTON_ACTIONS = ['close', 'restore', 'open_url', 'custom'] as const;
-export const LINK_KINDS = ['terms', 'privacy', 'other'] as const;
+const BUTTON_ACTIONS = ['close', 'restore', 'open_url', 'custom'] as const;
+const LINK_KINDS = ['terms', 'privacy', 'other'] as const;
 
 const ColorSchema = v.pipe(
   v.string(),

@@ -1,14 +1,14 @@
 import { type Path, pointer } from './pointer.ts';
 
-export const MAX_TREE_DEPTH = 32;
-export const MAX_TREE_NODES = 2000;
+const MAX_TREE_DEPTH = 32;
+const MAX_TREE_NODES = 2000;
 /**
  * Free-form JSON (metadata, audience conditions) is stored, served and
  * evaluated by code that recurses, JSON.stringify among it, which overflows
  * the stack a few thousand levels down: a bound well under that, and well
  * over what a real document needs.
  */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 interface Entry {
   value: unknown;

@@ -3,7 +3,7 @@ import { ComponentNodeSchema } from './components.ts';
 import { IdSchema, LocaleSchema } from './primitives.ts';
 
 /** Weights are relative; the cap keeps their sum an exact integer whatever the number of variants. */
-export const MAX_WEIGHT = 1_000_000;
+const MAX_WEIGHT = 1_000_000;
 
 const WeightSchema = v.pipe(v.number(), v.integer('Must be a whole number'), v.minValue(0), v.maxValue(MAX_WEIGHT));
 
@@ -57,4 +57,3 @@ export const PaywallSchema = v.strictObject({
 
 export type PaywallInput = v.InferInput<typeof PaywallSchema>;
 export type PaywallOutput = v.InferOutput<typeof PaywallSchema>;
-export type PaywallVariant = PaywallOutput['variants'][number];
