@@ -11,6 +11,8 @@ import { watchDataVersion } from './db/watch.ts';
 import { healthApi } from './health/routes.ts';
 import type { Route, RouteDefinition } from './http/route.ts';
 import { Router } from './http/router.ts';
+import type { EdgePolicy } from './http/policy.ts';
+import { RateLimiter } from './http/rate-limit.ts';
 import { HttpServer } from './http/server.ts';
 import { keysApi } from './keys/routes.ts';
 import { Logger } from './log.ts';
@@ -37,6 +39,17 @@ export function buildRouter(ctx: AppContext): Router<Route> {
   return router;
 }
 
+function edgePolicy(config: ServeConfig): EdgePolicy {
+  const limiter = (perSecond: number) => (perSecond > 0 ? new RateLimiter(perSecond, perSecond * 2) : undefined);
+  return {
+    sdkLimiter: limiter(config.rateLimitSdk),
+    managementLimiter: limiter(config.rateLimitApi),
+    trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+  };
+}
+
 export async function startServer(config: ServeConfig, log = new Logger(config.logLevel)): Promise<RunningServer> {
   const db = openDatabase(config.dbPath);
   try {
@@ -46,7 +59,7 @@ export async function startServer(config: ServeConfig, log = new Logger(config.l
     const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
     if (bootstrap) ctx.auth.reload();
     const router = buildRouter(ctx);
-    const server = new HttpServer({ router, log });
+    const server = new HttpServer({ router, log, policy: edgePolicy(config) });
     const port = await server.listen(config.host, config.port);
     const stopWatching = watchDataVersion(db, config.watchIntervalMs, () => {
       for (const listener of hooks.externalChange) listener();

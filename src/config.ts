@@ -9,15 +9,27 @@ export const DEFAULT_DB = 'data/paywalld.db';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8787;
 
-export interface EnvConfig {
-  port?: string;
-  host?: string;
-  db?: string;
-  logLevel?: string;
-}
+/** Each serve flag that can also come from the environment, with its variable. */
+const ENV_NAMES = {
+  port: 'PAYWALLD_PORT',
+  host: 'PAYWALLD_HOST',
+  db: 'PAYWALLD_DB',
+  'log-level': 'PAYWALLD_LOG_LEVEL',
+  'rate-limit-sdk': 'PAYWALLD_RATE_LIMIT_SDK',
+  'rate-limit-api': 'PAYWALLD_RATE_LIMIT_API',
+  'cors-origin': 'PAYWALLD_CORS_ORIGINS',
+  'body-timeout': 'PAYWALLD_BODY_TIMEOUT',
+  'trust-proxy': 'PAYWALLD_TRUST_PROXY',
+} as const;
+
+export type EnvConfig = Partial<Record<keyof typeof ENV_NAMES, string>>;
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  return { port: env.PAYWALLD_PORT, host: env.PAYWALLD_HOST, db: env.PAYWALLD_DB, logLevel: env.PAYWALLD_LOG_LEVEL };
+  const out: EnvConfig = {};
+  for (const [flag, name] of Object.entries(ENV_NAMES) as [keyof typeof ENV_NAMES, string][]) {
+    if (env[name] !== undefined && env[name] !== '') out[flag] = env[name];
+  }
+  return out;
 }
 
 export interface ServeConfig {
@@ -27,6 +39,16 @@ export interface ServeConfig {
   logLevel: Level;
   /** Refuse event batches that carry no API key (see PRODUCT.md, "Sending events"). */
   requireKey: boolean;
+  /** Requests per second per client IP on the SDK endpoints (burst: twice that); 0 turns the limit off. */
+  rateLimitSdk: number;
+  /** Requests per second per API key on the management API (burst: twice that); 0 turns the limit off. */
+  rateLimitApi: number;
+  /** Read the client IP from X-Forwarded-For (only behind a reverse proxy that sets it). */
+  trustProxy: boolean;
+  /** Browser origins allowed on the management API; the SDK endpoints allow every origin. */
+  corsOrigins: string[];
+  /** A request body still incomplete after this long is cut off (408). */
+  bodyTimeoutMs: number;
   /** How often the server looks for commits made by other processes (the CLI). */
   watchIntervalMs: number;
   /** How long a graceful shutdown waits for in-flight requests. */
@@ -39,6 +61,11 @@ export interface ServeFlags {
   db?: string;
   'log-level'?: string;
   'require-key'?: boolean;
+  'rate-limit-sdk'?: string;
+  'rate-limit-api'?: string;
+  'trust-proxy'?: boolean;
+  'cors-origin'?: string[];
+  'body-timeout'?: string;
 }
 
 export class ConfigError extends Error {}
@@ -47,18 +74,44 @@ export function dbPath(flag: string | undefined, env: EnvConfig = readEnv()): st
   return flag ?? env.db ?? DEFAULT_DB;
 }
 
+function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(`--${name} must be a number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  const value = number(name, text, fallback, min, max);
+  if (!Number.isInteger(value)) throw new ConfigError(`--${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+function boolean(name: string, flag: boolean | undefined, text: string | undefined): boolean {
+  if (flag !== undefined) return flag;
+  if (text === undefined) return false;
+  if (/^(1|true|yes|on)$/i.test(text)) return true;
+  if (/^(0|false|no|off)$/i.test(text)) return false;
+  throw new ConfigError(`${ENV_NAMES[name as keyof typeof ENV_NAMES]} must be true or false`);
+}
+
 export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): ServeConfig {
-  const portText = flags.port ?? env.port;
-  const port = portText === undefined ? DEFAULT_PORT : Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be an integer from 0 to 65535');
-  const logLevel = flags['log-level'] ?? env.logLevel ?? 'info';
+  const logLevel = flags['log-level'] ?? env['log-level'] ?? 'info';
   if (!isLevel(logLevel)) throw new ConfigError('--log-level must be one of debug, info, warn, error');
+  const origins = flags['cors-origin'] ?? env['cors-origin']?.split(',') ?? [];
   return {
     host: flags.host ?? env.host ?? DEFAULT_HOST,
-    port,
+    port: integer('port', flags.port ?? env.port, DEFAULT_PORT, 0, 65535),
     dbPath: dbPath(flags.db, env),
     logLevel,
     requireKey: flags['require-key'] ?? false,
+    rateLimitSdk: number('rate-limit-sdk', flags['rate-limit-sdk'] ?? env['rate-limit-sdk'], 100, 0, 1e9),
+    rateLimitApi: number('rate-limit-api', flags['rate-limit-api'] ?? env['rate-limit-api'], 20, 0, 1e9),
+    trustProxy: boolean('trust-proxy', flags['trust-proxy'], env['trust-proxy']),
+    corsOrigins: origins.map((o) => o.trim()).filter((o) => o !== ''),
+    bodyTimeoutMs: number('body-timeout', flags['body-timeout'] ?? env['body-timeout'], 30, 1, 3600) * 1000,
     watchIntervalMs: 250,
     drainTimeoutMs: 10_000,
   };

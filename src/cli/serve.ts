@@ -5,6 +5,8 @@ import { type Command, DB_HELP, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
   paywalld serve [--port N] [--host ADDR] [--db FILE] [--require-key] [--log-level L]
+                 [--rate-limit-sdk N] [--rate-limit-api N] [--trust-proxy]
+                 [--cors-origin ORIGIN]... [--body-timeout S]
 
 Starts the HTTP server. The first start on an empty database creates a
 project named "default" and prints its two keys once.
@@ -16,6 +18,21 @@ Options:
 ${DB_HELP}
   --require-key   refuse event batches sent without an API key (401)
   --log-level L   debug, info, warn or error (env PAYWALLD_LOG_LEVEL, default info)
+  --rate-limit-sdk N
+                  requests per second per client IP on the SDK endpoints, bursts
+                  up to 2N (env PAYWALLD_RATE_LIMIT_SDK, default 100; 0 = off)
+  --rate-limit-api N
+                  requests per second per API key on the management API, bursts
+                  up to 2N (env PAYWALLD_RATE_LIMIT_API, default 20; 0 = off)
+  --trust-proxy   take the client IP from X-Forwarded-For (only behind a reverse
+                  proxy that sets it; env PAYWALLD_TRUST_PROXY=true)
+  --cors-origin ORIGIN
+                  let browser pages from ORIGIN call the management API; repeat
+                  for more, or * for any (env PAYWALLD_CORS_ORIGINS, comma-separated).
+                  The SDK endpoints allow every origin.
+  --body-timeout S
+                  cut off request bodies still incomplete after S seconds (408;
+                  env PAYWALLD_BODY_TIMEOUT, default 30)
 
 SIGTERM or SIGINT stops it gracefully: it stops accepting connections,
 answers the requests in flight, closes the database and exits 0.`;
@@ -31,6 +48,11 @@ export const serveCommand: Command = {
       db: { type: 'string' },
       'require-key': { type: 'boolean' },
       'log-level': { type: 'string' },
+      'rate-limit-sdk': { type: 'string' },
+      'rate-limit-api': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
+      'cors-origin': { type: 'string', multiple: true },
+      'body-timeout': { type: 'string' },
     });
     if (values.help) return print(help), 0;
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');

@@ -22,6 +22,4 @@ export interface Request {
   header(name: string): string;
   /** The parsed query string (parsed on first use). */
   query(): URLSearchParams;
-  /** The peer's IP address as text. */
-  remoteAddress(): string;
 }

@@ -8,8 +8,8 @@ export type Params = Record<string, string>;
 
 export type Match<T> =
   | { kind: 'found'; route: T; params: Params }
-  /** The path exists, but not for this method. */
-  | { kind: 'method_not_allowed'; allow: string[] }
+  /** The path exists, but not for this method; `routes` are the path's routes (for CORS preflights). */
+  | { kind: 'method_not_allowed'; allow: string[]; routes: T[] }
   | { kind: 'not_found' };
 
 interface Pattern<T> {
@@ -54,7 +54,7 @@ export class Router<T> {
   private pick(methods: Map<string, T>, method: string, params: Params): Match<T> {
     const route = methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined);
     if (route !== undefined) return { kind: 'found', route, params };
-    return { kind: 'method_not_allowed', allow: allowed(methods) };
+    return { kind: 'method_not_allowed', allow: allowed(methods), routes: [...methods.values()] };
   }
 
   private literalMethods(pattern: string): Map<string, T> {

@@ -12,6 +12,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
 import { readBody } from './body.ts';
+import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, limiterFor, preflightHeaders, rateLimited } from './policy.ts';
 import { ProblemError, problemBody } from './problem.ts';
 import type { Body, Reply } from './reply.ts';
 import type { Request } from './request.ts';
@@ -50,6 +51,8 @@ interface Exchange {
   sync: boolean;
   /** Woken when the connection is aborted, so a stream waiting for onWritable can stop. */
   wake: (() => void) | undefined;
+  /** Headers every response to this request carries, whatever the handler answers (CORS). */
+  extraHeaders: Readonly<Record<string, string>> | undefined;
 }
 
 class IncomingRequest implements Request {
@@ -86,10 +89,6 @@ class IncomingRequest implements Request {
   query(): URLSearchParams {
     return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
   }
-
-  remoteAddress(): string {
-    return Buffer.from(this.exchange.res.getRemoteAddressAsText()).toString();
-  }
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -97,6 +96,7 @@ const EMPTY = Buffer.alloc(0);
 export interface ServerOptions {
   router: Router<Route>;
   log: Logger;
+  policy?: EdgePolicy;
 }
 
 export class HttpServer {
@@ -105,8 +105,10 @@ export class HttpServer {
   private inFlight = 0;
   private draining = false;
   private idle: (() => void) | undefined;
+  private readonly policy: EdgePolicy;
 
   constructor(private readonly options: ServerOptions) {
+    this.policy = options.policy ?? DEFAULT_POLICY;
     this.app = uws.App();
     this.app.any('/*', (res, req) => this.handle(res, req));
   }
@@ -160,6 +162,7 @@ export class HttpServer {
       aborted: false,
       sync: true,
       wake: undefined,
+      extraHeaders: undefined,
     };
     this.inFlight++;
     try {
@@ -168,15 +171,24 @@ export class HttpServer {
         this.respond(ex, problemReply(new ProblemError(404, 'not_found', 'there is no resource at this path')));
       } else if (match.kind === 'method_not_allowed') {
         const allow = match.allow.join(', ');
-        this.respond(
-          ex,
-          ex.method === 'OPTIONS'
-            ? { status: 204, headers: { Allow: allow } }
-            : problemReply(new ProblemError(405, 'method_not_allowed', `this path accepts ${allow}`, { headers: { Allow: allow } })),
-        );
+        if (ex.method === 'OPTIONS') {
+          const preflight = req.getHeader('access-control-request-method') === '' ? undefined : preflightHeaders(match.routes, match.allow, req.getHeader('origin'), this.policy);
+          this.respond(ex, { status: 204, headers: { Allow: allow, ...preflight } });
+        } else {
+          this.respond(ex, problemReply(new ProblemError(405, 'method_not_allowed', `this path accepts ${allow}`, { headers: { Allow: allow } })));
+        }
       } else {
+        const route = match.route;
+        ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
+        const limiter = limiterFor(route, this.policy);
+        if (limiter) {
+          // Management routes count per presented key, so one busy integration cannot starve another behind the same IP.
+          const authorization = route.doc.auth === 'secret' ? req.getHeader('authorization') : '';
+          const wait = limiter.take(authorization || clientIp(req.getHeader('x-forwarded-for'), () => remoteAddress(res), this.policy.trustProxy));
+          if (wait > 0) throw rateLimited(wait);
+        }
         const request = new IncomingRequest(req, ex, ex.method, ex.path, req.getQuery() ?? '', decodeParams(match.params));
-        this.run(ex, request, match.route);
+        this.run(ex, request, route);
       }
     } catch (error) {
       this.respond(ex, this.failure(ex, error));
@@ -189,7 +201,7 @@ export class HttpServer {
       this.watchAbort(ex);
       request.keepHeaders();
       const length = request.header('content-length');
-      readBody(ex.res, route.maxBody, length === '' ? undefined : Number(length))
+      readBody(ex.res, route.maxBody, length === '' ? undefined : Number(length), this.policy.bodyTimeoutMs)
         .then((body) => {
           request.body = body;
           return route.handler(request);
@@ -240,8 +252,8 @@ export class HttpServer {
       void this.stream(ex, body);
       return;
     }
-    // A 413 stops reading the body mid-stream, so the connection cannot carry another request.
-    const close = this.draining || reply.status === 413;
+    // 408 and 413 stop reading the body mid-stream, so the connection cannot carry another request.
+    const close = this.draining || reply.status === 413 || reply.status === 408;
     const write = () => {
       this.writeHead(ex, reply);
       if (ex.method === 'HEAD' || reply.status === 204 || reply.status === 304) {
@@ -262,6 +274,7 @@ export class HttpServer {
   private writeHead(ex: Exchange, reply: Reply): void {
     ex.res.writeStatus(statusLine(reply.status));
     ex.res.writeHeader('X-Request-Id', ex.id);
+    if (ex.extraHeaders) for (const name in ex.extraHeaders) ex.res.writeHeader(name, ex.extraHeaders[name]!);
     if (reply.headers) for (const name in reply.headers) ex.res.writeHeader(name, reply.headers[name]!);
   }
 
@@ -317,6 +330,10 @@ function problemReply(problem: ProblemError): Reply {
     headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
     body: problemBody(problem),
   };
+}
+
+function remoteAddress(res: HttpResponse): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString();
 }
 
 function byteLength(body: Body): number {

@@ -14,10 +14,15 @@ export interface TestServer {
   projectId: string;
 }
 
-/** A real server on a free port of 127.0.0.1 against a database in a temp directory; stopped when the test ends. */
+/**
+ * A real server on a free port of 127.0.0.1 against a database in a temp
+ * directory; stopped when the test ends. Rate limits are off unless a test
+ * sets them: tests send many requests from one address on purpose.
+ */
 export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}): Promise<TestServer> {
   const dbPath = overrides.dbPath ?? path.join(tempDir(t), 'paywalld.db');
-  const config: ServeConfig = { ...serveConfig({ port: '0', host: '127.0.0.1', db: dbPath }, {}), ...overrides };
+  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
+  const config: ServeConfig = { ...defaults, ...overrides };
   const server = await startServer(config, new Logger('error'));
   t.after(() => server.stop());
   const bootstrap = server.bootstrap;

@@ -34,8 +34,13 @@ test('a known path with another method lists the allowed methods', () => {
   assert.deepEqual(router().match('DELETE', '/api/paywalls/x'), {
     kind: 'method_not_allowed',
     allow: ['GET', 'HEAD', 'OPTIONS', 'PUT'],
+    routes: ['get paywall', 'put paywall'],
   });
-  assert.deepEqual(router().match('GET', '/api/paywalls/x/publish'), { kind: 'method_not_allowed', allow: ['OPTIONS', 'POST'] });
+  assert.deepEqual(router().match('GET', '/api/paywalls/x/publish'), {
+    kind: 'method_not_allowed',
+    allow: ['OPTIONS', 'POST'],
+    routes: ['publish'],
+  });
 });
 
 test('HEAD falls back to the GET route', () => {
