@@ -74,18 +74,12 @@ export function dbPath(flag: string | undefined, env: EnvConfig = readEnv()): st
   return flag ?? env.db ?? DEFAULT_DB;
 }
 
-function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+function number(name: string, text: string | undefined, fallback: number, min: number, max: number, whole = false): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
-    throw new ConfigError(`--${name} must be a number from ${min} to ${max}`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) {
+    throw new ConfigError(`--${name} must be ${whole ? 'an integer' : 'a number'} from ${min} to ${max}`);
   }
-  return value;
-}
-
-function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  const value = number(name, text, fallback, min, max);
-  if (!Number.isInteger(value)) throw new ConfigError(`--${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -103,7 +97,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
   const origins = flags['cors-origin'] ?? env['cors-origin']?.split(',') ?? [];
   return {
     host: flags.host ?? env.host ?? DEFAULT_HOST,
-    port: integer('port', flags.port ?? env.port, DEFAULT_PORT, 0, 65535),
+    port: number('port', flags.port ?? env.port, DEFAULT_PORT, 0, 65535, true),
     dbPath: dbPath(flags.db, env),
     logLevel,
     requireKey: flags['require-key'] ?? false,

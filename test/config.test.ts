@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, readEnv, serveConfig } from '../src/config.ts';
+
+test('defaults apply when neither flags nor environment say otherwise', () => {
+  const config = serveConfig({}, {});
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.port, 8787);
+  assert.equal(config.dbPath, 'data/paywalld.db');
+  assert.equal(config.rateLimitSdk, 100);
+  assert.equal(config.rateLimitApi, 20);
+  assert.equal(config.trustProxy, false);
+  assert.deepEqual(config.corsOrigins, []);
+  assert.equal(config.bodyTimeoutMs, 30_000);
+});
+
+test('the environment fills in, flags win over it', () => {
+  const env = readEnv({
+    PAYWALLD_PORT: '9000',
+    PAYWALLD_HOST: '0.0.0.0',
+    PAYWALLD_DB: '/var/lib/paywalld/p.db',
+    PAYWALLD_TRUST_PROXY: 'true',
+    PAYWALLD_CORS_ORIGINS: 'https://a.example, https://b.example',
+    PAYWALLD_RATE_LIMIT_SDK: '0',
+  });
+  const fromEnv = serveConfig({}, env);
+  assert.equal(fromEnv.port, 9000);
+  assert.equal(fromEnv.host, '0.0.0.0');
+  assert.equal(fromEnv.dbPath, '/var/lib/paywalld/p.db');
+  assert.equal(fromEnv.trustProxy, true);
+  assert.deepEqual(fromEnv.corsOrigins, ['https://a.example', 'https://b.example']);
+  assert.equal(fromEnv.rateLimitSdk, 0);
+  const flagged = serveConfig({ port: '1234', 'cors-origin': ['https://c.example'], 'trust-proxy': false }, env);
+  assert.equal(flagged.port, 1234);
+  assert.deepEqual(flagged.corsOrigins, ['https://c.example']);
+  assert.equal(flagged.trustProxy, false);
+});
+
+test('bad values are refused with the flag named', () => {
+  const cases: [Parameters<typeof serveConfig>[0], Parameters<typeof serveConfig>[1], RegExp][] = [
+    [{ port: '70000' }, {}, /--port must be an integer from 0 to 65535/],
+    [{ port: '80.5' }, {}, /--port must be an integer/],
+    [{ port: '' }, {}, /--port/],
+    [{}, { port: 'http' }, /--port/],
+    [{ 'rate-limit-sdk': '-1' }, {}, /--rate-limit-sdk must be a number from 0/],
+    [{ 'body-timeout': '0' }, {}, /--body-timeout must be a number from 1 to 3600/],
+    [{ 'log-level': 'loud' }, {}, /--log-level must be one of/],
+    [{}, { 'trust-proxy': 'maybe' }, /PAYWALLD_TRUST_PROXY must be true or false/],
+  ];
+  for (const [flags, env, message] of cases) assert.throws(() => serveConfig(flags, env), (e) => e instanceof ConfigError && message.test(e.message));
+});
