@@ -12,8 +12,18 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; script?: string } = {}): CliResult {
-  const result = spawnSync(process.execPath, [options.script ?? DIST, ...args], {
+/** How paywalld is started: `node script` (the bundle by default), or an `executable` (the single executable). */
+export interface Launch {
+  script?: string;
+  executable?: string;
+}
+
+function command(options: Launch, args: string[]): [string, string[]] {
+  return options.executable ? [options.executable, args] : [process.execPath, [options.script ?? DIST, ...args]];
+}
+
+export function runCli(args: string[], options: Launch & { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliResult {
+  const result = spawnSync(...command(options, args), {
     encoding: 'utf8',
     env: { ...process.env, ...options.env },
     cwd: options.cwd,
@@ -33,8 +43,8 @@ export interface ServeProcess {
 }
 
 /** Runs `paywalld serve` as a child process and resolves once it logs that it listens. */
-export function spawnServe(t: TestContext, args: string[], options: { cwd?: string; script?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [options.script ?? DIST, 'serve', '--port', '0', ...args], {
+export function spawnServe(t: TestContext, args: string[], options: Launch & { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
+  const child = spawn(...command(options, ['serve', '--port', '0', ...args]), {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
