@@ -13,9 +13,7 @@ const uwsAddon = `uws_${process.platform}_${process.arch}_${process.versions.mod
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile: path.join(out, 'paywalld.js'),
+const options = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -25,11 +23,14 @@ await build({
   logLevel: 'warning',
   define: { PAYWALLD_BUNDLED: 'true', 'import.meta.url': 'PAYWALLD_IMPORT_META_URL' },
   banner: { js: "const PAYWALLD_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
-});
+};
+await build({ ...options, entryPoints: ['src/main.ts'], outfile: path.join(out, 'paywalld.js') });
+// The event writer is a worker thread, and a worker starts from a file: src/events/writer/writer.ts looks for this one.
+await build({ ...options, entryPoints: ['src/events/writer/thread.ts'], outfile: path.join(out, 'events-writer.js') });
 
 // The bundle is CommonJS wherever dist/ is copied, whatever package.json sits above it.
 fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
 fs.copyFileSync(require.resolve(`uWebSockets.js/binaries/${uwsAddon}`), path.join(out, uwsAddon));
 fs.copyFileSync(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'), path.join(out, 'better_sqlite3.node'));
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
-console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} with ${uwsAddon} and better_sqlite3.node`);
+console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} and events-writer.js with ${uwsAddon} and better_sqlite3.node`);

@@ -1,0 +1,42 @@
+/**
+ * What the server and its event-writer thread say to each other. Rows are
+ * tuples rather than objects: each one crosses the thread boundary by
+ * structured clone, and a tuple carries no property names.
+ */
+export type EventRow = [
+  projectId: string,
+  paywallId: string,
+  type: string,
+  /** ms, corrected for clock skew */
+  ts: number,
+  /** ms as the client sent it: part of the dedup key */
+  clientTs: number,
+  sentAt: number | null,
+  receivedAt: number,
+  eventId: string | null,
+  userId: string | null,
+  variantId: string | null,
+  productId: string | null,
+  /** JSON text */
+  properties: string | null,
+];
+
+export interface WriterOptions {
+  dbPath: string;
+  /** Delete raw events received more than this many days ago; undefined keeps them. */
+  retentionDays: number | undefined;
+}
+
+export type ToWriter =
+  /** One request's accepted events: committed together, never split across transactions. */
+  | { kind: 'write'; id: number; rows: EventRow[] }
+  /** Commit what is queued, close the database and end the thread (the server waits for its exit). */
+  | { kind: 'close' };
+
+export type FromWriter =
+  /** One transaction committed: for each request in it, how many of its rows were new (the rest were duplicates). */
+  | { kind: 'written'; ids: number[]; inserted: number[] }
+  /** One transaction rolled back: none of these requests' rows are stored. */
+  | { kind: 'failed'; ids: number[]; error: string }
+  | { kind: 'retention'; deleted: number }
+  | { kind: 'retention_failed'; error: string };

@@ -1,0 +1,106 @@
+/**
+ * The event writer: a worker thread with its own SQLite connection, the only
+ * code that writes events. Requests arrive as messages; whatever arrived
+ * while the previous transaction committed is committed together in the next
+ * one (group commit), so under load one fsync covers many requests, and the
+ * server's event loop never waits for a commit.
+ *
+ * Runs from source through thread-from-source.mjs and, bundled, as
+ * dist/events-writer.js (build.mjs).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../db/database.ts';
+import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
+import { Retention } from './retention.ts';
+import { EventSink } from './sink.ts';
+
+/** Rows per transaction at most; requests are never split, so one transaction may hold up to a request more. */
+const MAX_ROWS_PER_COMMIT = 20_000;
+/** How often a retention pass starts (one also starts with the thread). */
+const RETENTION_EVERY_MS = 10 * 60 * 1000;
+
+const port = parentPort;
+if (!port) throw new Error('the event writer runs as a worker thread');
+const options = workerData as WriterOptions;
+const db = openDatabase(options.dbPath, { mustExist: true });
+const sink = new EventSink(db);
+const retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays);
+
+const queue: { id: number; rows: EventRow[] }[] = [];
+let flushScheduled = false;
+let closing = false;
+let retentionRunning = false;
+
+function send(message: FromWriter): void {
+  port!.postMessage(message);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+port.on('message', (message: ToWriter) => {
+  if (message.kind === 'write') queue.push(message);
+  else closing = true;
+  scheduleFlush();
+});
+
+/** setImmediate runs after the event loop delivered every message that is waiting: they all join this commit. */
+function scheduleFlush(): void {
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(flush);
+}
+
+function flush(): void {
+  flushScheduled = false;
+  if (queue.length > 0) {
+    let rows = 0;
+    let take = 0;
+    while (take < queue.length && (take === 0 || rows + queue[take]!.rows.length <= MAX_ROWS_PER_COMMIT)) rows += queue[take++]!.rows.length;
+    const batch = queue.splice(0, take);
+    const ids = batch.map((request) => request.id);
+    try {
+      send({ kind: 'written', ids, inserted: sink.write(batch.map((request) => request.rows)) });
+    } catch (error) {
+      send({ kind: 'failed', ids, error: describe(error) });
+    }
+  }
+  if (queue.length > 0) scheduleFlush();
+  else if (closing) close();
+}
+
+function close(): void {
+  clearInterval(retentionTimer);
+  db.close();
+  // Nothing else keeps the thread alive: it ends, and the server sees it exit.
+  port!.unref();
+}
+
+/** One small delete per turn of the event loop, so writes queued meanwhile go first. */
+function retentionPass(deletedSoFar = 0): void {
+  if (!retention || closing) return;
+  retentionRunning = true;
+  let step;
+  try {
+    step = retention.step(Date.now());
+  } catch (error) {
+    retentionRunning = false;
+    send({ kind: 'retention_failed', error: describe(error) });
+    return;
+  }
+  const deleted = deletedSoFar + step.deleted;
+  if (step.more) {
+    setImmediate(retentionPass, deleted);
+    return;
+  }
+  retentionRunning = false;
+  if (deleted > 0) send({ kind: 'retention', deleted });
+}
+
+const retentionTimer = retention
+  ? setInterval(() => {
+      if (!retentionRunning) retentionPass();
+    }, RETENTION_EVERY_MS).unref()
+  : undefined;
+if (retention) setImmediate(retentionPass);
