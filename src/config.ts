@@ -20,6 +20,9 @@ const ENV_NAMES = {
   'cors-origin': 'PAYWALLD_CORS_ORIGINS',
   'body-timeout': 'PAYWALLD_BODY_TIMEOUT',
   'trust-proxy': 'PAYWALLD_TRUST_PROXY',
+  'retention-days': 'PAYWALLD_RETENTION_DAYS',
+  'metrics-port': 'PAYWALLD_METRICS_PORT',
+  'request-log-rate': 'PAYWALLD_REQUEST_LOG_RATE',
 } as const;
 
 export type EnvConfig = Partial<Record<keyof typeof ENV_NAMES, string>>;
@@ -37,6 +40,8 @@ export interface ServeConfig {
   port: number;
   dbPath: string;
   logLevel: Level;
+  /** Request log lines per second at most; past it lines are dropped and counted (5xx lines never are). */
+  requestLogRate: number;
   /** Refuse event batches that carry no API key (see PRODUCT.md, "Sending events"). */
   requireKey: boolean;
   /** Requests per second per client IP on the SDK endpoints (burst: twice that); 0 turns the limit off. */
@@ -49,6 +54,12 @@ export interface ServeConfig {
   corsOrigins: string[];
   /** A request body still incomplete after this long is cut off (408). */
   bodyTimeoutMs: number;
+  /** Delete raw events received more than this many days ago (daily statistics stay); undefined keeps them all. */
+  retentionDays: number | undefined;
+  /** Events accepted but not yet committed, at most; past it event batches are answered 503 with Retry-After. */
+  eventQueueLimit: number;
+  /** Serve /metrics without a key on 127.0.0.1 at this port; undefined: only on the main port, with a secret key. */
+  metricsPort: number | undefined;
   /** How often the server looks for commits made by other processes (the CLI). */
   watchIntervalMs: number;
   /** How long a graceful shutdown waits for in-flight requests. */
@@ -66,6 +77,9 @@ export interface ServeFlags {
   'trust-proxy'?: boolean;
   'cors-origin'?: string[];
   'body-timeout'?: string;
+  'retention-days'?: string;
+  'metrics-port'?: string;
+  'request-log-rate'?: string;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +97,10 @@ function number(name: string, text: string | undefined, fallback: number, min: n
   return value;
 }
 
+function optionalPort(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : number('metrics-port', text, 0, 0, 65535, true);
+}
+
 function boolean(name: string, flag: boolean | undefined, text: string | undefined): boolean {
   if (flag !== undefined) return flag;
   if (text === undefined) return false;
@@ -95,17 +113,22 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
   const logLevel = flags['log-level'] ?? env['log-level'] ?? 'info';
   if (!isLevel(logLevel)) throw new ConfigError('--log-level must be one of debug, info, warn, error');
   const origins = flags['cors-origin'] ?? env['cors-origin']?.split(',') ?? [];
+  const retentionText = flags['retention-days'] ?? env['retention-days'];
   return {
     host: flags.host ?? env.host ?? DEFAULT_HOST,
     port: number('port', flags.port ?? env.port, DEFAULT_PORT, 0, 65535, true),
     dbPath: dbPath(flags.db, env),
     logLevel,
+    requestLogRate: number('request-log-rate', flags['request-log-rate'] ?? env['request-log-rate'], 1000, 0, 1e9, true),
     requireKey: flags['require-key'] ?? false,
     rateLimitSdk: number('rate-limit-sdk', flags['rate-limit-sdk'] ?? env['rate-limit-sdk'], 100, 0, 1e9),
     rateLimitApi: number('rate-limit-api', flags['rate-limit-api'] ?? env['rate-limit-api'], 20, 0, 1e9),
     trustProxy: boolean('trust-proxy', flags['trust-proxy'], env['trust-proxy']),
     corsOrigins: origins.map((o) => o.trim()).filter((o) => o !== ''),
     bodyTimeoutMs: number('body-timeout', flags['body-timeout'] ?? env['body-timeout'], 30, 1, 3600) * 1000,
+    retentionDays: retentionText === undefined ? undefined : number('retention-days', retentionText, 0, 1, 36500, true),
+    eventQueueLimit: 100_000,
+    metricsPort: optionalPort(flags['metrics-port'] ?? env['metrics-port']),
     watchIntervalMs: 250,
     drainTimeoutMs: 10_000,
   };

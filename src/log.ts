@@ -3,6 +3,11 @@
  * buffered and written in batches (one write per flush instead of one per
  * request); everything else is written at once so that operators and tests
  * see start-up and error lines immediately.
+ *
+ * Under load, request lines are capped at `requestLinesPerSecond`: past the
+ * cap a second's remaining lines are dropped and counted, and one
+ * "request log sampled" line says how many. Requests answered with a 5xx are
+ * error lines and are never dropped.
  */
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -18,15 +23,29 @@ export interface RequestLog {
 const FLUSH_BYTES = 64 * 1024;
 const FLUSH_MS = 100;
 
+export interface LoggerOptions {
+  /** Request lines written per second at most (0: none but 5xx). */
+  requestLinesPerSecond?: number;
+  /** Receives whole lines; tests pass their own to read what was logged. */
+  sink?: (text: string) => void;
+}
+
 export class Logger {
   private buffered = '';
   private timer: NodeJS.Timeout | undefined;
+  private readonly sink: (text: string) => void;
+  private readonly requestLinesPerSecond: number;
+  private second = 0;
+  private linesThisSecond = 0;
+  private dropped = 0;
 
-  /** `sink` receives whole lines; tests pass their own to read what was logged. */
   constructor(
     private readonly level: Level = 'info',
-    private readonly sink: (text: string) => void = writeStdout,
-  ) {}
+    options: LoggerOptions = {},
+  ) {
+    this.sink = options.sink ?? writeStdout;
+    this.requestLinesPerSecond = options.requestLinesPerSecond ?? Infinity;
+  }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
     this.write('debug', msg, fields);
@@ -42,10 +61,30 @@ export class Logger {
   }
 
   request(entry: RequestLog): void {
-    if (RANK[this.level] > RANK.info) return;
-    this.buffered += `{"time":"${new Date().toISOString()}","level":"info","msg":"request",${JSON.stringify(entry).slice(1)}\n`;
+    const failed = entry.status >= 500;
+    if (!failed && (RANK[this.level] > RANK.info || !this.withinBudget())) return;
+    const level = failed ? 'error' : 'info';
+    this.buffered += `{"time":"${new Date().toISOString()}","level":"${level}","msg":"request",${JSON.stringify(entry).slice(1)}\n`;
     if (this.buffered.length >= FLUSH_BYTES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
+  }
+
+  private withinBudget(): boolean {
+    const second = Math.floor(performance.now() / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.linesThisSecond = 0;
+      if (this.dropped > 0) {
+        this.info('request log sampled', { dropped: this.dropped, limit_per_second: this.requestLinesPerSecond });
+        this.dropped = 0;
+      }
+    }
+    if (this.linesThisSecond < this.requestLinesPerSecond) {
+      this.linesThisSecond++;
+      return true;
+    }
+    this.dropped++;
+    return false;
   }
 
   flush(): void {

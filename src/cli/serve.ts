@@ -6,7 +6,9 @@ import { type Command, DB_HELP, parse, print, UsageError } from './command.ts';
 const help = `Usage:
   paywalld serve [--port N] [--host ADDR] [--db FILE] [--require-key] [--log-level L]
                  [--rate-limit-sdk N] [--rate-limit-api N] [--trust-proxy]
-                 [--cors-origin ORIGIN]... [--body-timeout S]
+                 [--cors-origin ORIGIN]... [--body-timeout S] [--metrics-port N]
+                 [--request-log-rate N]
+                 [--retention-days N]
 
 Starts the HTTP server. The first start on an empty database creates a
 project named "default" and prints its two keys once.
@@ -18,6 +20,10 @@ Options:
 ${DB_HELP}
   --require-key   refuse event batches sent without an API key (401)
   --log-level L   debug, info, warn or error (env PAYWALLD_LOG_LEVEL, default info)
+  --request-log-rate N
+                  request log lines per second at most; the rest are counted in a
+                  "request log sampled" line (env PAYWALLD_REQUEST_LOG_RATE,
+                  default 1000; 0 = none). 5xx lines are always written.
   --rate-limit-sdk N
                   requests per second per client IP on the SDK endpoints, bursts
                   up to 2N (env PAYWALLD_RATE_LIMIT_SDK, default 100; 0 = off)
@@ -33,6 +39,14 @@ ${DB_HELP}
   --body-timeout S
                   cut off request bodies still incomplete after S seconds (408;
                   env PAYWALLD_BODY_TIMEOUT, default 30)
+  --metrics-port N
+                  also serve /metrics without a key on 127.0.0.1:N, for a
+                  Prometheus on the same machine (env PAYWALLD_METRICS_PORT);
+                  on the main port /metrics needs a secret key
+  --retention-days N
+                  delete raw events received more than N days ago, in small
+                  batches in the background; daily statistics stay
+                  (env PAYWALLD_RETENTION_DAYS; default: keep every event)
 
 SIGTERM or SIGINT stops it gracefully: it stops accepting connections,
 answers the requests in flight, closes the database and exits 0.`;
@@ -53,11 +67,13 @@ export const serveCommand: Command = {
       'trust-proxy': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },
       'body-timeout': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'retention-days': { type: 'string' },
     });
     if (values.help) return print(help), 0;
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);
-    const log = new Logger(config.logLevel);
+    const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
     const server = await startServer(config, log);
     if (server.bootstrap) {
       const { project, keys } = server.bootstrap;

@@ -5,6 +5,7 @@ import { json } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
 
 const HealthSchema = v.object({ status: v.literal('ok') });
+const ReadySchema = v.object({ status: v.literal('ready') });
 
 export function healthApi(ctx: AppContext): RouteDefinition[] {
   const ping = ctx.db.prepare('SELECT 1').pluck();
@@ -25,6 +26,22 @@ export function healthApi(ctx: AppContext): RouteDefinition[] {
           throw new ProblemError(503, 'database_unavailable', 'the database does not answer', { headers: { 'Retry-After': '1' } });
         }
         return json(200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/readyz',
+      doc: {
+        summary: 'Readiness: 200 while serving; 503 while draining for shutdown (start-up migrations finish before the port opens)',
+        tag: 'operations',
+        auth: 'none',
+        responses: { 200: { description: 'ready for traffic', schema: ReadySchema } },
+      },
+      handler: () => {
+        if (ctx.lifecycle.draining) {
+          throw new ProblemError(503, 'draining', 'the server is shutting down', { headers: { 'Retry-After': '1' } });
+        }
+        return json(200, { status: 'ready' }, { 'Cache-Control': 'no-store' });
       },
     },
   ];

@@ -53,6 +53,8 @@ interface Exchange {
   wake: (() => void) | undefined;
   /** Headers every response to this request carries, whatever the handler answers (CORS). */
   extraHeaders: Readonly<Record<string, string>> | undefined;
+  /** The matched route, undefined for 404/405/OPTIONS answered by the edge. */
+  route: Route | undefined;
 }
 
 class IncomingRequest implements Request {
@@ -97,6 +99,8 @@ export interface ServerOptions {
   router: Router<Route>;
   log: Logger;
   policy?: EdgePolicy;
+  /** Called once per answered or aborted request (metrics). */
+  observe?: (route: Route | undefined, status: number, seconds: number) => void;
 }
 
 export class HttpServer {
@@ -163,6 +167,7 @@ export class HttpServer {
       sync: true,
       wake: undefined,
       extraHeaders: undefined,
+      route: undefined,
     };
     this.inFlight++;
     try {
@@ -179,6 +184,7 @@ export class HttpServer {
         }
       } else {
         const route = match.route;
+        ex.route = route;
         ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
         const limiter = limiterFor(route, this.policy);
         if (limiter) {
@@ -313,13 +319,9 @@ export class HttpServer {
   }
 
   private finish(ex: Exchange, status: number): void {
-    this.options.log.request({
-      method: ex.method,
-      path: ex.path,
-      status,
-      duration_ms: Math.round((performance.now() - ex.start) * 1000) / 1000,
-      request_id: ex.id,
-    });
+    const ms = performance.now() - ex.start;
+    this.options.observe?.(ex.route, status, ms / 1000);
+    this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id });
     if (--this.inFlight === 0 && this.idle) this.idle();
   }
 }

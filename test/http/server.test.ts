@@ -41,7 +41,7 @@ async function edge(t: TestContext, logLines: string[] = []) {
     maxBody: 1024,
     handler: (req) => json(200, parseWith(v.strictObject({ name: v.string() }), readJson(req))),
   });
-  const log = new Logger('info', (text) => logLines.push(...text.trim().split('\n')));
+  const log = new Logger('info', { sink: (text) => logLines.push(...text.trim().split('\n')) });
   const server = new HttpServer({ router, log });
   const port = await server.listen('127.0.0.1', 0);
   t.after(() => server.close(1000));
