@@ -3,6 +3,7 @@
  * variables as strings, then serveConfig() merges them under command-line
  * flags, applies defaults and checks types. Flags win over the environment.
  */
+import { parseInterval } from './backup/schedule.ts';
 import { isLevel, type Level } from './log.ts';
 
 export const DEFAULT_DB = 'data/paywalld.db';
@@ -23,6 +24,9 @@ const ENV_NAMES = {
   'retention-days': 'PAYWALLD_RETENTION_DAYS',
   'metrics-port': 'PAYWALLD_METRICS_PORT',
   'request-log-rate': 'PAYWALLD_REQUEST_LOG_RATE',
+  'backup-dir': 'PAYWALLD_BACKUP_DIR',
+  'backup-every': 'PAYWALLD_BACKUP_EVERY',
+  'backup-keep': 'PAYWALLD_BACKUP_KEEP',
 } as const;
 
 export type EnvConfig = Partial<Record<keyof typeof ENV_NAMES, string>>;
@@ -60,6 +64,8 @@ export interface ServeConfig {
   eventQueueLimit: number;
   /** Serve /metrics without a key on 127.0.0.1 at this port; undefined: only on the main port, with a secret key. */
   metricsPort: number | undefined;
+  /** Scheduled snapshots into a folder; undefined: none (paywalld backup still works). */
+  backups: { dir: string; everyMs: number; keep: number } | undefined;
   /** How often the server looks for commits made by other processes (the CLI). */
   watchIntervalMs: number;
   /** How long a graceful shutdown waits for in-flight requests. */
@@ -80,6 +86,9 @@ export interface ServeFlags {
   'retention-days'?: string;
   'metrics-port'?: string;
   'request-log-rate'?: string;
+  'backup-dir'?: string;
+  'backup-every'?: string;
+  'backup-keep'?: string;
 }
 
 export class ConfigError extends Error {}
@@ -95,6 +104,19 @@ function number(name: string, text: string | undefined, fallback: number, min: n
     throw new ConfigError(`--${name} must be ${whole ? 'an integer' : 'a number'} from ${min} to ${max}`);
   }
   return value;
+}
+
+function backups(flags: ServeFlags, env: EnvConfig): ServeConfig['backups'] {
+  const dir = flags['backup-dir'] ?? env['backup-dir'];
+  const every = flags['backup-every'] ?? env['backup-every'];
+  const keep = flags['backup-keep'] ?? env['backup-keep'];
+  if (dir === undefined) {
+    if (every !== undefined || keep !== undefined) throw new ConfigError('--backup-every and --backup-keep need --backup-dir');
+    return undefined;
+  }
+  const everyMs = parseInterval(every ?? '6h');
+  if (everyMs === undefined) throw new ConfigError('--backup-every must be a duration such as 30m, 6h or 1d');
+  return { dir, everyMs, keep: number('backup-keep', keep, 14, 1, 100_000, true) };
 }
 
 function optionalPort(text: string | undefined): number | undefined {
@@ -129,6 +151,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     retentionDays: retentionText === undefined ? undefined : number('retention-days', retentionText, 0, 1, 36500, true),
     eventQueueLimit: 100_000,
     metricsPort: optionalPort(flags['metrics-port'] ?? env['metrics-port']),
+    backups: backups(flags, env),
     watchIntervalMs: 250,
     drainTimeoutMs: 10_000,
   };

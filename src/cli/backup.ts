@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { snapshot } from '../backup/snapshot.ts';
 import { dbPath } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { type Command, DB_HELP, DB_OPTION, parse, print, UsageError } from './command.ts';
@@ -25,18 +25,11 @@ export const backupCommand: Command = {
     if (values.help) return print(help), 0;
     if (positionals.length !== 1) throw new UsageError('backup takes exactly one FILE');
     const target = path.resolve(positionals[0]!);
-    if (fs.existsSync(target)) throw new UsageError(`${target} exists already; choose a new file name`);
     const db = openDatabase(dbPath(values.db), { mustExist: true });
-    const temporary = `${target}.partial-${process.pid}`;
     try {
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      const { totalPages } = await db.backup(temporary);
-      fs.renameSync(temporary, target);
-      print(`Backed up ${totalPages} pages to ${target}`);
+      const { pages } = await snapshot(db, target);
+      print(`Backed up ${pages} pages to ${target}`);
       return 0;
-    } catch (error) {
-      fs.rmSync(temporary, { force: true });
-      throw error;
     } finally {
       db.close();
     }

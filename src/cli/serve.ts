@@ -7,7 +7,7 @@ const help = `Usage:
   paywalld serve [--port N] [--host ADDR] [--db FILE] [--require-key] [--log-level L]
                  [--rate-limit-sdk N] [--rate-limit-api N] [--trust-proxy]
                  [--cors-origin ORIGIN]... [--body-timeout S] [--metrics-port N]
-                 [--request-log-rate N]
+                 [--request-log-rate N] [--backup-dir DIR [--backup-every 6h] [--backup-keep 14]]
                  [--retention-days N]
 
 Starts the HTTP server. The first start on an empty database creates a
@@ -20,6 +20,11 @@ Options:
 ${DB_HELP}
   --require-key   refuse event batches sent without an API key (401)
   --log-level L   debug, info, warn or error (env PAYWALLD_LOG_LEVEL, default info)
+  --backup-dir DIR
+                  write a consistent snapshot of the database into DIR every
+                  --backup-every (30m, 6h, 1d; default 6h), keeping the newest
+                  --backup-keep (default 14) (env PAYWALLD_BACKUP_DIR,
+                  PAYWALLD_BACKUP_EVERY, PAYWALLD_BACKUP_KEEP)
   --request-log-rate N
                   request log lines per second at most; the rest are counted in a
                   "request log sampled" line (env PAYWALLD_REQUEST_LOG_RATE,
@@ -75,15 +80,8 @@ export const serveCommand: Command = {
     const config = serveConfig(values);
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
     const server = await startServer(config, log);
-    if (server.bootstrap) {
-      const { project, keys } = server.bootstrap;
-      print(`Created project "${project.name}" (${project.id}) because the database was empty.`);
-      print(`  sdk key:    ${keys.sdk}`);
-      print(`  secret key: ${keys.secret}`);
-      print('These keys will not be shown again: store them now.');
-    }
-    log.info('listening', { host: config.host, port: server.port, db: config.dbPath, pid: process.pid });
-    return new Promise<number>((resolve) => {
+    // Handlers first, then the "listening" line: whoever waits for that line may signal at once.
+    const stopped = new Promise<number>((resolve) => {
       const shutdown = (signal: string) => {
         log.info('shutting down', { signal });
         server.stop().then(
@@ -100,5 +98,14 @@ export const serveCommand: Command = {
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
     });
+    if (server.bootstrap) {
+      const { project, keys } = server.bootstrap;
+      print(`Created project "${project.name}" (${project.id}) because the database was empty.`);
+      print(`  sdk key:    ${keys.sdk}`);
+      print(`  secret key: ${keys.secret}`);
+      print('These keys will not be shown again: store them now.');
+    }
+    log.info('listening', { host: config.host, port: server.port, db: config.dbPath, pid: process.pid });
+    return stopped;
   },
 };

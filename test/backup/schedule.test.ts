@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { parseInterval, prune, scheduleBackups, snapshotName } from '../../src/backup/schedule.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { ProjectStore } from '../../src/projects/store.ts';
+import { Logger } from '../../src/log.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+test('scheduled snapshots are consistent copies, named by time, and only the newest are kept', async (t) => {
+  const dir = tempDir(t);
+  const db = openDatabase(path.join(dir, 'live.db'));
+  t.after(() => db.close());
+  migrate(db);
+  new ProjectStore(db).create('kept');
+  const written: string[] = [];
+  const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  let clock = Date.parse('2026-11-25T06:00:00Z');
+  const backups = path.join(dir, 'backups');
+  fs.mkdirSync(backups);
+  fs.writeFileSync(path.join(backups, 'notes.txt'), 'not a snapshot');
+  const stop = scheduleBackups(db, { dir: backups, everyMs: 5, keep: 2 }, log, () => new Date((clock += 3_600_000)));
+
+  const deadline = Date.now() + 10_000;
+  while (written.filter((l) => l.includes('"msg":"backup written"')).length < 4 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await stop();
+  assert.ok(written.filter((l) => l.includes('"msg":"backup written"')).length >= 4);
+  assert.equal(written.filter((l) => l.includes('"level":"error"')).length, 0);
+  const files = fs.readdirSync(backups).sort();
+  assert.equal(files.length, 3);
+  assert.equal(files[0], 'notes.txt');
+  assert.ok(files.slice(1).every((f) => /^paywalld-20261125T\d{6}Z\.db$/.test(f)));
+  const copy = openDatabase(path.join(backups, files[2]!), { mustExist: true });
+  t.after(() => copy.close());
+  assert.deepEqual(copy.prepare('SELECT name FROM projects').pluck().all(), ['kept']);
+});
+
+test('a failed snapshot is logged and the schedule goes on', async (t) => {
+  const dir = tempDir(t);
+  const db = openDatabase(path.join(dir, 'live.db'));
+  t.after(() => db.close());
+  migrate(db);
+  const written: string[] = [];
+  const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  // A file where the backup folder should be: every snapshot fails.
+  const blocked = path.join(dir, 'blocked');
+  fs.writeFileSync(blocked, '');
+  const stop = scheduleBackups(db, { dir: blocked, everyMs: 5, keep: 2 }, log);
+  const deadline = Date.now() + 10_000;
+  while (written.filter((l) => l.includes('"msg":"backup failed"')).length < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await stop();
+  assert.ok(written.filter((l) => l.includes('"msg":"backup failed"')).length >= 2);
+});
+
+test('snapshot names sort by time; prune keeps the newest', (t) => {
+  assert.equal(snapshotName(new Date('2026-11-25T06:15:09.123Z')), 'paywalld-20261125T061509Z.db');
+  const dir = tempDir(t);
+  for (const hour of ['01', '02', '03']) fs.writeFileSync(path.join(dir, `paywalld-20261125T${hour}0000Z.db`), '');
+  assert.deepEqual(prune(dir, 1), ['paywalld-20261125T010000Z.db', 'paywalld-20261125T020000Z.db']);
+  assert.deepEqual(fs.readdirSync(dir), ['paywalld-20261125T030000Z.db']);
+});
+
+test('intervals', () => {
+  assert.equal(parseInterval('30m'), 1_800_000);
+  assert.equal(parseInterval('6h'), 21_600_000);
+  assert.equal(parseInterval('1d'), 86_400_000);
+  assert.equal(parseInterval('90'), 90_000);
+  for (const bad of ['', '0h', '-1h', '6 hours', '1.5h']) assert.equal(parseInterval(bad), undefined, bad);
+});
