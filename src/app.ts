@@ -16,10 +16,14 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { HttpServer } from './http/server.ts';
 import { keysApi } from './keys/routes.ts';
 import { Logger } from './log.ts';
+import { openApiApi } from './openapi/routes.ts';
+import { resolveApi } from './paywalls/resolve/routes.ts';
+import { paywallsApi } from './paywalls/routes.ts';
+import { productsApi } from './products/routes.ts';
 import type { CreatedProject } from './projects/store.ts';
 
 /** Every feature's routes, in one list. */
-const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, keysApi];
+const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, keysApi, productsApi, paywallsApi, resolveApi];
 
 export interface RunningServer {
   port: number;
@@ -36,6 +40,8 @@ export function buildRouter(ctx: AppContext): Router<Route> {
   for (const api of apis) {
     for (const { method, pattern, ...route } of api(ctx)) router.add(method, pattern, route);
   }
+  // Last, so that it can document every route, its own included.
+  for (const { method, pattern, ...route } of openApiApi(router)) router.add(method, pattern, route);
   return router;
 }
 

@@ -8,6 +8,7 @@ import type { Database } from './db/database.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyStore } from './keys/store.ts';
 import type { Logger } from './log.ts';
+import { LivePaywalls } from './paywalls/live.ts';
 import { ProjectStore } from './projects/store.ts';
 
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly projects: ProjectStore;
   readonly keys: KeyStore;
   readonly auth: KeyRegistry;
+  /** The non-archived paywalls in memory, live revisions compiled: resolve and events read them without SQL. */
+  readonly paywalls: LivePaywalls;
   /** Run when another process (the CLI) commits to the database, so in-memory views can reload. */
   onExternalChange(listener: () => void): void;
   /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
@@ -33,6 +36,8 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
   const keys = new KeyStore(db);
   const auth = new KeyRegistry(keys);
   hooks.externalChange.push(() => auth.reload());
+  const paywalls = new LivePaywalls(db, log);
+  hooks.externalChange.push(() => paywalls.reload());
   const ctx: AppContext = {
     config,
     db,
@@ -40,6 +45,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     projects: new ProjectStore(db),
     keys,
     auth,
+    paywalls,
     onExternalChange: (listener) => hooks.externalChange.push(listener),
     onShutdown: (listener) => hooks.shutdown.push(listener),
   };

@@ -5,5 +5,6 @@
  */
 import type { Migration } from './migration.ts';
 import { projectsAndKeys } from './001_projects_and_keys.ts';
+import { paywalls } from './002_paywalls.ts';
 
-export const migrations: readonly Migration[] = [projectsAndKeys];
+export const migrations: readonly Migration[] = [projectsAndKeys, paywalls];

@@ -1,0 +1,33 @@
+import packageJson from '../../package.json' with { type: 'json' };
+import { taggedJson } from '../http/preconditions.ts';
+import type { Route, RouteDefinition } from '../http/route.ts';
+import type { Router } from '../http/router.ts';
+import { openApiDocument } from './document.ts';
+
+/**
+ * GET /api/openapi.json. It documents the router it is added to, itself
+ * included: the document is built on the first request, once every route is
+ * registered, and kept.
+ */
+export function openApiApi(router: Router<Route>): RouteDefinition[] {
+  let document: unknown;
+  return [
+    {
+      method: 'GET',
+      pattern: '/api/openapi.json',
+      doc: {
+        summary: 'This OpenAPI 3.1 document of every endpoint',
+        tag: 'operations',
+        auth: 'none',
+        responses: { 200: { description: 'the OpenAPI document', mediaType: 'application/json' } },
+      },
+      handler: (req) => {
+        document ??= openApiDocument(
+          router.routes().map(({ method, pattern, route }) => ({ method: method as RouteDefinition['method'], pattern, ...route })),
+          packageJson.version,
+        );
+        return taggedJson(req.header('if-none-match'), document);
+      },
+    },
+  ];
+}

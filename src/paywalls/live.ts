@@ -1,0 +1,147 @@
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import { ProductStore } from '../products/store.ts';
+import type { PaywallOutput } from './document/schema.ts';
+import { CompiledPaywall } from './resolve/compiled.ts';
+import { PaywallStore } from './store.ts';
+
+interface Entry {
+  /** What the compiled form was built from: live revision and catalog state; '' for a paywall with nothing live. */
+  stamp: string;
+  /** The live revision compiled; undefined when nothing is published (or it could not be compiled). */
+  compiled: CompiledPaywall | undefined;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * Every non-archived paywall of every project, held in memory so that the
+ * resolve endpoint and the events feature run no SQL: live revisions are
+ * compiled once and replaced (a Map.set, atomic for the event loop) when a
+ * revision is published, a paywall archived, a product it uses changed, or
+ * another process commits to the database.
+ */
+export class LivePaywalls {
+  private byProject = new Map<string, Map<string, Entry>>();
+  private projectsByPaywall = new Map<string, readonly string[]>();
+  private readonly store: PaywallStore;
+  private readonly products: ProductStore;
+
+  constructor(
+    db: Database,
+    private readonly log: Logger,
+  ) {
+    this.store = new PaywallStore(db);
+    this.products = new ProductStore(db);
+    this.reload();
+  }
+
+  /** The compiled live revision, or undefined when the paywall is unknown, unpublished or archived. */
+  get(projectId: string, paywallId: string): CompiledPaywall | undefined {
+    return this.byProject.get(projectId)?.get(paywallId)?.compiled;
+  }
+
+  /** The projects that have a non-archived paywall with this id (published or not). */
+  projectsWithPaywall(paywallId: string): readonly string[] {
+    return this.projectsByPaywall.get(paywallId) ?? NONE;
+  }
+
+  /** The variant the resolve endpoint gives this user when it knows nothing else about them. */
+  variantFor(projectId: string, paywallId: string, userId: string): string | undefined {
+    const compiled = this.get(projectId, paywallId);
+    return compiled && compiled.variantId(compiled.choose(userId, { userId }));
+  }
+
+  /** The ids of the project's served paywalls whose live revision puts this product in a slot. */
+  usingProduct(projectId: string, productId: string): string[] {
+    const ids: string[] = [];
+    for (const [paywallId, entry] of this.byProject.get(projectId) ?? []) {
+      if (entry.compiled?.productIds.has(productId)) ids.push(paywallId);
+    }
+    return ids;
+  }
+
+  /** Rebuilds from the database, recompiling only what changed; for commits made by other processes. */
+  reload(): void {
+    const catalogs = this.store.catalogStamps();
+    const next = new Map<string, Map<string, Entry>>();
+    for (const row of this.store.servedPaywalls()) {
+      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${catalogs.get(row.project_id) ?? 0}`;
+      const previous = this.byProject.get(row.project_id)?.get(row.id);
+      const entry = previous?.stamp === stamp ? previous : this.compile(row.project_id, row.id, row.live_revision, stamp);
+      let paywalls = next.get(row.project_id);
+      if (!paywalls) next.set(row.project_id, (paywalls = new Map()));
+      paywalls.set(row.id, entry);
+    }
+    this.byProject = next;
+    this.reindex();
+  }
+
+  /** After this process changed one paywall (a new revision, a publication, archiving). */
+  refresh(projectId: string, paywallId: string): void {
+    const row = this.store.get(projectId, paywallId);
+    let paywalls = this.byProject.get(projectId);
+    if (!row || row.archived_at !== null) {
+      paywalls?.delete(paywallId);
+    } else {
+      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${this.store.catalogStamp(projectId)}`;
+      if (paywalls?.get(paywallId)?.stamp === stamp) return;
+      if (!paywalls) this.byProject.set(projectId, (paywalls = new Map()));
+      paywalls.set(paywallId, this.compile(projectId, paywallId, row.live_revision, stamp));
+    }
+    this.reindex();
+  }
+
+  /** After this process changed a product: recompiles the live paywalls that use it, and restamps the others. */
+  refreshProduct(projectId: string, productId: string): void {
+    const paywalls = this.byProject.get(projectId);
+    if (!paywalls) return;
+    const catalog = this.store.catalogStamp(projectId);
+    for (const [paywallId, entry] of paywalls) {
+      if (!entry.compiled) continue;
+      const stamp = `${entry.compiled.revision}:${catalog}`;
+      paywalls.set(
+        paywallId,
+        entry.compiled.productIds.has(productId)
+          ? this.compile(projectId, paywallId, entry.compiled.revision, stamp)
+          : { stamp, compiled: entry.compiled },
+      );
+    }
+  }
+
+  private compile(projectId: string, paywallId: string, liveRevision: number | null, stamp: string): Entry {
+    if (liveRevision === null) return { stamp, compiled: undefined };
+    try {
+      const revision = this.store.revision(projectId, paywallId, liveRevision);
+      if (!revision) throw new Error(`revision ${liveRevision} is missing`);
+      const compiled = new CompiledPaywall({
+        paywallId,
+        revision: liveRevision,
+        document: JSON.parse(revision.document) as PaywallOutput,
+        product: (productId) => this.products.get(projectId, productId)?.product,
+      });
+      return { stamp, compiled };
+    } catch (error) {
+      // A stored revision was validated when written; failing here is a bug, and the paywall is not served rather than served wrong.
+      this.log.error('paywall failed to compile', {
+        project_id: projectId,
+        paywall_id: paywallId,
+        revision: liveRevision,
+        error: error instanceof Error ? error.stack : String(error),
+      });
+      return { stamp, compiled: undefined };
+    }
+  }
+
+  private reindex(): void {
+    const index = new Map<string, string[]>();
+    for (const [projectId, paywalls] of this.byProject) {
+      for (const paywallId of paywalls.keys()) {
+        const projects = index.get(paywallId);
+        if (projects) projects.push(projectId);
+        else index.set(paywallId, [projectId]);
+      }
+    }
+    this.projectsByPaywall = index;
+  }
+}

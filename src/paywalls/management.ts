@@ -1,0 +1,164 @@
+import * as v from 'valibot';
+import type { Database } from '../db/database.ts';
+import { ProblemError } from '../http/problem.ts';
+import { entityTag, requireIfMatch, requireIfNoneMatch } from '../http/preconditions.ts';
+import { ProductStore } from '../products/store.ts';
+import { type PaywallDeps, validatePaywall } from './document/index.ts';
+import { IdSchema } from './document/primitives.ts';
+import type { PaywallWarning } from './document/warnings.ts';
+import type { LivePaywalls } from './live.ts';
+import type { PaywallInfo, RevisionInfo } from './schema.ts';
+import { type PaywallRow, PaywallStore, type RevisionRow } from './store.ts';
+
+/** The conditional headers of a write, read by the route before anything else. */
+export interface WritePreconditions {
+  ifMatch: string;
+  ifNoneMatch: string;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function status(row: PaywallRow): PaywallInfo['status'] {
+  if (row.archived_at !== null) return 'archived';
+  return row.live_revision === null ? 'draft' : 'live';
+}
+
+export function paywallInfo(row: PaywallRow): PaywallInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    status: status(row),
+    revision: row.latest_revision,
+    live_revision: row.live_revision,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+function revisionInfo(row: RevisionRow, paywall: PaywallRow): RevisionInfo {
+  return {
+    revision: row.revision,
+    name: row.name,
+    created_at: iso(row.created_at),
+    published_at: row.published_at === null ? null : iso(row.published_at),
+    live: paywall.archived_at === null && paywall.live_revision === row.revision,
+  };
+}
+
+/** A paywall's ETag: its version, which grows with every change, so a stale tag never matches again. */
+export function paywallTag(row: PaywallRow): string {
+  return entityTag(row.version);
+}
+
+function notFound(): ProblemError {
+  return new ProblemError(404, 'paywall_not_found', 'no paywall with this id in the project');
+}
+
+function invalid(detail: string, errors: { path: string; message: string }[]): ProblemError {
+  return new ProblemError(422, 'validation_failed', detail, { errors });
+}
+
+/**
+ * What the management API does to paywalls: every write validates, checks
+ * its preconditions and commits in one IMMEDIATE transaction, then updates
+ * the in-memory live paywalls so the SDK endpoint serves the change at once.
+ */
+export class PaywallManager {
+  private readonly store: PaywallStore;
+  private readonly products: ProductStore;
+
+  constructor(
+    db: Database,
+    private readonly live: LivePaywalls,
+  ) {
+    this.store = new PaywallStore(db);
+    this.products = new ProductStore(db);
+  }
+
+  list(projectId: string): PaywallInfo[] {
+    return this.store.list(projectId).map(paywallInfo);
+  }
+
+  get(projectId: string, id: string): { row: PaywallRow; document: unknown } {
+    const row = this.store.get(projectId, id);
+    if (!row) throw notFound();
+    const revision = this.store.revision(projectId, id, row.latest_revision)!;
+    return { row, document: JSON.parse(revision.document) };
+  }
+
+  /** Stores `input` as the paywall's newest revision (a draft), creating the paywall if it is new. */
+  write(
+    projectId: string,
+    id: string,
+    input: unknown,
+    preconditions: WritePreconditions,
+  ): { row: PaywallRow; warnings: PaywallWarning[]; created: boolean } {
+    if (!v.is(IdSchema, id)) {
+      throw new ProblemError(422, 'invalid_id', 'a paywall id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
+    }
+    const result = this.store.transaction(() => {
+      const current = this.store.get(projectId, id);
+      const tag = current && paywallTag(current);
+      requireIfMatch(preconditions.ifMatch, tag);
+      requireIfNoneMatch(preconditions.ifNoneMatch, tag);
+      const validation = validatePaywall(input, this.deps(projectId));
+      if (!validation.ok) throw invalid('the paywall document is invalid; see errors', validation.errors);
+      const row = this.store.addRevision(projectId, id, validation.value.name, JSON.stringify(validation.value));
+      return { row, warnings: validation.warnings, created: current === undefined };
+    });
+    this.live.refresh(projectId, id);
+    return result;
+  }
+
+  /** Makes a revision live (the newest by default; an older one is a rollback), unarchiving the paywall. */
+  publish(projectId: string, id: string, revision: number | undefined, ifMatch: string): PaywallRow {
+    const row = this.store.transaction(() => {
+      const current = this.store.get(projectId, id);
+      if (!current) throw notFound();
+      requireIfMatch(ifMatch, paywallTag(current));
+      const target = revision ?? current.latest_revision;
+      const stored = this.store.revision(projectId, id, target);
+      if (!stored) throw new ProblemError(404, 'revision_not_found', 'the paywall has no revision with this number');
+      // Products may have been deleted since the revision was written; a live revision must name existing ones.
+      const validation = validatePaywall(JSON.parse(stored.document), this.deps(projectId));
+      if (!validation.ok) {
+        throw new ProblemError(409, 'revision_invalid', 'the revision is no longer valid (a product it uses was deleted); see errors', {
+          errors: validation.errors,
+        });
+      }
+      return this.store.publish(projectId, id, target);
+    });
+    this.live.refresh(projectId, id);
+    return row;
+  }
+
+  /** Stops serving the paywall; its revisions are kept and publishing again brings it back. */
+  archive(projectId: string, id: string, ifMatch: string): PaywallRow {
+    const row = this.store.transaction(() => {
+      const current = this.store.get(projectId, id);
+      if (!current) throw notFound();
+      requireIfMatch(ifMatch, paywallTag(current));
+      return this.store.archive(projectId, id);
+    });
+    this.live.refresh(projectId, id);
+    return row;
+  }
+
+  revisions(projectId: string, id: string): RevisionInfo[] {
+    const paywall = this.store.get(projectId, id);
+    if (!paywall) throw notFound();
+    return this.store.revisions(projectId, id).map((row) => revisionInfo(row, paywall));
+  }
+
+  revision(projectId: string, id: string, revision: number): { info: RevisionInfo; document: unknown; tag: string } {
+    const paywall = this.store.get(projectId, id);
+    if (!paywall) throw notFound();
+    const row = this.store.revision(projectId, id, revision);
+    if (!row) throw new ProblemError(404, 'revision_not_found', 'the paywall has no revision with this number');
+    return { info: revisionInfo(row, paywall), document: JSON.parse(row.document), tag: entityTag(`${paywall.version}-${revision}`) };
+  }
+
+  private deps(projectId: string): PaywallDeps {
+    return { productExists: (productId) => this.products.exists(projectId, productId) };
+  }
+}

@@ -1,0 +1,204 @@
+import { digestTag } from '../../http/preconditions.ts';
+import type { StoreIds } from '../../products/schema.ts';
+import type { ComponentNode } from '../document/components.ts';
+import type { PaywallOutput } from '../document/schema.ts';
+import { type Attributes, compileCondition } from '../targeting/condition.ts';
+import { assignBucket, pickByWeights } from '../targeting/hash.ts';
+import { pickLocale } from '../targeting/locale.ts';
+import type { Platform, ResolvedPaywall } from './schema.ts';
+import { LocaleStrings } from './strings.ts';
+import { resolveTree, type SlotProduct } from './tree.ts';
+
+/** A product of the catalog as a compiled paywall keeps it. */
+export interface CatalogProduct {
+  name: string;
+  store_ids: StoreIds;
+}
+
+export interface CompileInput {
+  paywallId: string;
+  revision: number;
+  document: PaywallOutput;
+  /** The project's product with this id, undefined when it has none. */
+  product(productId: string): CatalogProduct | undefined;
+}
+
+interface CompiledVariant {
+  id: string;
+  holdout: boolean;
+  root: ComponentNode | null;
+  /** Slot → product id, the paywall's slots with the variant's merged over them. */
+  slots: readonly (readonly [slot: string, productId: string])[];
+  strings: LocaleStrings;
+  locales: ReadonlySet<string>;
+  metadata: Record<string, unknown>;
+}
+
+/** Weights aligned with the variants, and the variant served when there is no userId to hash. */
+interface Split {
+  weights: readonly number[];
+  first: number;
+}
+
+interface CompiledAudience {
+  id: string;
+  matches: (attributes: Attributes) => boolean;
+  split: Split;
+}
+
+/** The variant a request gets, and why. */
+export interface Choice {
+  variant: number;
+  /** Index of the audience that matched, -1 for none. */
+  audience: number;
+  /** false: no userId, so the split's first variant with traffic. */
+  hashed: boolean;
+}
+
+/** A resolved response, serialised once and served as is until the paywall is recompiled. */
+export interface ServedBody {
+  body: Buffer;
+  etag: string;
+  /** The headers of a 200 and of a 304: Content-Type (200 only), ETag, Cache-Control, Vary. */
+  headers: Readonly<Record<string, string>>;
+  notModifiedHeaders: Readonly<Record<string, string>>;
+}
+
+/** Distinct bodies kept per paywall; past it the cache starts over rather than grow without bound. */
+const MAX_CACHED_BODIES = 1024;
+
+function split(weights: number[]): Split {
+  return { weights, first: Math.max(0, weights.findIndex((weight) => weight > 0)) };
+}
+
+function storeProductId(storeIds: StoreIds, platform: Platform | undefined): string | null {
+  switch (platform) {
+    case 'ios':
+      return storeIds.app_store ?? null;
+    case 'android':
+      return storeIds.play_store ?? null;
+    case 'web':
+      return storeIds.stripe ?? storeIds.web ?? null;
+    case undefined:
+      return null;
+  }
+}
+
+/**
+ * A published revision compiled for the resolve hot path: variants with
+ * their merged slots, strings and metadata, audience conditions compiled to
+ * closures, weights as arrays. Responses are serialised on first use per
+ * (variant, audience, assignment, locale, platform) and then served from
+ * memory with their ETag; nothing here touches the database.
+ */
+export class CompiledPaywall {
+  readonly paywallId: string;
+  readonly revision: number;
+  /** Every product some variant's slots name. */
+  readonly productIds: ReadonlySet<string>;
+  private readonly seed: string;
+  private readonly variants: CompiledVariant[];
+  private readonly split: Split;
+  private readonly audiences: CompiledAudience[];
+  private readonly products = new Map<string, CatalogProduct | undefined>();
+  private readonly bodies = new Map<string, ServedBody>();
+
+  constructor(input: CompileInput) {
+    const doc = input.document;
+    this.paywallId = input.paywallId;
+    this.revision = input.revision;
+    this.seed = doc.seed ?? input.paywallId;
+    this.variants = doc.variants.map((variant): CompiledVariant => {
+      const holdout = variant.holdout === true;
+      const strings = new LocaleStrings(doc.default_locale, doc.strings, variant.strings);
+      return {
+        id: variant.id,
+        holdout,
+        root: holdout ? null : (variant.root ?? doc.root),
+        slots: holdout ? [] : Object.entries({ ...doc.slots, ...variant.slots }),
+        strings,
+        locales: strings.locales(),
+        metadata: { ...doc.metadata, ...variant.metadata },
+      };
+    });
+    this.split = split(doc.variants.map((variant) => variant.weight));
+    this.audiences = doc.audiences.map((audience) => ({
+      id: audience.id,
+      matches: compileCondition(audience.when),
+      split: split(doc.variants.map((variant) => audience.weights[variant.id] ?? 0)),
+    }));
+    const productIds = new Set<string>();
+    for (const variant of this.variants) for (const [, productId] of variant.slots) productIds.add(productId);
+    for (const productId of productIds) this.products.set(productId, input.product(productId));
+    this.productIds = productIds;
+  }
+
+  /** The first audience that matches decides the weights; the user id's bucket decides the variant. */
+  choose(userId: string | undefined, attributes: Attributes): Choice {
+    let audience = -1;
+    let weights = this.split;
+    for (let i = 0; i < this.audiences.length; i++) {
+      const candidate = this.audiences[i]!;
+      if (candidate.matches(attributes)) {
+        audience = i;
+        weights = candidate.split;
+        break;
+      }
+    }
+    if (userId === undefined) return { variant: weights.first, audience, hashed: false };
+    const picked = pickByWeights(assignBucket(this.seed, userId), weights.weights);
+    return { variant: picked < 0 ? weights.first : picked, audience, hashed: true };
+  }
+
+  variantId(choice: Choice): string {
+    return this.variants[choice.variant]!.id;
+  }
+
+  /** The response for a choice, the locales the request asked for and its platform. */
+  serve(choice: Choice, locales: readonly string[], platform: Platform | undefined): ServedBody {
+    const variant = this.variants[choice.variant]!;
+    const locale = pickLocale(locales, variant.locales, variant.strings.defaultLocale);
+    const key = `${choice.variant}|${choice.audience}|${choice.hashed ? 'h' : 'd'}|${platform ?? ''}|${locale}`;
+    let served = this.bodies.get(key);
+    if (!served) {
+      if (this.bodies.size >= MAX_CACHED_BODIES) this.bodies.clear();
+      served = this.render(choice, variant, locale, platform);
+      this.bodies.set(key, served);
+    }
+    return served;
+  }
+
+  private render(choice: Choice, variant: CompiledVariant, locale: string, platform: Platform | undefined): ServedBody {
+    const slotProducts = new Map<string, SlotProduct>();
+    for (const [slot, productId] of variant.slots) {
+      const product = this.products.get(productId);
+      slotProducts.set(slot, {
+        id: productId,
+        name: product?.name ?? null,
+        store_product_id: product ? storeProductId(product.store_ids, platform) : null,
+      });
+    }
+    const text = variant.strings.lookup(locale);
+    const resolved: ResolvedPaywall = {
+      paywall_id: this.paywallId,
+      revision: this.revision,
+      variant: {
+        id: variant.id,
+        audience: choice.audience < 0 ? null : this.audiences[choice.audience]!.id,
+        assignment: choice.hashed ? 'hashed' : 'default',
+      },
+      locale,
+      metadata: variant.metadata,
+      root: variant.root && resolveTree(variant.root, { text, product: (slot) => slotProducts.get(slot) }),
+      product_slots: [...slotProducts].map(([slot, product]) => ({
+        slot,
+        product_id: product.id,
+        store_product_id: product.store_product_id,
+      })),
+    };
+    const body = Buffer.from(JSON.stringify(resolved));
+    const etag = digestTag(body);
+    const cache = { ETag: etag, 'Cache-Control': 'private, max-age=60', Vary: 'Accept-Language' };
+    return { body, etag, headers: { 'Content-Type': 'application/json', ...cache }, notModifiedHeaders: cache };
+  }
+}

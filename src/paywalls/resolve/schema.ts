@@ -1,0 +1,45 @@
+import * as v from 'valibot';
+
+export const PLATFORMS = ['ios', 'android', 'web'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+const Attribute = v.pipe(v.string(), v.maxLength(256));
+
+/**
+ * The query of GET /api/sdk/config. Custom attributes arrive as `attr.NAME=value`
+ * parameters beside these and are read by name, so no schema lists them.
+ */
+export const SdkConfigQuerySchema = v.object({
+  paywallId: v.pipe(v.string(), v.maxLength(64), v.description('The paywall to resolve')),
+  userId: v.optional(v.pipe(Attribute, v.description('Stable id of the user; decides the variant. Without it the default variant is served'))),
+  platform: v.optional(
+    v.pipe(v.picklist(PLATFORMS), v.description('ios, android or web (any case); picks each product\'s store id')),
+  ),
+  locale: v.optional(v.pipe(Attribute, v.description('BCP 47 tag such as de-AT or zh_Hant_TW; defaults to Accept-Language, then the paywall\'s default locale'))),
+  country: v.optional(v.pipe(Attribute, v.description('ISO 3166 country code, for audiences'))),
+  appVersion: v.optional(v.pipe(Attribute, v.description('The app\'s version, for audiences ($vgt and friends)'))),
+});
+export type SdkConfigQuery = v.InferOutput<typeof SdkConfigQuerySchema>;
+
+/** The body of a resolved paywall; the tree is described in words, its nodes being the document's with strings and products filled in. */
+export const ResolvedPaywallSchema = v.object({
+  paywall_id: v.string(),
+  revision: v.pipe(v.number(), v.integer()),
+  variant: v.object({
+    id: v.string(),
+    audience: v.nullable(v.pipe(v.string(), v.description('The audience that matched, if any'))),
+    assignment: v.pipe(v.picklist(['hashed', 'default']), v.description('hashed: chosen from userId; default: no userId, the first variant with traffic')),
+  }),
+  locale: v.string(),
+  metadata: v.record(v.string(), v.unknown()),
+  root: v.pipe(
+    v.nullable(v.record(v.string(), v.unknown())),
+    v.description(
+      'The component tree with every text_key replaced by text (and alt_key by alt) in the chosen locale, and every node with a slot carrying `product`; null for a holdout variant',
+    ),
+  ),
+  product_slots: v.array(
+    v.object({ slot: v.string(), product_id: v.string(), store_product_id: v.nullable(v.string()) }),
+  ),
+});
+export type ResolvedPaywall = v.InferOutput<typeof ResolvedPaywallSchema>;

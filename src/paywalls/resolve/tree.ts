@@ -1,0 +1,49 @@
+import type { ComponentNode } from '../document/components.ts';
+
+/** What a node bound to a slot carries for the app: the product in that slot. */
+export interface SlotProduct {
+  id: string;
+  name: string | null;
+  store_product_id: string | null;
+}
+
+export interface TreeBindings {
+  /** The text of a string key in the chosen locale (with its fallbacks). */
+  text(key: string): string | undefined;
+  /** The product of a slot for the requested platform. */
+  product(slot: string): SlotProduct | undefined;
+}
+
+/** Props whose value is a string key, and the literal prop that replaces each. */
+const KEYED_PROPS: Readonly<Record<string, string>> = { text_key: 'text', alt_key: 'alt' };
+
+function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBindings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(props)) {
+    const literal = KEYED_PROPS[name];
+    // Validation guarantees every key exists in the default locale, the end of every fallback chain.
+    if (literal !== undefined) out[literal] = bindings.text(value as string) ?? '';
+    else out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The tree an app renders: the document's nodes, in the author's key order,
+ * with string keys replaced by text and slot-bound nodes (product,
+ * purchase_button) carrying their product. Fallback nodes are resolved the
+ * same way, since older apps render them. Recursion is bounded by the
+ * write-time depth limit.
+ */
+export function resolveTree(node: ComponentNode, bindings: TreeBindings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(node)) {
+    if (name === 'props') out.props = resolveProps(value as Record<string, unknown>, bindings);
+    else if (name === 'children') out.children = (value as ComponentNode[]).map((child) => resolveTree(child, bindings));
+    else if (name === 'fallback') out.fallback = resolveTree(value as ComponentNode, bindings);
+    else out[name] = value;
+  }
+  const slot = (node.props as { slot?: string } | undefined)?.slot;
+  if (slot !== undefined) out.product = bindings.product(slot) ?? null;
+  return out;
+}

@@ -1,0 +1,163 @@
+import type { AppContext } from '../context.ts';
+import { authenticate } from '../http/auth.ts';
+import { parseWith, readJson } from '../http/json.ts';
+import { taggedJson } from '../http/preconditions.ts';
+import { ProblemError } from '../http/problem.ts';
+import { json } from '../http/reply.ts';
+import type { Request } from '../http/request.ts';
+import type { RouteDefinition } from '../http/route.ts';
+import { PaywallSchema } from './document/schema.ts';
+import { PaywallManager, paywallInfo, paywallTag } from './management.ts';
+import {
+  PaywallDetailSchema,
+  PaywallInfoSchema,
+  PaywallListSchema,
+  PaywallWrittenSchema,
+  PublishSchema,
+  RevisionDetailSchema,
+  RevisionListSchema,
+} from './schema.ts';
+
+/** Documents over this size are refused with 422, as the document limits are. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+/** Bodies up to here are read so that an oversized document still gets its 422; past it the edge answers 413. */
+const MAX_PUT_BODY = 4 * MAX_DOCUMENT_BYTES;
+
+const REVISION_NUMBER = /^[1-9][0-9]{0,8}$/;
+
+function revisionParam(req: Request): number {
+  const text = req.params.revision!;
+  if (!REVISION_NUMBER.test(text)) throw new ProblemError(404, 'revision_not_found', 'the paywall has no revision with this number');
+  return Number(text);
+}
+
+function secret(ctx: AppContext, req: Request): string {
+  return authenticate(req.header('authorization'), ctx.auth, 'secret').projectId;
+}
+
+export function paywallsApi(ctx: AppContext): RouteDefinition[] {
+  const paywalls = new PaywallManager(ctx.db, ctx.paywalls);
+  return [
+    {
+      method: 'GET',
+      pattern: '/api/paywalls',
+      doc: {
+        summary: "List the project's paywalls, archived ones included",
+        tag: 'paywalls',
+        auth: 'secret',
+        responses: { 200: { description: 'the paywalls, by id', schema: PaywallListSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        return taggedJson(req.header('if-none-match'), { paywalls: paywalls.list(projectId) });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/paywalls/:id',
+      doc: {
+        summary: 'Read a paywall and its newest revision; the ETag is what If-Match wants on writes',
+        tag: 'paywalls',
+        auth: 'secret',
+        responses: { 200: { description: 'the paywall', schema: PaywallDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        const { row, document } = paywalls.get(projectId, req.params.id!);
+        return taggedJson(req.header('if-none-match'), { ...paywallInfo(row), document }, paywallTag(row));
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/paywalls/:id',
+      maxBody: MAX_PUT_BODY,
+      doc: {
+        summary: 'Create a paywall or write a new draft revision of it (not served until published)',
+        tag: 'paywalls',
+        auth: 'secret',
+        requestBody: PaywallSchema,
+        responses: {
+          200: { description: 'a new revision of an existing paywall', schema: PaywallWrittenSchema },
+          201: { description: 'the paywall was created with revision 1', schema: PaywallWrittenSchema },
+        },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        const id = req.params.id!;
+        const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
+        if (req.body.length > MAX_DOCUMENT_BYTES) {
+          throw new ProblemError(422, 'validation_failed', 'the paywall document is invalid; see errors', {
+            errors: [{ path: '', message: `The document is larger than 1 MiB (${MAX_DOCUMENT_BYTES} bytes)` }],
+          });
+        }
+        const { row, warnings, created } = paywalls.write(projectId, id, readJson(req), preconditions);
+        const headers: Record<string, string> = { ETag: paywallTag(row) };
+        if (created) headers.Location = `/api/paywalls/${encodeURIComponent(id)}`;
+        return json(created ? 201 : 200, { ...paywallInfo(row), warnings }, headers);
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/api/paywalls/:id/publish',
+      maxBody: 1024,
+      doc: {
+        summary: 'Publish a revision: the newest, or the one named (an older one is a rollback); unarchives the paywall',
+        tag: 'paywalls',
+        auth: 'secret',
+        requestBody: PublishSchema,
+        responses: { 200: { description: 'the paywall, now live', schema: PaywallInfoSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        const ifMatch = req.header('if-match');
+        const { revision } = req.body.length === 0 ? {} : parseWith(PublishSchema, readJson(req));
+        const row = paywalls.publish(projectId, req.params.id!, revision, ifMatch);
+        return json(200, paywallInfo(row), { ETag: paywallTag(row) });
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/paywalls/:id',
+      doc: {
+        summary: 'Archive a paywall: the SDK endpoint stops serving it at once; its revisions are kept',
+        tag: 'paywalls',
+        auth: 'secret',
+        responses: { 200: { description: 'the archived paywall', schema: PaywallInfoSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        const row = paywalls.archive(projectId, req.params.id!, req.header('if-match'));
+        return json(200, paywallInfo(row), { ETag: paywallTag(row) });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/paywalls/:id/revisions',
+      doc: {
+        summary: "List a paywall's revisions, newest first",
+        tag: 'paywalls',
+        auth: 'secret',
+        responses: { 200: { description: 'the revisions', schema: RevisionListSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        return taggedJson(req.header('if-none-match'), { revisions: paywalls.revisions(projectId, req.params.id!) });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/paywalls/:id/revisions/:revision',
+      doc: {
+        summary: 'Read one revision of a paywall, for instance before rolling back to it',
+        tag: 'paywalls',
+        auth: 'secret',
+        responses: { 200: { description: 'the revision', schema: RevisionDetailSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        const { info, document, tag } = paywalls.revision(projectId, req.params.id!, revisionParam(req));
+        return taggedJson(req.header('if-none-match'), { ...info, document }, tag);
+      },
+    },
+  ];
+}

@@ -1,0 +1,54 @@
+/** Request and response shapes of the paywall management API; the document itself is ./document/schema.ts. */
+import * as v from 'valibot';
+import { PaywallSchema } from './document/schema.ts';
+
+const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+const RevisionNumber = v.pipe(v.number(), v.integer('Must be a whole number'), v.minValue(1));
+
+export const PAYWALL_STATUSES = ['draft', 'live', 'archived'] as const;
+
+export const PaywallInfoSchema = v.object({
+  id: v.string(),
+  name: v.pipe(v.string(), v.description('The name in the newest revision')),
+  status: v.pipe(
+    v.picklist(PAYWALL_STATUSES),
+    v.description('draft: never published; live: a revision is served; archived: not served (publishing again restores it)'),
+  ),
+  revision: v.pipe(RevisionNumber, v.description('The newest revision')),
+  live_revision: v.pipe(v.nullable(RevisionNumber), v.description('The revision the SDK endpoint serves (while not archived)')),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type PaywallInfo = v.InferOutput<typeof PaywallInfoSchema>;
+
+export const PaywallListSchema = v.object({ paywalls: v.array(PaywallInfoSchema) });
+
+export const PaywallDetailSchema = v.object({
+  ...PaywallInfoSchema.entries,
+  document: v.pipe(PaywallSchema, v.description('The newest revision, defaults filled in')),
+});
+
+export const PaywallWarningSchema = v.object({ path: v.string(), code: v.string(), message: v.string() });
+
+export const PaywallWrittenSchema = v.object({
+  ...PaywallInfoSchema.entries,
+  warnings: v.pipe(v.array(PaywallWarningSchema), v.description('What a valid paywall most likely should have; the revision is stored anyway')),
+});
+
+/** The optional body of POST /api/paywalls/{id}/publish. */
+export const PublishSchema = v.strictObject({
+  revision: v.optional(v.pipe(RevisionNumber, v.description('Default: the newest. An older one is a rollback'))),
+});
+
+export const RevisionInfoSchema = v.object({
+  revision: RevisionNumber,
+  name: v.string(),
+  created_at: Timestamp,
+  published_at: v.pipe(v.nullable(Timestamp), v.description('When it was last made live')),
+  live: v.boolean(),
+});
+export type RevisionInfo = v.InferOutput<typeof RevisionInfoSchema>;
+
+export const RevisionListSchema = v.object({ revisions: v.array(RevisionInfoSchema) });
+
+export const RevisionDetailSchema = v.object({ ...RevisionInfoSchema.entries, document: PaywallSchema });
