@@ -1,8 +1,9 @@
 // Builds dist/paywalld: a Node single executable application (SEA), that is a
-// copy of this node binary carrying dist/paywalld.js as its main script and
-// the two native addons as SEA assets, which src/native.ts writes to a cache
-// directory on first start. It packs what `npm run build` made, so run that
-// first (`npm run build:exe` does both).
+// copy of this node binary carrying what `npm run build` put in dist/ (the
+// CommonJS bundle, the event writer thread, the two native addons) as SEA
+// assets, and src/sea-entry.ts as its main script, which writes those files
+// to a cache directory on first start and runs the bundle from there. Run
+// `npm run build` first (`npm run build:exe` does both).
 //
 //   node build-exe.mjs [--out FILE]     (default dist/paywalld)
 import { execFileSync } from 'node:child_process';
@@ -13,45 +14,59 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
-
 // The placeholder that marks where node looks for an injected SEA blob.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
-const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dist');
+const root = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(root, 'dist');
 const out = path.resolve(values.out ?? path.join(dist, 'paywalld'));
-const main = path.join(dist, 'paywalld.js');
-// The same names src/native.ts asks node:sea for.
-const addons = [`uws_${process.platform}_${process.arch}_${process.versions.modules}.node`, 'better_sqlite3.node'];
 
 // Other systems need more steps (codesign on macOS, a PE resource on Windows) that nobody has tried yet.
 if (process.platform !== 'linux') throw new Error(`build-exe.mjs builds Linux executables only, not ${process.platform}`);
-for (const file of [main, ...addons.map((name) => path.join(dist, name))]) {
-  if (!fs.existsSync(file)) throw new Error(`${path.relative(process.cwd(), file)} is missing: run \`npm run build\` with this node (${process.version}) first`);
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major === 20 && minor < 12) throw new Error(`SEA assets need Node.js 20.12 or newer, not ${process.version}`);
+
+// Everything the bundle loads from beside itself; source maps stay behind, and so does an executable built earlier.
+const uwsAddon = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+const files = fs.existsSync(dist) ? fs.readdirSync(dist).filter((name) => /\.(js|json|node)$/.test(name)).sort() : [];
+for (const name of ['paywalld.js', 'package.json', uwsAddon, 'better_sqlite3.node']) {
+  if (!files.includes(name)) throw new Error(`dist/${name} is missing: run \`npm run build\` with this node (${process.version}) first`);
 }
 
-// The cache directory the addons are extracted to is named after their contents, so a
-// rebuilt executable with the same addons reuses it and a changed addon never meets a stale file.
+// Names the cache directory: a rebuilt executable with the same files reuses it, a changed file never meets a stale copy.
 const hash = crypto.createHash('sha256');
-for (const name of addons) hash.update(name).update('\0').update(fs.readFileSync(path.join(dist, name)));
+for (const name of files) hash.update(name).update('\0').update(fs.readFileSync(path.join(dist, name))).update('\0');
 const buildId = hash.digest('hex').slice(0, 16);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-sea-'));
 try {
-  fs.writeFileSync(path.join(work, 'build-id'), buildId);
+  const entry = path.join(work, 'sea-entry.js');
+  await build({
+    entryPoints: [path.join(root, 'src/sea-entry.ts')],
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  fs.writeFileSync(path.join(work, 'manifest.json'), JSON.stringify({ buildId, files }));
   const blob = path.join(work, 'sea.blob');
   const config = {
-    main,
+    main: entry,
     output: blob,
     disableExperimentalSEAWarning: true,
-    // Measured: a code cache made no difference to start-up beyond noise (the bundle is small); a snapshot constrains start-up code.
+    // The entry script only unpacks and requires the bundle from disk: a snapshot or code cache has nothing to speed up.
     useSnapshot: false,
     useCodeCache: false,
     assets: {
-      'build-id': path.join(work, 'build-id'),
-      ...Object.fromEntries(addons.map((name) => [name, path.join(dist, name)])),
+      'manifest.json': path.join(work, 'manifest.json'),
+      ...Object.fromEntries(files.map((name) => [name, path.join(dist, name)])),
     },
   };
   fs.writeFileSync(path.join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
@@ -71,6 +86,7 @@ try {
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }
+
 /** Runs node with `args`, showing its chatter (postject warns about every ELF note it skips) only if it fails. */
 function run(args) {
   try {
@@ -81,4 +97,4 @@ function run(args) {
 }
 
 const megabytes = (fs.statSync(out).size / 1024 / 1024).toFixed(0);
-console.log(`built ${path.relative(process.cwd(), out)} (${megabytes} MB, node ${process.version}, addon build id ${buildId})`);
+console.log(`built ${path.relative(process.cwd(), out)} (${megabytes} MB, node ${process.version}, build id ${buildId}: ${files.join(', ')})`);

@@ -1,8 +1,8 @@
 /**
- * The single executable that build-exe.mjs makes from the bundle `npm test`
- * builds first. It is built once for this file straight into an empty temp
- * directory (not dist/, which dist.test.ts copies meanwhile), so it runs with
- * nothing beside it: no bundle, no addon files, no node_modules.
+ * The single executable that build-exe.mjs makes from the dist/ that
+ * `npm test` builds first. It is built once for this file straight into an
+ * empty temp directory (not dist/, which dist.test.ts copies meanwhile), so it
+ * runs with nothing beside it: no bundle, no addons, no node_modules.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -21,17 +21,27 @@ const executable = path.join(buildDir, 'paywalld');
 before(() => execFileSync(process.execPath, [BUILD_EXE, '--out', executable], { stdio: 'pipe' }));
 after(() => fs.rmSync(buildDir, { recursive: true, force: true }));
 
-/** The files under a cache root: one directory named by the build id, holding exactly the two addons. */
-function cachedAddons(cache: string): string[] {
+/** The files unpacked under a cache root: one directory named by the build id, with no temp file left behind. */
+function unpacked(cache: string): string[] {
   const [buildId, ...others] = fs.readdirSync(cache);
   assert.deepEqual(others, []);
   assert.match(buildId!, /^[0-9a-f]{16}$/);
-  return fs.readdirSync(path.join(cache, buildId!)).sort();
+  const files = fs.readdirSync(path.join(cache, buildId!)).sort();
+  assert.deepEqual(files.filter((name) => name.endsWith('.tmp')), []);
+  return files;
 }
 
-const ADDONS = ['better_sqlite3.node', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`];
+/** What the bundle needs beside itself: the event writer thread and the two addons. */
+const UNPACKED = ['better_sqlite3.node', 'events-writer.js', 'package.json', 'paywalld.js', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`];
 
-test('the executable alone runs a session from a temp directory: create a project, serve, SIGTERM', async (t) => {
+const PAYWALL = {
+  name: 'Smoke',
+  default_locale: 'en',
+  strings: { en: { title: 'Go Pro' } },
+  root: { type: 'stack', props: { axis: 'vertical' }, children: [{ type: 'text', props: { text_key: 'title' } }] },
+};
+
+test('the executable alone runs a session from a temp directory: project, paywall, resolve, events, SIGTERM', async (t) => {
   const dir = tempDir(t);
   const cache = path.join(tempDir(t), 'cache');
   const db = path.join(dir, 'exe.db');
@@ -40,14 +50,32 @@ test('the executable alone runs a session from a temp directory: create a projec
   const created = runCli(['projects', 'create', 'exe', '--json', '--db', db], launch);
   assert.equal(created.status, 0, created.stderr);
   const { keys } = JSON.parse(created.stdout);
-  assert.deepEqual(cachedAddons(cache), ADDONS);
+  assert.deepEqual(unpacked(cache), UNPACKED);
 
   const server = await spawnServe(t, ['--db', db], launch);
   const health = await fetch(`${server.url}/healthz`);
   assert.equal(health.status, 200);
   // The native uWS answered, not the pure-Node fallback of its JS wrapper.
   assert.equal(health.headers.get('uwebsockets'), '20');
-  assert.equal((await fetch(`${server.url}/api/keys`, { headers: { authorization: `Bearer ${keys.secret}` } })).status, 200);
+  const secret = { authorization: `Bearer ${keys.secret}`, 'content-type': 'application/json' };
+  const sdk = { authorization: `Bearer ${keys.sdk}`, 'content-type': 'application/json' };
+  assert.equal((await fetch(`${server.url}/api/keys`, { headers: secret })).status, 200);
+
+  const put = await fetch(`${server.url}/api/paywalls/smoke`, { method: 'PUT', headers: secret, body: JSON.stringify(PAYWALL) });
+  assert.equal(put.status, 201, await put.text());
+  assert.equal((await fetch(`${server.url}/api/paywalls/smoke/publish`, { method: 'POST', headers: secret })).status, 200);
+  const resolved = await fetch(`${server.url}/api/sdk/config?paywallId=smoke&userId=user-1`, { headers: sdk });
+  assert.equal(resolved.status, 200);
+  const config = await resolved.json();
+  assert.equal(config.paywall_id, 'smoke');
+  assert.deepEqual(config.root.children[0].props, { text: 'Go Pro' });
+
+  // Answered once committed by the event writer, a worker thread that starts from a file the executable unpacked.
+  const event = { type: 'screen_impression', paywall_id: 'smoke', ts: Date.now(), id: 'evt-1', user_id: 'user-1', variant_id: config.variant.id };
+  const sent = await fetch(`${server.url}/api/sdk/events`, { method: 'POST', headers: sdk, body: JSON.stringify({ events: [event] }) });
+  assert.equal(sent.status, 200);
+  assert.deepEqual(await sent.json(), { accepted: 1, duplicates: 0, rejected: [] });
+
   assert.equal(await server.stop('SIGTERM'), 0);
 });
 
@@ -61,8 +89,7 @@ test('two executables started at once against an empty cache both start', async 
     assert.equal(health.status, 200);
     assert.equal(health.headers.get('uwebsockets'), '20');
   }
-  // Whichever rename came last, no temp file is left behind.
-  assert.deepEqual(cachedAddons(cache), ADDONS);
+  assert.deepEqual(unpacked(cache), UNPACKED);
   assert.deepEqual(await Promise.all(servers.map((server) => server.stop())), [0, 0]);
 });
 
@@ -72,6 +99,6 @@ test('the executable refuses a cache directory that others may write to', (t) =>
   fs.chmodSync(cache, 0o777);
   const result = runCli(['projects', 'list', '--db', path.join(path.dirname(cache), 'x.db')], { executable, env: { PAYWALLD_CACHE_DIR: cache } });
   assert.equal(result.status, 1);
-  assert.match(result.stderr, /refusing to load native addons from .*cache: it must belong to this user and be writable by no one else/);
+  assert.match(result.stderr, /^paywalld: cannot unpack the executable: refusing to run files from .*cache: it must belong to this user and be writable by no one else/);
   assert.deepEqual(fs.readdirSync(cache), []);
 });
