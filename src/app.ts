@@ -3,11 +3,13 @@
  * first project on an empty database, binds every feature's routes and
  * listens. The CLI's `serve` and the tests both start servers through here.
  */
+import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { watchDataVersion } from './db/watch.ts';
+import { eventsApi } from './events/routes.ts';
 import { healthApi } from './health/routes.ts';
 import type { Route, RouteDefinition } from './http/route.ts';
 import { Router } from './http/router.ts';
@@ -16,6 +18,9 @@ import { RateLimiter } from './http/rate-limit.ts';
 import { HttpServer } from './http/server.ts';
 import { keysApi } from './keys/routes.ts';
 import { Logger } from './log.ts';
+import { httpMetrics } from './metrics/http.ts';
+import { processMetrics } from './metrics/process.ts';
+import { metricsApi, metricsRoute } from './metrics/routes.ts';
 import { openApiApi } from './openapi/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
@@ -23,7 +28,7 @@ import { productsApi } from './products/routes.ts';
 import type { CreatedProject } from './projects/store.ts';
 
 /** Every feature's routes, in one list. */
-const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, keysApi, productsApi, paywallsApi, resolveApi];
+const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, metricsApi, keysApi, productsApi, paywallsApi, resolveApi, eventsApi];
 
 export interface RunningServer {
   port: number;
@@ -45,6 +50,16 @@ export function buildRouter(ctx: AppContext): Router<Route> {
   return router;
 }
 
+/** `--metrics-port`: /metrics without a key, on a listener of its own bound to localhost only. */
+async function startMetricsListener(ctx: AppContext, port: number): Promise<HttpServer> {
+  const router = new Router<Route>();
+  const { method, pattern, ...route } = metricsRoute(ctx, 'none');
+  router.add(method, pattern, route);
+  const server = new HttpServer({ router, log: ctx.log });
+  await server.listen('127.0.0.1', port);
+  return server;
+}
+
 function edgePolicy(config: ServeConfig): EdgePolicy {
   const limiter = (perSecond: number) => (perSecond > 0 ? new RateLimiter(perSecond, perSecond * 2) : undefined);
   return {
@@ -56,7 +71,10 @@ function edgePolicy(config: ServeConfig): EdgePolicy {
   };
 }
 
-export async function startServer(config: ServeConfig, log = new Logger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: ServeConfig,
+  log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate }),
+): Promise<RunningServer> {
   const db = openDatabase(config.dbPath);
   try {
     const migration = migrate(db);
@@ -65,16 +83,27 @@ export async function startServer(config: ServeConfig, log = new Logger(config.l
     const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
     if (bootstrap) ctx.auth.reload();
     const router = buildRouter(ctx);
-    const server = new HttpServer({ router, log, policy: edgePolicy(config) });
+    processMetrics(ctx.metrics, config.dbPath);
+    const server = new HttpServer({ router, log, policy: edgePolicy(config), observe: httpMetrics(ctx.metrics, router) });
     const port = await server.listen(config.host, config.port);
+    let metricsServer: HttpServer | undefined;
+    try {
+      if (config.metricsPort !== undefined) metricsServer = await startMetricsListener(ctx, config.metricsPort);
+    } catch (error) {
+      await server.close(0);
+      throw error;
+    }
+    const stopBackups = config.backups ? scheduleBackups(db, config.backups, log) : undefined;
     const stopWatching = watchDataVersion(db, config.watchIntervalMs, () => {
       for (const listener of hooks.externalChange) listener();
     });
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
-        await server.close(config.drainTimeoutMs);
+        ctx.lifecycle.draining = true;
+        await Promise.all([server.close(config.drainTimeoutMs), metricsServer?.close(config.drainTimeoutMs)]);
         stopWatching();
+        await stopBackups?.();
         for (const listener of hooks.shutdown) await listener();
         db.close();
         log.flush();

@@ -8,6 +8,7 @@ import type { Database } from './db/database.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyStore } from './keys/store.ts';
 import type { Logger } from './log.ts';
+import { MetricsRegistry } from './metrics/registry.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { ProjectStore } from './projects/store.ts';
 
@@ -20,6 +21,10 @@ export interface AppContext {
   readonly auth: KeyRegistry;
   /** The non-archived paywalls in memory, live revisions compiled: resolve and events read them without SQL. */
   readonly paywalls: LivePaywalls;
+  /** Prometheus metrics; features register theirs here. */
+  readonly metrics: MetricsRegistry;
+  /** True once a graceful shutdown began: /readyz answers 503 from then on. */
+  readonly lifecycle: { draining: boolean };
   /** Run when another process (the CLI) commits to the database, so in-memory views can reload. */
   onExternalChange(listener: () => void): void;
   /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
@@ -46,6 +51,8 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     keys,
     auth,
     paywalls,
+    metrics: new MetricsRegistry(),
+    lifecycle: { draining: false },
     onExternalChange: (listener) => hooks.externalChange.push(listener),
     onShutdown: (listener) => hooks.shutdown.push(listener),
   };
