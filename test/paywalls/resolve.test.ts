@@ -449,3 +449,12 @@ test('the events contract: variantFor agrees with resolve, projectsWithPaywall l
   assert.deepEqual(paywalls.projectsWithPaywall('draft'), []);
   assert.deepEqual(paywalls.projectsWithPaywall('nothing'), []);
 });
+
+test('custom attributes are plain names, whatever they are called', async (t) => {
+  const { client } = await setup(t);
+  await audienceMatches(client, { 'attr.__proto__': 'x', 'attr.constructor': { $exists: true } }, [
+    [{ 'attr.__proto__': 'x', 'attr.constructor': 'y' }, true],
+    [{ 'attr.__proto__': 'x' }, false],
+    [{}, false],
+  ]);
+});

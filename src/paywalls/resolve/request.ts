@@ -26,13 +26,14 @@ const NO_LOCALES: readonly string[] = [];
  * for a signed-out user; `platform` is case-insensitive (`iOS`).
  */
 export function readResolveRequest(req: Request): ResolveRequest {
-  const raw: Record<string, string> = {};
+  // Without a prototype, a parameter such as `attr.__proto__` is just a name.
+  const raw: Record<string, string> = Object.create(null);
   let custom: Record<string, string> | undefined;
   for (const [name, value] of req.query()) {
     if (value === '') continue;
     if (name.startsWith(ATTR_PREFIX)) {
       const attribute = name.slice(ATTR_PREFIX.length);
-      custom ??= {};
+      custom ??= Object.create(null) as Record<string, string>;
       if (attribute !== '' && !Object.hasOwn(custom, attribute)) custom[attribute] = value;
     } else if (!Object.hasOwn(raw, name)) {
       raw[name] = name === 'platform' ? value.toLowerCase() : value;
