@@ -19,7 +19,7 @@ import {
 } from './schema.ts';
 
 /** Documents over this size are refused with 422, as the document limits are. */
-export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Bodies up to here are read so that an oversized document still gets its 422; past it the edge answers 413. */
 const MAX_PUT_BODY = 4 * MAX_DOCUMENT_BYTES;
 

@@ -5,7 +5,7 @@ import { PaywallSchema } from './document/schema.ts';
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 const RevisionNumber = v.pipe(v.number(), v.integer('Must be a whole number'), v.minValue(1));
 
-export const PAYWALL_STATUSES = ['draft', 'live', 'archived'] as const;
+const PAYWALL_STATUSES = ['draft', 'live', 'archived'] as const;
 
 export const PaywallInfoSchema = v.object({
   id: v.string(),
@@ -28,7 +28,7 @@ export const PaywallDetailSchema = v.object({
   document: v.pipe(PaywallSchema, v.description('The newest revision, defaults filled in')),
 });
 
-export const PaywallWarningSchema = v.object({ path: v.string(), code: v.string(), message: v.string() });
+const PaywallWarningSchema = v.object({ path: v.string(), code: v.string(), message: v.string() });
 
 export const PaywallWrittenSchema = v.object({
   ...PaywallInfoSchema.entries,

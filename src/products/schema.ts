@@ -1,13 +1,10 @@
 import * as v from 'valibot';
 import { IdSchema } from '../paywalls/document/primitives.ts';
 
-/** The platforms a store id can be given for; the resolve endpoint picks one by the request's platform. */
-export const STORES = ['app_store', 'play_store', 'stripe', 'web'] as const;
-export type Store = (typeof STORES)[number];
-
 const StoreProductIdSchema = v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(255));
 
-export const StoreIdsSchema = v.strictObject({
+/** A product's id in each store; the resolve endpoint picks one by the request's platform. */
+const StoreIdsSchema = v.strictObject({
   app_store: v.optional(v.pipe(StoreProductIdSchema, v.description('App Store product identifier'))),
   play_store: v.optional(v.pipe(StoreProductIdSchema, v.description('Google Play product identifier'))),
   stripe: v.optional(v.pipe(StoreProductIdSchema, v.description('Stripe price or product id'))),

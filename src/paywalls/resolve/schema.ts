@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-export const PLATFORMS = ['ios', 'android', 'web'] as const;
+const PLATFORMS = ['ios', 'android', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 const Attribute = v.pipe(v.string(), v.maxLength(256));
@@ -19,7 +19,6 @@ export const SdkConfigQuerySchema = v.object({
   country: v.optional(v.pipe(Attribute, v.description('ISO 3166 country code, for audiences'))),
   appVersion: v.optional(v.pipe(Attribute, v.description('The app\'s version, for audiences ($vgt and friends)'))),
 });
-export type SdkConfigQuery = v.InferOutput<typeof SdkConfigQuerySchema>;
 
 /** The body of a resolved paywall; the tree is described in words, its nodes being the document's with strings and products filled in. */
 export const ResolvedPaywallSchema = v.object({
