@@ -117,8 +117,11 @@ test('an exception in a handler is a 500 problem without internals, logged with 
     assert.equal(JSON.parse(text).code, 'internal_error');
   }
   log.flush();
-  const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.level === 'error');
+  const logged = lines.map((l) => JSON.parse(l));
+  const errors = logged.filter((l) => l.msg === 'unhandled error');
   assert.equal(errors.length, 2);
+  // The request lines of failed requests are error lines too.
+  assert.deepEqual(logged.filter((l) => l.msg === 'request' && l.status === 500).map((l) => l.level), ['error', 'error']);
   assert.match(errors[0].error, /secret internals\n\s+at /);
   assert.equal((await fetch(`${url}/ok`)).status, 200);
 });
