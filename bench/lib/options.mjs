@@ -1,0 +1,64 @@
+/** The command line of `npm run bench` and what each mode measures. */
+import { parseArgs } from 'node:util';
+
+export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed'];
+
+export const HELP = `Usage: npm run bench -- [--quick | --full] [--only NAME,…] [--profile]
+
+Runs the benchmark scenarios against the built dist/paywalld.js (rebuilt when
+stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
+
+  --quick     a smoke run under a minute: short rounds, small N; fails on any
+              error, asserts nothing about speed (CI runs this)
+  --full      the issue's full sizes: stats and memory after 10 M events
+  --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')}
+  --profile   run the paywalld servers under node --cpu-prof and print the
+              top functions by self time (figures of a profiled run are lower)`;
+
+const MODES = {
+  default: {
+    rounds: 3,
+    warmupSeconds: 2,
+    roundSeconds: 4,
+    resolve: { connections: 50 },
+    events: { connections: [16, 64] },
+    stats: { sizes: [1_000_000, 3_000_000], connections: 1 },
+    memory: { users: 1_000_000, events: 1_000_000 },
+    mixed: { resolveConnections: 50, eventConnections: 16 },
+  },
+  quick: {
+    rounds: 3,
+    warmupSeconds: 0,
+    roundSeconds: 1,
+    resolve: { connections: 50 },
+    events: { connections: [16, 64] },
+    stats: { sizes: [10_000, 30_000], connections: 1 },
+    memory: { users: 20_000, events: 20_000 },
+    mixed: { resolveConnections: 50, eventConnections: 16 },
+  },
+};
+MODES.full = {
+  ...MODES.default,
+  stats: { ...MODES.default.stats, sizes: [1_000_000, 10_000_000] },
+  memory: { ...MODES.default.memory, events: 10_000_000 },
+};
+
+export function readOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean' },
+      full: { type: 'boolean' },
+      only: { type: 'string' },
+      profile: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.quick && values.full) throw new Error('--quick and --full exclude each other');
+  const only = values.only ? values.only.split(',').map((name) => name.trim()) : SCENARIOS;
+  const unknown = only.filter((name) => !SCENARIOS.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; there are ${SCENARIOS.join(', ')}`);
+  const mode = values.quick ? 'quick' : values.full ? 'full' : 'default';
+  return { help: values.help ?? false, mode, only, profile: values.profile ?? false, ...MODES[mode] };
+}

@@ -1,0 +1,108 @@
+/**
+ * Scenario 4: resident memory of a paywalld after resolving for N distinct
+ * users (every request a user id never seen before), and of another after
+ * ingesting N events; the baseline is each server's RSS once started and
+ * loaded with the fixture. wrk runs in chunks until the count is reached.
+ */
+import { PAYWALL_ID } from '../lib/fixture.mjs';
+import * as f from '../lib/format.mjs';
+import { servingPaywalld } from '../lib/paywalld.mjs';
+import { peakRss, rss } from '../lib/processes.mjs';
+import { assertAlive, measuring, row } from '../lib/scenario.mjs';
+import { wrk } from '../lib/wrk.mjs';
+import { assertStored, BATCH, ingest, storedEvents } from './events.mjs';
+
+const RSS_TARGET = 200 * 1024 * 1024;
+const MAX_CHUNK_SECONDS = 15;
+
+/**
+ * Runs wrk in chunks until the counts they report add up to `total`: a short
+ * first chunk measures the rate, the next ones are sized from it (at most
+ * MAX_CHUNK_SECONDS each, so progress shows).
+ */
+async function until(total, chunk) {
+  let done = 0;
+  let seconds = 1;
+  const runs = [];
+  while (done < total) {
+    const result = await chunk(seconds);
+    done += result.count;
+    runs.push(result);
+    const rate = result.count / result.seconds;
+    seconds = Math.min(MAX_CHUNK_SECONDS, Math.max(1, Math.ceil(((total - done) * 1.05) / rate)));
+  }
+  return { done, runs };
+}
+
+export async function memory(ctx) {
+  const { users, events: eventCount } = ctx.options.memory;
+  const resolver = await servingPaywalld(ctx, ctx.dir('memory-resolve'));
+  resolver.name = 'paywalld (resolve)';
+  const ingester = await servingPaywalld(ctx, ctx.dir('memory-events'));
+  ingester.name = 'paywalld (events)';
+  return measuring([resolver, ingester], async () => {
+    const idle = { resolve: rss(resolver.pid), events: rss(ingester.pid) };
+    ctx.log(`  idle RSS ${f.mb(idle.resolve)} / ${f.mb(idle.events)}; resolving for ${f.count(users)} distinct users`);
+    const resolving = await until(users, async (seconds) => {
+      const result = await wrk({
+        url: resolver.url,
+        script: 'resolve.lua',
+        scriptArgs: [resolver.project.sdk, PAYWALL_ID, '0', 'distinct', ctx.nonce()],
+        connections: ctx.options.resolve.connections,
+        seconds,
+      });
+      assertAlive(resolver);
+      return { ...result, count: result.requests };
+    });
+    const afterUsers = rss(resolver.pid);
+    ctx.log(`  ${f.count(resolving.done)} distinct users: RSS ${f.mb(afterUsers)}; ingesting ${f.count(eventCount)} events`);
+    let slack = 0;
+    const ingesting = await until(eventCount, async (seconds) => {
+      const connections = ctx.options.events.connections[0];
+      const result = await ingest(ctx, ingester, { connections, seconds });
+      assertAlive(ingester);
+      slack += connections * BATCH;
+      return { ...result, count: result.events };
+    });
+    const afterEvents = rss(ingester.pid);
+    const peaks = { resolve: peakRss(resolver.pid), events: peakRss(ingester.pid) };
+    ctx.log(`  ${f.count(ingesting.done)} events: RSS ${f.mb(afterEvents)}`);
+    const median = (runs, field) => runs.map((r) => r[field]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    return {
+      rows: [
+        row(`memory after resolving for ${f.count(resolving.done)} distinct users — vs idle`, {
+          paywalld: f.mb(afterUsers),
+          baseline: f.mb(idle.resolve),
+          ratio: f.ratio(afterUsers / idle.resolve),
+          p50: f.ms(median(resolving.runs, 'p50')),
+          p99: f.ms(median(resolving.runs, 'p99')),
+        }),
+        row(`memory after ingesting ${f.count(ingesting.done)} events — vs idle`, {
+          paywalld: f.mb(afterEvents),
+          baseline: f.mb(idle.events),
+          ratio: f.ratio(afterEvents / idle.events),
+          p50: f.ms(median(ingesting.runs, 'p50')),
+          p99: f.ms(median(ingesting.runs, 'p99')),
+        }),
+      ],
+      details: [
+        `memory: RSS from /proc/PID/status (VmRSS) of the paywalld process, its event-writer thread included.`,
+        `  resolve: ${f.count(resolving.done)} requests, each a new userId, in ${resolving.runs.length} wrk runs; peak RSS ${f.mb(peaks.resolve)}`,
+        `  events: ${f.count(ingesting.done)} events acknowledged in ${ingesting.runs.length} wrk runs; peak RSS ${f.mb(peaks.events)}`,
+      ],
+      targets: [
+        {
+          text: `RSS < 200 MB after 1 M distinct users${users >= 1_000_000 ? '' : ` (this run: ${f.count(users)})`}`,
+          measured: f.mb(afterUsers),
+          met: users >= 1_000_000 || afterUsers >= RSS_TARGET ? afterUsers < RSS_TARGET : undefined,
+        },
+      ],
+      acknowledged: ingesting.done,
+      slack,
+    };
+  }).then((result) => {
+    const stored = storedEvents(ctx, ingester.file);
+    assertStored(stored, result.acknowledged, result.slack);
+    return result;
+  });
+}
