@@ -312,7 +312,9 @@ export class HttpServer {
     return new Promise((resolve) => {
       ex.wake = resolve;
       ex.res.onWritable(() => {
-        resolve();
+        // Resumed from inside this callback, the stream would write and register its next onWritable
+        // before uWS is done with this one, and that registration is lost: the stream then waits forever.
+        setImmediate(resolve);
         return true;
       });
     });
