@@ -33,7 +33,7 @@ export function parseEnvelope(body: unknown): Envelope {
   const detail =
     typeof key !== 'string'
       ? `the body must be a JSON object with ${ENVELOPE_FIELDS}`
-      : issue.type === 'strict_object'
+      : !Object.hasOwn(EventEnvelopeSchema.entries, key)
         ? `unknown property; a batch has ${ENVELOPE_FIELDS}`
         : issue.kind === 'schema' && issue.input === undefined
           ? `${key} is required`

@@ -8,6 +8,7 @@ import type { Request } from '../http/request.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { exportEvents } from './export.ts';
 import { parseEnvelope, prepareBatch } from './ingest.ts';
+import { eventMetrics } from './metrics.ts';
 import {
   EventBatchSchema,
   ExportedEventSchema,
@@ -48,6 +49,7 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
   // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
   ctx.onShutdown(() => writer.close());
   const stats = new EventStats(ctx.db);
+  const count = eventMetrics(ctx.metrics, writer);
 
   /** The project of the request's key; undefined for a keyless request, which --require-key refuses. */
   function sender(req: Request): string | undefined {
@@ -77,6 +79,9 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         const { rows, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: ctx.paywalls });
         const accepted = rows.length === 0 ? 0 : await writer.write(rows);
         const result: IngestResult = { accepted, duplicates: rows.length - accepted, rejected };
+        count.stored(result.accepted);
+        count.duplicates(result.duplicates);
+        for (const rejection of rejected) count.rejected(rejection.code);
         return json(200, result);
       },
     },
@@ -110,7 +115,8 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         query: ExportQuerySchema,
         responses: { 200: { description: 'one event per line', mediaType: 'application/x-ndjson', schema: ExportedEventSchema } },
       },
-      handler: (req) => {
+      // async only so that the edge registers its abort handler: it does not for a streamed reply returned synchronously.
+      handler: async (req) => {
         const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
         const { paywallId, from = 0, to = Number.MAX_SAFE_INTEGER } = query(ExportQuerySchema, req);
         if (from > to) throw invalidRange('from must not be after to');

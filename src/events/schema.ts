@@ -111,7 +111,7 @@ const VALUE_RULE_CODES: Partial<Record<string, RejectionCode>> = {
 export function describeIssue(issue: v.BaseIssue<unknown>): { code: RejectionCode; message: string } {
   const key = issue.path?.[0]?.key;
   if (typeof key !== 'string') return { code: 'invalid_event', message: 'an event must be a JSON object' };
-  if (issue.type === 'strict_object') return { code: 'invalid_event', message: `unknown property; an event has ${EVENT_FIELDS}` };
+  if (!Object.hasOwn(EventSchema.entries, key)) return { code: 'invalid_event', message: `unknown property; an event has ${EVENT_FIELDS}` };
   if (issue.kind === 'schema' && issue.input === undefined) return { code: 'invalid_event', message: `${key} is required` };
   return { code: (issue.kind === 'validation' && VALUE_RULE_CODES[key]) || 'invalid_event', message: `${key} ${issue.message}` };
 }

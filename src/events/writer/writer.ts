@@ -44,10 +44,27 @@ export class EventWriter {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private pending = 0;
+  private committed = 0;
+  private deleted = 0;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: EventWriterOptions) {
     if (options.retentionDays !== undefined) this.thread();
+  }
+
+  /** Events handed over and not yet committed. */
+  get queued(): number {
+    return this.pending;
+  }
+
+  /** Transactions committed so far: fewer than requests when group commit works. */
+  get transactions(): number {
+    return this.committed;
+  }
+
+  /** Raw events deleted by retention so far. */
+  get deletedByRetention(): number {
+    return this.deleted;
   }
 
   /** Resolves with how many of `rows` were stored (the others were duplicates) once they are committed. */
@@ -107,6 +124,7 @@ export class EventWriter {
   private receive(message: FromWriter): void {
     switch (message.kind) {
       case 'written':
+        this.committed++;
         message.ids.forEach((id, i) => this.settle(id, message.inserted[i]!, undefined));
         return;
       case 'failed':
@@ -114,6 +132,7 @@ export class EventWriter {
         for (const id of message.ids) this.settle(id, undefined, notStored('the events were not stored; retry'));
         return;
       case 'retention':
+        this.deleted += message.deleted;
         this.options.log.info('old events deleted', { deleted: message.deleted, retention_days: this.options.retentionDays });
         return;
       case 'retention_failed':

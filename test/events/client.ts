@@ -1,0 +1,101 @@
+/** What the events tests share: sending batches, creating paywalls, reading the export and the database. */
+import assert from 'node:assert/strict';
+import { type Database, openDatabase } from '../../src/db/database.ts';
+import { bearer } from '../helpers/server.ts';
+
+export type Json = Record<string, any>;
+
+export const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** POSTs a batch (an object, or raw text sent as is) to the events endpoint. */
+export function sendEvents(url: string, body: unknown, headers: Record<string, string> = JSON_TYPE): Promise<Response> {
+  return fetch(`${url}/api/sdk/events`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Sends a batch with `key` and returns the 200 body. */
+export async function ingest(url: string, key: string, body: unknown): Promise<{ accepted: number; duplicates: number; rejected: Json[] }> {
+  const response = await sendEvents(url, body, { ...JSON_TYPE, ...bearer(key) });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
+  return JSON.parse(text);
+}
+
+export async function problem(response: Response, status: number, code: string): Promise<Json> {
+  const text = await response.text();
+  assert.equal(response.status, status, text);
+  assert.equal(response.headers.get('content-type'), 'application/problem+json');
+  const body = JSON.parse(text) as Json;
+  assert.equal(body.code, code, text);
+  return body;
+}
+
+/** A paywall with two variants split 50/50, written and published through the management API. */
+export async function publishPaywall(url: string, secret: string, id: string): Promise<void> {
+  const document = {
+    name: 'Events test',
+    default_locale: 'en',
+    strings: { en: { title: 'Go Pro' } },
+    root: { type: 'stack', props: { axis: 'vertical' }, children: [{ type: 'text', props: { text_key: 'title' } }] },
+    variants: [
+      { id: 'control', weight: 50 },
+      { id: 'treatment', weight: 50 },
+    ],
+  };
+  const put = await fetch(`${url}/api/paywalls/${id}`, {
+    method: 'PUT',
+    headers: { ...JSON_TYPE, ...bearer(secret) },
+    body: JSON.stringify(document),
+  });
+  assert.ok(put.status === 200 || put.status === 201, await put.text());
+  const publish = await fetch(`${url}/api/paywalls/${id}/publish`, { method: 'POST', headers: bearer(secret) });
+  assert.equal(publish.status, 200, await publish.text());
+}
+
+/** The variant the resolve endpoint serves this user. */
+export async function resolvedVariant(url: string, sdkKey: string, paywallId: string, userId: string): Promise<string> {
+  const response = await fetch(`${url}/api/sdk/config?${new URLSearchParams({ paywallId, userId })}`, { headers: bearer(sdkKey) });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as Json).variant.id;
+}
+
+/** Every exported event of the key's project (NDJSON parsed line by line). */
+export async function exported(url: string, secret: string, query: Record<string, string> = {}): Promise<Json[]> {
+  const response = await fetch(`${url}/api/events?${new URLSearchParams(query)}`, { headers: bearer(secret) });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
+  assert.equal(response.headers.get('content-type'), 'application/x-ndjson');
+  return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as Json);
+}
+
+/** A connection of the test's own to the server's database file, closed when the test ends. */
+export function openTestDb(t: { after(fn: () => void): void }, dbPath: string): Database {
+  const db = openDatabase(dbPath, { mustExist: true });
+  t.after(() => db.close());
+  return db;
+}
+
+/** n events of a type with ids `${prefix}${i}`, timed now. */
+export function numbered(prefix: string, n: number, extra: Json = {}): Json[] {
+  const ts = Date.now();
+  return Array.from({ length: n }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts, id: `${prefix}${i}`, ...extra }));
+}
+
+/** The value of one series in /metrics (name with its labels, as exposed). */
+export async function metric(url: string, secret: string, series: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** Polls `condition` until it holds; fails after `ms`. */
+export async function until(condition: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

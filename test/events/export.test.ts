@@ -1,0 +1,131 @@
+/** GET /api/events: the raw events as NDJSON, streamed. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bearer, startTestServer } from '../helpers/server.ts';
+import { exported, ingest, JSON_TYPE, problem, sendEvents } from './client.ts';
+
+test('every field of a stored event is exported, oldest first, one JSON object per line', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const now = Date.now();
+  const sentAt = now - 1000;
+  await ingest(url, keys.sdk, {
+    sent_at: sentAt,
+    events: [
+      { type: 'purchase_complete', paywall_id: 'pw', ts: now - 500, id: 'b', user_id: 'u', variant_id: 'v', product_id: 'pro', properties: { price: 9.99, tags: ['a'], quote: '"\n' } },
+      { type: 'screen_impression', paywall_id: 'pw', ts: now - 900, id: 'a' },
+    ],
+  });
+  const response = await fetch(`${url}/api/events`, { headers: bearer(keys.secret) });
+  assert.equal(response.headers.get('content-type'), 'application/x-ndjson');
+  const text = await response.text();
+  assert.ok(text.endsWith('\n'));
+  const [a, b] = text.trimEnd().split('\n').map((line) => JSON.parse(line));
+  assert.equal(a.id, 'a');
+  const skew = b.received_at - sentAt;
+  assert.deepEqual(b, {
+    id: 'b',
+    type: 'purchase_complete',
+    paywall_id: 'pw',
+    ts: now - 500 + skew,
+    client_ts: now - 500,
+    sent_at: sentAt,
+    received_at: b.received_at,
+    user_id: 'u',
+    variant_id: 'v',
+    product_id: 'pro',
+    properties: { price: 9.99, tags: ['a'], quote: '"\n' },
+  });
+  assert.ok(Math.abs(b.received_at - now) < 60_000);
+});
+
+test('paywallId, from and to narrow the export; dates cover whole UTC days', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const day = (text: string, hour: number) => Date.parse(`${text}T${String(hour).padStart(2, '0')}:00:00Z`);
+  await ingest(url, keys.sdk, {
+    events: [
+      { type: 'screen_impression', paywall_id: 'a', ts: day('2025-03-01', 0), id: '1' },
+      { type: 'screen_impression', paywall_id: 'a', ts: day('2025-03-02', 23), id: '2' },
+      { type: 'screen_impression', paywall_id: 'b', ts: day('2025-03-02', 12), id: '3' },
+      { type: 'screen_impression', paywall_id: 'a', ts: day('2025-03-03', 0), id: '4' },
+    ],
+  });
+  const ids = async (query: Record<string, string>) => (await exported(url, keys.secret, query)).map((e) => e.id);
+  assert.deepEqual(await ids({}), ['1', '3', '2', '4']);
+  assert.deepEqual(await ids({ paywallId: 'a' }), ['1', '2', '4']);
+  assert.deepEqual(await ids({ from: '2025-03-02', to: '2025-03-02' }), ['3', '2']);
+  assert.deepEqual(await ids({ paywallId: 'a', from: String(day('2025-03-02', 23)) }), ['2', '4']);
+  assert.deepEqual(await ids({ to: '2025-03-01T00:00:00Z' }), ['1']);
+});
+
+test('the export needs a secret key and holds only its project\'s events', async (t) => {
+  const { url, keys, server } = await startTestServer(t);
+  await problem(await fetch(`${url}/api/events`, { headers: bearer(keys.sdk) }), 403, 'insufficient_scope');
+  const other = server.ctx.projects.create('other');
+  server.ctx.auth.reload();
+  await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
+  assert.deepEqual(await exported(url, keys.secret), []);
+});
+
+test('an invalid query is 400 invalid_query, from after to 400 invalid_range', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const get = (query: string) => fetch(`${url}/api/events?${query}`, { headers: bearer(keys.secret) });
+  await problem(await get('paywallId=not%20a%20paywall'), 400, 'invalid_query');
+  await problem(await get('from=yesterday'), 400, 'invalid_query');
+  await problem(await get('from=2025-03-02&to=2025-03-01'), 400, 'invalid_range');
+});
+
+test('200,000 events stream out with flat memory while the server keeps answering', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const total = 200_000;
+  const batch = 1000;
+  // Each line is about 700 bytes: buffered whole, the export would take well over 130 MiB.
+  const properties = { note: 'x'.repeat(480) };
+  const ts = Date.now() - 3_600_000;
+  const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
+  const send = async (first: number) => {
+    const events = Array.from({ length: batch }, (_, i) => ({
+      type: 'screen_impression',
+      paywall_id: 'big',
+      ts: ts + first + i,
+      id: `big-${first + i}`,
+      user_id: `user-${(first + i) % 5000}`,
+      properties,
+    }));
+    const response = await sendEvents(url, { events }, headers);
+    assert.equal(response.status, 200, await response.text());
+  };
+  for (let first = 0; first < total; first += batch * 4) {
+    await Promise.all([0, 1, 2, 3].map((k) => send(first + k * batch)).filter((_, k) => first + k * batch < total));
+  }
+
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const response = await fetch(`${url}/api/events?paywallId=big`, { headers: bearer(keys.secret) });
+  assert.equal(response.status, 200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let lines = 0;
+  let bytes = 0;
+  let last = '';
+  let chunks = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    const text = decoder.decode(value, { stream: true });
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+    last = (last + text).slice(-2000);
+    if (++chunks % 64 === 0) {
+      peak = Math.max(peak, process.memoryUsage().rss);
+      // The server answers other requests while it streams.
+      if (chunks % 1024 === 0) assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    }
+  }
+  peak = Math.max(peak, process.memoryUsage().rss);
+  assert.equal(lines, total);
+  assert.ok(bytes > 130 * 1024 * 1024, `${bytes} bytes exported`);
+  assert.equal(JSON.parse(last.trimEnd().split('\n').at(-1)!).id, `big-${total - 1}`);
+  const growth = peak - before;
+  // Client and server share this process; generous, and still far below the size of the export.
+  assert.ok(growth < 64 * 1024 * 1024, `rss grew by ${Math.round(growth / 1024 / 1024)} MB while exporting ${Math.round(bytes / 1024 / 1024)} MB`);
+});

@@ -1,0 +1,85 @@
+/**
+ * The writer thread: group commit of concurrent requests, the bounded queue,
+ * a failed transaction, and shutdown. A test holds the database's write lock
+ * from a connection of its own (as a second process could) to keep events
+ * queued for as long as it needs them queued.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bearer, startTestServer } from '../helpers/server.ts';
+import { exported, ingest, JSON_TYPE, metric, numbered, openTestDb, problem, sendEvents, until } from './client.ts';
+
+test('concurrent requests are all committed and each answered with its own counts', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => ingest(url, keys.sdk, { events: numbered(`r${i}-`, 50) })));
+  for (const result of results) assert.deepEqual(result, { accepted: 50, duplicates: 0, rejected: [] });
+  // Two requests racing with the same ids: one stores them, the other sees duplicates.
+  const same = numbered('race', 30);
+  const [a, b] = await Promise.all([ingest(url, keys.sdk, { events: same }), ingest(url, keys.sdk, { events: same })]);
+  assert.equal(a.accepted + b.accepted, 30);
+  assert.equal(a.duplicates + b.duplicates, 30);
+  assert.equal((await exported(url, keys.secret)).length, 1030);
+});
+
+test('a full queue answers 503 ingestion_overloaded with Retry-After and stores nothing of that batch', async (t) => {
+  const { url, keys, dbPath } = await startTestServer(t, { eventQueueLimit: 1000 });
+  await ingest(url, keys.sdk, { events: numbered('warm', 1) });
+  const lock = openTestDb(t, dbPath);
+  lock.exec('BEGIN IMMEDIATE');
+  const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
+  const requests = ['a', 'b', 'c'].map((prefix) => sendEvents(url, { events: numbered(prefix, 400) }, headers));
+  // Two batches wait for the lock (800 events); the third would make 1,200.
+  const first = await Promise.race(requests);
+  const body = await problem(first, 503, 'ingestion_overloaded');
+  assert.equal(first.headers.get('retry-after'), '1');
+  assert.doesNotMatch(JSON.stringify(body), /"events"/);
+  lock.exec('COMMIT');
+  const statuses = (await Promise.all(requests)).map((r) => r.status).sort();
+  assert.deepEqual(statuses, [200, 200, 503]);
+  assert.equal((await exported(url, keys.secret)).length, 801);
+});
+
+test('a transaction that fails answers 503 ingestion_failed and stores nothing; the retry stores everything', async (t) => {
+  const { url, keys, dbPath } = await startTestServer(t);
+  await ingest(url, keys.sdk, { events: numbered('warm', 1) });
+  const db = openTestDb(t, dbPath);
+  // A disk error cannot be ordered on demand; a trigger that aborts the insert fails the transaction the same way.
+  db.exec("CREATE TRIGGER fail_boom BEFORE INSERT ON events WHEN NEW.paywall_id = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END");
+  const batch = { events: [...numbered('keep', 3), ...numbered('boom', 1, { paywall_id: 'boom' })] };
+  const failed = await sendEvents(url, batch, { ...JSON_TYPE, ...bearer(keys.sdk) });
+  await problem(failed, 503, 'ingestion_failed');
+  assert.equal(failed.headers.get('retry-after'), '1');
+  assert.equal((await exported(url, keys.secret)).length, 1);
+  db.exec('DROP TRIGGER fail_boom');
+  assert.deepEqual(await ingest(url, keys.sdk, batch), { accepted: 4, duplicates: 0, rejected: [] });
+  const counts = db.prepare("SELECT sum(count) FROM event_daily_counts WHERE paywall_id IN ('pw', 'boom')").pluck().get();
+  assert.equal(counts, 5);
+});
+
+test('stopping the server commits every queued event and answers its request before the database closes', async (t) => {
+  const { url, keys, server, dbPath } = await startTestServer(t, { drainTimeoutMs: 0 });
+  await ingest(url, keys.sdk, { events: numbered('warm', 1) });
+  const lock = openTestDb(t, dbPath);
+  lock.exec('BEGIN IMMEDIATE');
+  const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
+  const sent = ['a', 'b', 'c', 'd'].map((prefix) => sendEvents(url, { events: numbered(prefix, 200) }, headers));
+  await until(async () => (await metric(url, keys.secret, 'paywalld_events_queued')) === 800);
+  // The drain timeout is 0: stop() goes straight to the shutdown hooks while the writer still waits for the lock.
+  const stopping = server.stop();
+  lock.exec('COMMIT');
+  await stopping;
+  for (const response of await Promise.all(sent)) assert.deepEqual(await response.json(), { accepted: 200, duplicates: 0, rejected: [] });
+  assert.equal(lock.prepare('SELECT count(*) FROM events').pluck().get(), 801);
+});
+
+test('/metrics counts stored, duplicate and rejected events, and transactions', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const events = numbered('m', 5);
+  await ingest(url, keys.sdk, { events: [...events, { type: 'Bad', paywall_id: 'pw', ts: Date.now() }] });
+  await ingest(url, keys.sdk, { events });
+  assert.equal(await metric(url, keys.secret, 'paywalld_events_stored_total'), 5);
+  assert.equal(await metric(url, keys.secret, 'paywalld_events_duplicates_total'), 5);
+  assert.equal(await metric(url, keys.secret, 'paywalld_events_rejected_total{code="invalid_type"}'), 1);
+  assert.equal(await metric(url, keys.secret, 'paywalld_event_transactions_total'), 2);
+  assert.equal(await metric(url, keys.secret, 'paywalld_events_queued'), 0);
+});
