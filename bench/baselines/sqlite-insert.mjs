@@ -5,7 +5,7 @@
 // With MODE "raw" it writes the events table only, without roll-ups.
 // Runs for SECONDS and prints {"rows":…,"seconds":…} as its last line.
 // Usage: node sqlite-insert.mjs DB ADDON PROJECT_ID PAYWALL_ID SECONDS NONCE [server|raw]
-import { eventRow, openSqlite, rawEventsOnly, sinkLikeTheServer } from '../lib/events.mjs';
+import { BATCH, batchTime, eventRow, openSqlite, rawEventsOnly, sinkLikeTheServer } from '../lib/events.mjs';
 
 const [file, addon, projectId, paywallId, seconds, nonce, mode = 'server'] = process.argv.slice(2);
 const ROWS_PER_TRANSACTION = 1000;
@@ -23,7 +23,7 @@ const deadline = start + Number(seconds) * 1000;
 while (performance.now() < deadline) {
   const now = Date.now();
   const rows = [];
-  for (let i = 0; i < ROWS_PER_TRANSACTION; i++, n++) rows.push(eventRow(stream, n, now - i, now));
+  for (let i = 0; i < ROWS_PER_TRANSACTION; i++, n++) rows.push(eventRow(stream, n, batchTime(now, i % BATCH, BATCH), now));
   stored += write(rows);
 }
 const elapsed = (performance.now() - start) / 1000;

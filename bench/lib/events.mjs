@@ -44,6 +44,15 @@ export function eventRow({ projectId, paywallId, users, idPrefix }, n, ts, recei
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Events per request in the events scenarios, and per batch in the baseline's transactions. */
+export const BATCH = 100;
+
+/** As bench/wrk/events.lua times a batch: events SPACING_MS apart, oldest first, the newest at `now`. */
+const SPACING_MS = 300;
+export function batchTime(now, index, batchSize) {
+  return now - (batchSize - 1 - index) * SPACING_MS;
+}
+
 /** The server's insert of one event, a duplicate id skipped. */
 function prepareInsertEvent(db) {
   return db.prepare(

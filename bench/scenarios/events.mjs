@@ -7,7 +7,7 @@
  * count as throughput.
  */
 import path from 'node:path';
-import { openSqlite } from '../lib/events.mjs';
+import { BATCH, openSqlite } from '../lib/events.mjs';
 import { PAYWALL_ID } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { createDatabase, servingPaywalld } from '../lib/paywalld.mjs';
@@ -17,7 +17,6 @@ import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { ScenarioError, wrk } from '../lib/wrk.mjs';
 import { USERS } from './resolve.mjs';
 
-export const BATCH = 100;
 const BASELINE = path.join(import.meta.dirname, '..', 'baselines', 'sqlite-insert.mjs');
 
 export const describeEvents = (r) => `${f.perSecond(r.perSecond, 'events')}${r.p99 === undefined ? '' : `  p50 ${f.ms(r.p50)}  p99 ${f.ms(r.p99)}`}`;

@@ -10,7 +10,8 @@ import { servingPaywalld } from '../lib/paywalld.mjs';
 import { peakRss, rss } from '../lib/processes.mjs';
 import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { wrk } from '../lib/wrk.mjs';
-import { assertStored, BATCH, ingest, storedEvents } from './events.mjs';
+import { BATCH } from '../lib/events.mjs';
+import { assertStored, ingest, storedEvents } from './events.mjs';
 
 const RSS_TARGET = 200 * 1024 * 1024;
 const MAX_CHUNK_SECONDS = 15;
