@@ -1,11 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { KNOWN_EVENT_TYPES, type Stats } from './schema.ts';
 import { dayText } from './time.ts';
-
-/** How roll-ups name "no variant known": a primary-key column cannot hold NULL. */
-const NO_VARIANT = '';
-/** How the statistics name it. */
-export const UNKNOWN_VARIANT = 'unknown';
+import { UNKNOWN_VARIANT } from './writer/sink.ts';
 
 type Figures = Stats['variants'][number]['totals'];
 
@@ -87,9 +83,9 @@ export class EventStats {
       for (const row of dailyUsers.all(projectId, paywallId, fromDay, toDay)) day(variant(row.variant_id), row.day).users = row.users;
       for (const row of rangeUsers.all(projectId, paywallId, fromDay, toDay)) variant(row.variant_id).users = row.users;
       return [...variants]
-        .sort(([a], [b]) => (a === NO_VARIANT ? 1 : b === NO_VARIANT ? -1 : a < b ? -1 : a > b ? 1 : 0))
+        .sort(([a], [b]) => (a === UNKNOWN_VARIANT ? 1 : b === UNKNOWN_VARIANT ? -1 : a < b ? -1 : a > b ? 1 : 0))
         .map(([id, entry]) => ({
-          variant_id: id === NO_VARIANT ? UNKNOWN_VARIANT : id,
+          variant_id: id,
           totals: figures(entry.counts, entry.users),
           days: [...entry.days]
             .sort(([a], [b]) => a - b)

@@ -1,6 +1,9 @@
 /** What the events tests share: sending batches, creating paywalls, reading the export and the database. */
 import assert from 'node:assert/strict';
+import { startServer } from '../../src/app.ts';
+import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
+import { Logger } from '../../src/log.ts';
 import { bearer } from '../helpers/server.ts';
 
 export type Json = Record<string, any>;
@@ -98,4 +101,12 @@ export async function until(condition: () => Promise<boolean> | boolean, ms = 10
     if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** A server on an existing database (startTestServer wants an empty one), stopped when the test ends. */
+export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: Partial<ServeConfig> = {}): Promise<string> {
+  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
+  const server = await startServer({ ...defaults, ...overrides }, new Logger('error'));
+  t.after(() => server.stop());
+  return `http://127.0.0.1:${server.port}`;
 }

@@ -40,7 +40,7 @@ export const events: Migration = {
     CREATE INDEX events_by_time ON events (project_id, ts);
 
     -- Count of each event type per paywall, UTC day (days since the epoch) and
-    -- variant ('' when none is known), updated in the transaction of the inserts.
+    -- variant ('unknown' when none is known), updated in the transaction of the inserts.
     CREATE TABLE event_daily_counts (
       project_id TEXT NOT NULL,
       paywall_id TEXT NOT NULL,

@@ -2,6 +2,9 @@ import type { Database } from '../../db/database.ts';
 import { dayOf } from '../time.ts';
 import type { EventRow } from './protocol.ts';
 
+/** The roll-ups' variant of events without one (a client that sends this id is counted with them). */
+export const UNKNOWN_VARIANT = 'unknown';
+
 /**
  * Stores events and keeps the daily roll-ups in the same transaction, so the
  * statistics always equal a recount of the raw events. Roll-up changes are
@@ -36,7 +39,7 @@ export class EventSink {
           fresh++;
           const [projectId, paywallId, type, ts] = row;
           const day = dayOf(ts);
-          const variantId = row[9] ?? '';
+          const variantId = row[9] ?? UNKNOWN_VARIANT;
           const group = `${projectId}\0${paywallId}\0${day}\0${variantId}`;
           const countKey = `${group}\0${type}`;
           const count = counts.get(countKey);

@@ -1,0 +1,172 @@
+/**
+ * Durability of the built bundle, run from a copy of dist/ in a temp
+ * directory (the writer thread starts from dist/events-writer.js there):
+ * SIGKILL in the middle of concurrent ingestion, then SIGTERM.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
+import { DIST, spawnServe } from '../helpers/cli.ts';
+import { bearer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { JSON_TYPE } from './client.ts';
+
+const CLIENTS = 4;
+const EVENTS_PER_BATCH = 200;
+
+interface Outcome {
+  /** Ids of events in batches answered 200, minus those the answer rejected. */
+  acknowledged: Set<string>;
+  /** Ids of events answered with an error: a whole-request error, or a per-event rejection. */
+  refused: Set<string>;
+  /** Batches that got no answer (the connection died), to be retried with the same ids. */
+  unanswered: Batch[];
+  /** Batches answered 200. */
+  answered: Batch[];
+}
+
+interface Batch {
+  ids: string[];
+  body: string;
+  /** The index of the event the server must reject, if any. */
+  rejectedIndex: number | undefined;
+}
+
+function outcome(): Outcome {
+  return { acknowledged: new Set(), refused: new Set(), unanswered: [], answered: [] };
+}
+
+/** One batch of client `client`: usually fine but for one bad event; every fifth one too big to be taken at all. */
+function batch(client: number, n: number): Batch {
+  const tooMany = n % 5 === 4;
+  const size = tooMany ? 1001 : EVENTS_PER_BATCH;
+  const ts = Date.now();
+  const ids = Array.from({ length: size }, (_, i) => `c${client}-b${n}-e${i}`);
+  const events = ids.map((id, i) => ({ type: 'screen_impression', paywall_id: 'pw', id, ts: i === 7 && !tooMany ? -1 : ts, user_id: `u${i % 13}` }));
+  return { ids, body: JSON.stringify({ events }), rejectedIndex: tooMany ? undefined : 7 };
+}
+
+async function send(url: string, key: string, sent: Batch, into: Outcome): Promise<'answered' | 'unanswered'> {
+  const { ids, body, rejectedIndex } = sent;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${url}/api/sdk/events`, { method: 'POST', headers: { ...JSON_TYPE, ...bearer(key) }, body });
+    text = await response.text();
+  } catch {
+    into.unanswered.push(sent);
+    return 'unanswered';
+  }
+  if (response.status !== 200) {
+    for (const id of ids) into.refused.add(id);
+    return 'answered';
+  }
+  const result = JSON.parse(text) as { accepted: number; duplicates: number; rejected: { index: number }[] };
+  assert.equal(result.accepted + result.duplicates + result.rejected.length, ids.length);
+  assert.deepEqual(
+    result.rejected.map((r) => r.index),
+    rejectedIndex === undefined ? [] : [rejectedIndex],
+  );
+  ids.forEach((id, i) => (i === rejectedIndex ? into.refused : into.acknowledged).add(id));
+  into.answered.push(sent);
+  return 'answered';
+}
+
+/** Copies the built dist/ to a temp directory and returns the path of the copied bundle and a database beside it. */
+function distCopy(t: TestContext): { script: string; db: string } {
+  assert.ok(fs.existsSync(path.join(path.dirname(DIST), 'events-writer.js')), 'run `node build.mjs` first (npm test does)');
+  const dir = tempDir(t);
+  fs.cpSync(path.dirname(DIST), path.join(dir, 'dist'), { recursive: true });
+  return { script: path.join(dir, 'dist', 'paywalld.js'), db: path.join(dir, 'paywalld.db') };
+}
+
+function sdkKey(output: string): string {
+  const match = /sdk key:\s+(pwk_sdk_\S+)/.exec(output);
+  assert.ok(match, output);
+  return match[1]!;
+}
+
+/** How often each event id is stored, and whether the roll-ups agree with the raw events. */
+function storedIds(db: string): { counts: Map<string, number>; total: number; rolledUp: number } {
+  const conn = openDatabase(db, { mustExist: true });
+  try {
+    const counts = new Map<string, number>();
+    for (const row of conn.prepare('SELECT event_id, count(*) AS n FROM events GROUP BY event_id').all() as { event_id: string; n: number }[]) {
+      counts.set(row.event_id, row.n);
+    }
+    const total = conn.prepare('SELECT count(*) FROM events').pluck().get() as number;
+    const rolledUp = conn.prepare('SELECT coalesce(sum(count), 0) FROM event_daily_counts').pluck().get() as number;
+    return { counts, total, rolledUp };
+  } finally {
+    conn.close();
+  }
+}
+
+test('SIGKILL mid-stream: every acknowledged event is stored exactly once, nothing of a refused batch is stored', async (t) => {
+  const { script, db } = distCopy(t);
+  const args = ['--db', db, '--rate-limit-sdk', '0'];
+  const first = await spawnServe(t, args, { script });
+  const key = sdkKey(first.output());
+  const seen = outcome();
+  let answeredBatches = 0;
+  let killed = false;
+  const exited = new Promise((resolve) => first.child.once('exit', resolve));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let n = 0; !killed; n++) {
+        if ((await send(first.url, key, batch(client, n), seen)) === 'answered' && ++answeredBatches === 40) {
+          // Mid-stream: the other clients have batches in flight.
+          first.child.kill('SIGKILL');
+          killed = true;
+        }
+      }
+    }),
+  );
+  await exited;
+  assert.ok(seen.acknowledged.size > 3000, `${seen.acknowledged.size} events acknowledged before the kill`);
+
+  const afterKill = storedIds(db);
+  for (const id of seen.acknowledged) assert.equal(afterKill.counts.get(id), 1, `acknowledged ${id}`);
+  for (const id of seen.refused) assert.equal(afterKill.counts.has(id), false, `refused ${id}`);
+  assert.equal(afterKill.rolledUp, afterKill.total);
+
+  // Restarted on the same file, clients retry what got no answer, and one answered batch for good measure.
+  const second = await spawnServe(t, args, { script });
+  const retried = outcome();
+  for (const sent of [...seen.unanswered, seen.answered[0]!]) assert.equal(await send(second.url, key, sent, retried), 'answered');
+  assert.equal(await second.stop('SIGTERM'), 0);
+
+  const final = storedIds(db);
+  const everStored = new Set([...seen.acknowledged, ...retried.acknowledged]);
+  for (const id of everStored) assert.equal(final.counts.get(id), 1, `stored ${id}`);
+  for (const id of [...seen.refused, ...retried.refused]) assert.equal(final.counts.has(id), false, `refused ${id}`);
+  assert.equal(final.total, everStored.size);
+  assert.equal(final.rolledUp, final.total);
+});
+
+test('SIGTERM answers the batches in flight and commits them before the process exits 0', async (t) => {
+  const { script, db } = distCopy(t);
+  const server = await spawnServe(t, ['--db', db, '--rate-limit-sdk', '0'], { script });
+  const key = sdkKey(server.output());
+  const seen = outcome();
+  let answeredBatches = 0;
+  let stopping: Promise<number | null> | undefined;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let n = 0; !stopping; n++) {
+        if ((await send(server.url, key, batch(client, n), seen)) === 'answered' && ++answeredBatches === 20) {
+          stopping = server.stop('SIGTERM');
+        }
+      }
+    }),
+  );
+  assert.equal(await stopping, 0);
+  assert.match(server.output(), /"msg":"stopped"/);
+  const stored = storedIds(db);
+  // Nothing half-done: what is stored is exactly what was acknowledged.
+  for (const id of seen.acknowledged) assert.equal(stored.counts.get(id), 1, `acknowledged ${id}`);
+  assert.equal(stored.total, seen.acknowledged.size);
+  assert.equal(stored.rolledUp, stored.total);
+});

@@ -1,0 +1,54 @@
+/** serve --retention-days: raw events received too long ago are deleted; the statistics stay. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, serveConfig } from '../../src/config.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
+import { exported, ingest, metric, openTestDb, restartServer, until } from './client.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+test('raw events received more than N days ago are deleted in the background; roll-ups stay', async (t) => {
+  const first = await startTestServer(t);
+  const { url, keys, dbPath } = first;
+  const now = Date.now();
+  // 2,500 events: more than one delete batch.
+  const old = Array.from({ length: 2500 }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts: now - 10 * DAY, id: `old-${i}`, user_id: `u${i % 7}` }));
+  for (let i = 0; i < old.length; i += 1000) await ingest(url, keys.sdk, { events: old.slice(i, i + 1000) });
+  await ingest(url, keys.sdk, { events: [{ type: 'purchase_complete', paywall_id: 'pw', ts: now - 10 * DAY, id: 'recent', user_id: 'u1' }] });
+  const statsQuery = `${url}/api/paywalls/pw/stats?from=${now - 11 * DAY}&to=${now}`;
+  const before = await (await fetch(statsQuery, { headers: bearer(keys.secret) })).json();
+  await first.server.stop();
+
+  // Receipt times cannot be sent by a client: the test moves them back in the file, as if received three days ago.
+  const db = openTestDb(t, dbPath);
+  db.prepare("UPDATE events SET received_at = ? WHERE event_id LIKE 'old-%'").run(now - 3 * DAY);
+
+  const second = await restartServer(t, dbPath, { retentionDays: 2 });
+  await until(async () => (await metric(second, keys.secret, 'paywalld_events_retention_deleted_total')) === 2500);
+  assert.deepEqual((await exported(second, keys.secret)).map((e) => e.id), ['recent']);
+  const after = await (await fetch(statsQuery.replace(url, second), { headers: bearer(keys.secret) })).json();
+  assert.deepEqual(after, before);
+  assert.equal(after.variants[0].totals.counts.screen_impression, 2500);
+  // Events keep arriving and are kept.
+  assert.equal((await ingest(second, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: now, id: 'new' }] })).accepted, 1);
+  assert.equal((await exported(second, keys.secret)).length, 2);
+});
+
+test('without --retention-days nothing is deleted', async (t) => {
+  const { url, keys, dbPath, server } = await startTestServer(t);
+  await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() - 400 * DAY, id: 'ancient' }] });
+  openTestDb(t, dbPath).prepare('UPDATE events SET received_at = ?').run(Date.now() - 400 * DAY);
+  assert.equal(server.ctx.config.retentionDays, undefined);
+  assert.equal(await metric(url, keys.secret, 'paywalld_events_retention_deleted_total'), 0);
+  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id), ['ancient']);
+});
+
+test('--retention-days takes a whole number of days from 1 (or PAYWALLD_RETENTION_DAYS)', () => {
+  assert.equal(serveConfig({ 'retention-days': '30' }, {}).retentionDays, 30);
+  assert.equal(serveConfig({}, { 'retention-days': '7' }).retentionDays, 7);
+  assert.equal(serveConfig({ 'retention-days': '3' }, { 'retention-days': '7' }).retentionDays, 3);
+  assert.equal(serveConfig({}, {}).retentionDays, undefined);
+  for (const bad of ['0', '-1', '1.5', 'week', '']) {
+    assert.throws(() => serveConfig({ 'retention-days': bad }, {}), ConfigError, bad);
+  }
+});
