@@ -41,6 +41,7 @@ const started = new Date();
 const clock = performance.now();
 const loadAverage = () => os.loadavg()[0].toFixed(2);
 const load = { before: loadAverage(), after: '' };
+if (os.loadavg()[0] > 0.5) console.warn(`warning: load average ${load.before} before the run: other work on this machine will skew the figures`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-bench-'));
 process.on('SIGINT', () => {
   killAll();

@@ -3,7 +3,8 @@
 // (bench/lib/events.mjs), 1,000 rows per transaction at synchronous=FULL in
 // WAL mode, on a database `paywalld migrate` created (the server's schema).
 // With MODE "raw" it writes the events table only, without roll-ups.
-// Runs for SECONDS and prints {"rows":…,"seconds":…} as its last line.
+// Runs for SECONDS and prints {"rows":…,"seconds":…,"cpu":…} as its last line
+// (cpu: the share of a core it used).
 // Usage: node sqlite-insert.mjs DB ADDON PROJECT_ID PAYWALL_ID SECONDS NONCE [server|raw]
 import { BATCH, batchTime, eventRow, openSqlite, rawEventsOnly, sinkLikeTheServer } from '../lib/events.mjs';
 
@@ -18,6 +19,7 @@ const stream = { projectId, paywallId, users: 100_000, idPrefix: `${nonce}-` };
 
 let n = 0;
 let stored = 0;
+const cpuBefore = process.cpuUsage();
 const start = performance.now();
 const deadline = start + Number(seconds) * 1000;
 while (performance.now() < deadline) {
@@ -27,9 +29,10 @@ while (performance.now() < deadline) {
   stored += write(rows);
 }
 const elapsed = (performance.now() - start) / 1000;
+const { user, system } = process.cpuUsage(cpuBefore);
 db.close();
 if (stored !== n) {
   console.error(`stored ${stored} of ${n} rows: the ids were not unique`);
   process.exit(1);
 }
-console.log(JSON.stringify({ rows: stored, seconds: elapsed }));
+console.log(JSON.stringify({ rows: stored, seconds: elapsed, cpu: (user + system) / 1e6 / elapsed }));

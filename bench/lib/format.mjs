@@ -7,3 +7,4 @@ export const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export const ratio = (value) => (value === undefined ? '—' : `${value.toFixed(2)}×`);
 export const count = (value) => grouped.format(value);
 export const list = (values, format) => values.map(format).join(' / ');
+export const percent = (share) => `${(share * 100).toFixed(0)} %`;

@@ -17,7 +17,7 @@ export function loadEvents({ file, addon, projectId, paywallId, users, total }) 
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = OFF');
-    db.pragma('cache_size = -262144');
+    db.pragma('cache_size = -65536');
     const write = sinkLikeTheServer(db);
     const stream = { projectId, paywallId, users, idPrefix: 'load-' };
     const firstDay = Math.floor(Date.now() / DAY_MS) - (DAYS - 1);

@@ -117,6 +117,27 @@ export const rss = (pid) => statusKb(pid, 'VmRSS');
 /** The highest resident set size the process has had (VmHWM), in bytes. */
 export const peakRss = (pid) => statusKb(pid, 'VmHWM');
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU time a process (all its threads) has used so far, in seconds. */
+export function cpuSeconds(pid) {
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs `measure` and adds to its result the share of one core the process used meanwhile (`cpu`, 1 = a whole core). */
+export async function withCpu(pid, measure) {
+  const before = cpuSeconds(pid);
+  const start = performance.now();
+  const result = await measure();
+  return { ...result, cpu: (cpuSeconds(pid) - before) / ((performance.now() - start) / 1000) };
+}
+
 /** Kills whatever is still running: for an interrupted or failed run. */
 export function killAll() {
   for (const child of started) child.kill('SIGKILL');

@@ -11,7 +11,7 @@ import { BATCH, openSqlite } from '../lib/events.mjs';
 import { PAYWALL_ID } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { createDatabase, servingPaywalld } from '../lib/paywalld.mjs';
-import { pinning, run } from '../lib/processes.mjs';
+import { pinning, run, withCpu } from '../lib/processes.mjs';
 import { alternate, medianOf, ratios } from '../lib/rounds.mjs';
 import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { ScenarioError, wrk } from '../lib/wrk.mjs';
@@ -19,7 +19,8 @@ import { USERS } from './resolve.mjs';
 
 const BASELINE = path.join(import.meta.dirname, '..', 'baselines', 'sqlite-insert.mjs');
 
-export const describeEvents = (r) => `${f.perSecond(r.perSecond, 'events')}${r.p99 === undefined ? '' : `  p50 ${f.ms(r.p50)}  p99 ${f.ms(r.p99)}`}`;
+export const describeEvents = (r) =>
+  `${f.perSecond(r.perSecond, 'events')}${r.p99 === undefined ? '' : `  p50 ${f.ms(r.p50)}  p99 ${f.ms(r.p99)}`}${r.cpu === undefined ? '' : `  CPU ${f.percent(r.cpu)}`}`;
 
 /** wrk posting batches to a paywalld; perSecond counts events, not requests. */
 export async function ingest(ctx, server, { connections, seconds }) {
@@ -70,8 +71,8 @@ export async function events(ctx) {
       run: async (seconds) => {
         const args = [BASELINE, file, ctx.dist.sqliteAddon, projectId, PAYWALL_ID, String(seconds), ctx.nonce(), mode];
         const { stdout } = await run(pinning.server, process.execPath, args);
-        const { rows, seconds: elapsed } = JSON.parse(stdout.trim().split('\n').at(-1));
-        return { events: rows, perSecond: rows / elapsed };
+        const { rows, seconds: elapsed, cpu } = JSON.parse(stdout.trim().split('\n').at(-1));
+        return { events: rows, perSecond: rows / elapsed, cpu };
       },
     };
   };
@@ -82,7 +83,7 @@ export async function events(ctx) {
       name: `paywalld, ${connections} conns`,
       describe: describeEvents,
       run: async (seconds) => {
-        const result = await ingest(ctx, paywalld, { connections, seconds });
+        const result = await withCpu(paywalld.pid, () => ingest(ctx, paywalld, { connections, seconds }));
         assertAlive(paywalld);
         acknowledged += result.events;
         slack += connections * BATCH;
@@ -96,8 +97,8 @@ export async function events(ctx) {
     const details = [
       `events: ${BATCH} events per request; baselines: 1,000-row transactions at synchronous=FULL, with the server's statements and roll-ups,`,
       `  and (for comparison only) into the events table alone, without the roll-ups.`,
-      `  bare better-sqlite3 events/s per round: ${f.list(bare, (r) => f.count(r.perSecond))}`,
-      `  bare, events table only, events/s per round: ${f.list(bareRaw, (r) => f.count(r.perSecond))}`,
+      `  bare better-sqlite3 events/s per round: ${f.list(bare, (r) => f.count(r.perSecond))}; CPU ${f.percent(medianOf(bare, 'cpu'))}`,
+      `  bare, events table only, events/s per round: ${f.list(bareRaw, (r) => f.count(r.perSecond))}; CPU ${f.percent(medianOf(bareRaw, 'cpu'))}`,
     ];
     const targets = [];
     let fastest;
@@ -115,7 +116,7 @@ export async function events(ctx) {
         }),
       );
       details.push(
-        `  paywalld at ${connections} connections, events/s per round: ${f.list(mine, (r) => f.count(r.perSecond))}; ratio per round ${f.list(vsBare.perRound, f.ratio)}`,
+        `  paywalld at ${connections} connections, events/s per round: ${f.list(mine, (r) => f.count(r.perSecond))}; ratio per round ${f.list(vsBare.perRound, f.ratio)}; server CPU ${f.percent(medianOf(mine, 'cpu'))}`,
       );
       targets.push({ text: `events ≥ 0.5 × bare better-sqlite3 (${connections} connections)`, measured: f.ratio(vsBare.median), met: vsBare.median >= 0.5 });
     }

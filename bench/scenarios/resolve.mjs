@@ -7,6 +7,7 @@ import path from 'node:path';
 import { PAYWALL_ID, resolveBodySize } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { servingPaywalld, startBaseline } from '../lib/paywalld.mjs';
+import { withCpu } from '../lib/processes.mjs';
 import { alternate, medianOf, ratios } from '../lib/rounds.mjs';
 import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { wrk } from '../lib/wrk.mjs';
@@ -14,7 +15,8 @@ import { wrk } from '../lib/wrk.mjs';
 export const USERS = 100_000;
 const BASELINES = path.join(import.meta.dirname, '..', 'baselines');
 
-export const describeRequests = (r) => `${f.perSecond(r.perSecond, 'req')}  p50 ${f.ms(r.p50)}  p99 ${f.ms(r.p99)}`;
+export const describeRequests = (r) =>
+  `${f.perSecond(r.perSecond, 'req')}  p50 ${f.ms(r.p50)}  p99 ${f.ms(r.p99)}${r.cpu === undefined ? '' : `  server CPU ${f.percent(r.cpu)}`}`;
 
 export async function resolve(ctx) {
   const dir = ctx.dir('resolve');
@@ -33,21 +35,24 @@ export async function resolve(ctx) {
       name: server.name,
       describe: describeRequests,
       run: async (seconds) => {
-        const result = await wrk({
-          url: server.url,
-          script: 'resolve.lua',
-          scriptArgs: [paywalld.project.sdk, PAYWALL_ID, String(USERS), 'pool', ctx.nonce()],
-          connections,
-          seconds,
-        });
+        const result = await withCpu(server.pid, () =>
+          wrk({
+            url: server.url,
+            script: 'resolve.lua',
+            scriptArgs: [paywalld.project.sdk, PAYWALL_ID, String(USERS), 'pool', ctx.nonce()],
+            connections,
+            seconds,
+          }),
+        );
         assertAlive(...servers);
-        return result;
+        return { ...result, perCpuSecond: result.perSecond / result.cpu };
       },
     });
     const results = await alternate(servers.map(contender), ctx);
     const [mine, bare, plain] = ['paywalld', 'bare uWS', 'node:http'].map((name) => results.get(name));
     const vsUws = ratios(mine, bare, 'perSecond');
     const vsNode = ratios(mine, plain, 'perSecond');
+    const perCpu = ratios(mine, bare, 'perCpuSecond');
     const p99 = medianOf(mine, 'p99');
     const cells = {
       paywalld: f.perSecond(medianOf(mine, 'perSecond'), 'req'),
@@ -73,6 +78,9 @@ export async function resolve(ctx) {
         `  bare uWS req/s per round: ${f.list(bare, (r) => f.count(r.perSecond))}; p50 ${f.ms(medianOf(bare, 'p50'))}, p99 ${f.ms(medianOf(bare, 'p99'))}`,
         `  node:http req/s per round: ${f.list(plain, (r) => f.count(r.perSecond))}; p50 ${f.ms(medianOf(plain, 'p50'))}, p99 ${f.ms(medianOf(plain, 'p99'))}`,
         `  ratio to bare uWS per round: ${f.list(vsUws.perRound, f.ratio)}; to node:http: ${f.list(vsNode.perRound, f.ratio)}`,
+        `  server CPU (share of its core): paywalld ${f.percent(medianOf(mine, 'cpu'))}, bare uWS ${f.percent(medianOf(bare, 'cpu'))}, node:http ${f.percent(medianOf(plain, 'cpu'))};`,
+        `  a server below 100 % was not the bottleneck (wrk's core was). Requests per server CPU-second: paywalld ${f.count(medianOf(mine, 'perCpuSecond'))},`,
+        `  bare uWS ${f.count(medianOf(bare, 'perCpuSecond'))} (ratio ${f.ratio(perCpu.median)}), node:http ${f.count(medianOf(plain, 'perCpuSecond'))}.`,
       ],
       targets: [
         { text: 'resolve ≥ 0.8 × bare uWS (median of per-round ratios)', measured: f.ratio(vsUws.median), met: vsUws.median >= 0.8 },
