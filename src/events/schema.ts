@@ -50,7 +50,12 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 export const EventSchema = v.strictObject({
   type: v.pipe(v.string('must be a string'), v.regex(EVENT_TYPE, 'must match [a-z][a-z0-9_]{0,63}')),
   paywall_id: v.pipe(v.string('must be a string'), v.regex(PAYWALL_ID, 'must match [A-Za-z0-9][A-Za-z0-9_.-]{0,63}')),
-  ts: v.pipe(v.number('must be a number'), v.check(isEpochTime, TS_RULE), v.transform(toMillis)),
+  ts: v.pipe(
+    v.number('must be a number'),
+    v.description('epoch time: seconds below 10^11, milliseconds from 10^11 to below 10^14'),
+    v.check(isEpochTime, TS_RULE),
+    v.transform(toMillis),
+  ),
   /** Client-generated; the deduplication key together with the project and `ts`. */
   id: v.nullish(text(64)),
   user_id: v.nullish(text(256)),
@@ -59,6 +64,7 @@ export const EventSchema = v.strictObject({
   properties: v.nullish(
     v.pipe(
       v.custom<Record<string, unknown>>(isJsonObject, 'must be a JSON object'),
+      v.description(`a JSON object of at most ${MAX_PROPERTIES_BYTES} bytes as JSON`),
       v.transform((value) => JSON.stringify(value)),
       v.check((json) => Buffer.byteLength(json) <= MAX_PROPERTIES_BYTES, `must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON`),
     ),
@@ -77,8 +83,13 @@ function envelope<T extends v.GenericSchema>(item: T) {
       v.minLength(1, 'events must not be empty'),
       v.maxLength(MAX_EVENTS_PER_BATCH, `a batch holds at most ${MAX_EVENTS_PER_BATCH} events`),
     ),
-    /** When the client sent the batch, by its own clock (ms): corrects that clock's skew. */
-    sent_at: v.nullish(v.pipe(v.number('sent_at must be a number'), v.check(isEpochMillis, 'sent_at must be epoch milliseconds'))),
+    sent_at: v.nullish(
+      v.pipe(
+        v.number('sent_at must be a number'),
+        v.description("when the client sent the batch, by its own clock, in epoch ms: corrects that clock's skew"),
+        v.check(isEpochMillis, 'sent_at must be epoch milliseconds'),
+      ),
+    ),
   });
 }
 
@@ -128,9 +139,9 @@ const TIME_HELP = 'an ISO date (a whole UTC day), an ISO date-time with a zone, 
 function instant(edge: 'start' | 'end') {
   return v.pipe(
     v.string(),
+    v.description(`${edge === 'start' ? 'from' : 'up to and including'} ${TIME_HELP}`),
     v.transform((value) => parseInstant(value, edge)),
     v.number(`must be ${TIME_HELP}`),
-    v.description(`${edge === 'start' ? 'from' : 'up to and including'} ${TIME_HELP}`),
   );
 }
 
