@@ -14,7 +14,7 @@ import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.t
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
 
-/** Rows per transaction at most; requests are never split, so one transaction may hold up to a request more. */
+/** Rows per transaction at most; a request is never split across transactions. */
 const MAX_ROWS_PER_COMMIT = 20_000;
 /** How often a retention pass starts (one also starts with the thread). */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;

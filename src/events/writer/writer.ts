@@ -9,11 +9,9 @@ declare const PAYWALLD_BUNDLED: boolean | undefined;
 
 const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
 
-/** build.mjs writes the thread as its own file next to dist/paywalld.js. */
-export const BUNDLED_THREAD = 'events-writer.js';
-
 function threadScript(): string | URL {
-  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), BUNDLED_THREAD);
+  // build.mjs writes the thread as a file of its own next to dist/paywalld.js.
+  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), 'events-writer.js');
   return new URL('./thread-from-source.mjs', import.meta.url);
 }
 
@@ -115,7 +113,7 @@ export class EventWriter {
       // commit and reply) stored, which a retry with the same event ids turns into duplicates.
       if (this.waiting.size > 0) {
         this.options.log.error('event writer exited with requests waiting', { code, requests: this.waiting.size });
-        for (const id of [...this.waiting.keys()]) this.settle(id, undefined, notStored('the events were not stored; retry'));
+        for (const id of [...this.waiting.keys()]) this.settle(id, undefined, notStored('the events may not have been stored; retry with the same ids'));
       }
     });
     return (this.worker = worker);
