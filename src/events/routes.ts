@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authenticate } from '../http/auth.ts';
-import { issuesToErrors, readJson } from '../http/json.ts';
+import { issuesToErrors } from '../http/issues.ts';
+import { readJson } from '../http/json.ts';
 import { ProblemError } from '../http/problem.ts';
 import { json } from '../http/reply.ts';
 import type { Request } from '../http/request.ts';

@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { validateCondition } from '../targeting/condition.ts';
 import { arraysGivenForObjects } from './arrays.ts';
 import { limitErrors } from './limits.ts';
-import { describeIssue } from './messages.ts';
 import { treeReferenceErrors } from './node-rules.ts';
-import { comparePointers, issuePath, type Path, pointer } from './pointer.ts';
+import { describeIssue, issuePath, type Path, pointer } from '../../http/issues.ts';
+import { comparePointers } from './pointer.ts';
 import { type PaywallOutput, PaywallSchema } from './schema.ts';
 import { type PaywallWarning, paywallWarnings } from './warnings.ts';
 

@@ -1,5 +1,6 @@
 import type { ComponentNode } from './components.ts';
-import { comparePointers, type Path, pointer } from './pointer.ts';
+import { type Path, pointer } from '../../http/issues.ts';
+import { comparePointers } from './pointer.ts';
 import type { PaywallOutput } from './schema.ts';
 import { walkTree } from './tree.ts';
 

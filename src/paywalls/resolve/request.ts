@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { issuesToErrors } from '../../http/json.ts';
+import { issuesToErrors } from '../../http/issues.ts';
 import { ProblemError } from '../../http/problem.ts';
 import type { Request } from '../../http/request.ts';
 import type { Attributes } from '../targeting/condition.ts';

@@ -1,4 +1,28 @@
-import type * as v from 'valibot';
+/**
+ * Valibot issues as error entries of a problem body: JSON pointers to the
+ * offending place and plain-English messages. Valibot's default messages
+ * quote the received value ("… but received "…""), and error bodies must
+ * never echo input back, so every issue is described by what its schema
+ * expected. Set as valibot's global message, this covers every parse in the
+ * process, including schemas that give no message of their own.
+ */
+import * as v from 'valibot';
+import type { FieldError } from './problem.ts';
+
+/** A path into a JSON document: object keys and array indexes, outermost first. */
+export type Path = readonly (string | number)[];
+
+/** RFC 6901 JSON pointer of a path ("" is the whole document). */
+export function pointer(path: Path): string {
+  let out = '';
+  for (const key of path) out += '/' + String(key).replaceAll('~', '~0').replaceAll('/', '~1');
+  return out;
+}
+
+/** The path of a valibot issue; its items carry the key or index of each step. */
+export function issuePath(issue: { readonly path?: readonly { readonly key: unknown }[] | undefined }): Path {
+  return (issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key)));
+}
 
 function plural(count: unknown, noun: string): string {
   return `${String(count)} ${noun}${count === 1 ? '' : 's'}`;
@@ -41,4 +65,11 @@ export function describeIssue(issue: v.BaseIssue<unknown>): string {
     default:
       return issue.expected ? `Invalid value; expected ${issue.expected}` : 'Invalid value';
   }
+}
+
+v.setGlobalMessage(describeIssue);
+
+/** Valibot issues as `{path, message}` pairs. */
+export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[]): FieldError[] {
+  return issues.map((issue) => ({ path: pointer(issuePath(issue)), message: issue.message }));
 }
