@@ -253,8 +253,13 @@ export class HttpServer {
     if (ex.aborted) return;
     const body = reply.body;
     if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-      if (ex.sync) this.writeHead(ex, reply);
-      else ex.res.cork(() => this.writeHead(ex, reply));
+      if (ex.sync) {
+        // A stream outlives the uWS callback even when the handler answered synchronously.
+        this.watchAbort(ex);
+        this.writeHead(ex, reply);
+      } else {
+        ex.res.cork(() => this.writeHead(ex, reply));
+      }
       void this.stream(ex, body);
       return;
     }

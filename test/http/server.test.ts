@@ -196,6 +196,21 @@ test('streamed bodies arrive whole, chunk after chunk', async (t) => {
   assert.deepEqual(JSON.parse(lines.at(-1)!).n, 19_999);
 });
 
+test('a client that goes away mid-stream stops the stream, and the server keeps serving', async (t) => {
+  const { url, port } = await edge(t);
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', reject);
+    socket.once('data', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.write('GET /stream HTTP/1.1\r\nHost: x\r\n\r\n');
+  });
+  assert.equal((await fetch(`${url}/ok`)).status, 200);
+  assert.equal((await (await fetch(`${url}/stream`)).text()).split('\n').length, 20_001);
+});
+
 test('malformed requests never crash the server', async (t) => {
   const { url, port } = await edge(t);
   const garbage = [
