@@ -8,7 +8,7 @@ import type { ServeConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { watchDataVersion } from './db/watch.ts';
+import { watchConfigChanges } from './db/watch.ts';
 import { eventsApi } from './events/routes.ts';
 import { healthApi } from './health/routes.ts';
 import type { Route, RouteDefinition } from './http/route.ts';
@@ -94,7 +94,7 @@ export async function startServer(
       throw error;
     }
     const stopBackups = config.backups ? scheduleBackups(db, config.backups, log) : undefined;
-    const stopWatching = watchDataVersion(db, config.watchIntervalMs, () => {
+    const stopWatching = watchConfigChanges(db, config.watchIntervalMs, () => {
       for (const listener of hooks.externalChange) listener();
     });
     let stopping: Promise<void> | undefined;

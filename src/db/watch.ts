@@ -1,19 +1,27 @@
 import type { Database } from './database.ts';
 
 /**
- * Calls onChange when another connection (the CLI, a second process) commits
- * to the database. PRAGMA data_version changes only for commits made through
- * other connections, so polling it is one cheap statement per tick and no SQL
- * on the request path. Writes made through `db` itself are announced by the
- * code that makes them.
+ * Calls onChange when another connection (the CLI, a second process)
+ * commits a change to configuration: projects, keys, products or paywalls.
+ * PRAGMA data_version changes only for commits made through other
+ * connections, so each tick costs one cheap statement and the request path
+ * runs no SQL; only when it moved is the configuration generation (bumped by
+ * triggers, see migration 4) read, so that the event writer's commits do not
+ * count. Writes made through `db` itself are announced by the code that
+ * makes them.
  */
-export function watchDataVersion(db: Database, intervalMs: number, onChange: () => void): () => void {
-  const version = db.prepare('PRAGMA data_version').pluck();
-  let last = version.get();
+export function watchConfigChanges(db: Database, intervalMs: number, onChange: () => void): () => void {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const generation = db.prepare('SELECT generation FROM config_generation').pluck();
+  let lastData = dataVersion.get();
+  let lastGeneration = generation.get();
   const timer = setInterval(() => {
-    const now = version.get();
-    if (now === last) return;
-    last = now;
+    const data = dataVersion.get();
+    if (data === lastData) return;
+    lastData = data;
+    const now = generation.get();
+    if (now === lastGeneration) return;
+    lastGeneration = now;
     onChange();
   }, intervalMs);
   timer.unref();

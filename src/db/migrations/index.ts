@@ -7,5 +7,6 @@ import type { Migration } from './migration.ts';
 import { projectsAndKeys } from './001_projects_and_keys.ts';
 import { paywalls } from './002_paywalls.ts';
 import { events } from './003_events.ts';
+import { configGeneration } from './004_config_generation.ts';
 
-export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events];
+export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration];

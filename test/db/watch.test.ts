@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { watchConfigChanges } from '../../src/db/watch.ts';
+import { KeyStore } from '../../src/keys/store.ts';
+import { ProjectStore } from '../../src/projects/store.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+test('commits of other connections reach the watcher only when they change configuration', (t) => {
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  const file = path.join(tempDir(t), 'watch.db');
+  const server = openDatabase(file);
+  const other = openDatabase(file);
+  t.after(() => {
+    server.close();
+    other.close();
+  });
+  migrate(server);
+  let changes = 0;
+  const stop = watchConfigChanges(server, 10, () => changes++);
+  t.after(stop);
+
+  // Event-like writes (here: a table of no configuration) move data_version but not the generation.
+  other.exec('CREATE TABLE scratch (x); INSERT INTO scratch VALUES (1), (2)');
+  t.mock.timers.tick(10);
+  assert.equal(changes, 0);
+
+  const created = new ProjectStore(other).create('from another process');
+  t.mock.timers.tick(10);
+  assert.equal(changes, 1);
+  t.mock.timers.tick(10);
+  assert.equal(changes, 1);
+
+  const keys = new KeyStore(other);
+  keys.revokeKey(keys.list(created.project.id)[0]!.id);
+  other.exec('INSERT INTO scratch VALUES (3)');
+  t.mock.timers.tick(10);
+  assert.equal(changes, 2);
+
+  // The server's own writes are announced by the code making them, never by the watch.
+  new ProjectStore(server).create('from this process');
+  t.mock.timers.tick(10);
+  assert.equal(changes, 2);
+});
