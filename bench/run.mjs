@@ -86,12 +86,14 @@ try {
   console.log(`paywalld bench (${options.mode}): ${options.only.join(', ')}; temp dir ${tmp}`);
   for (const name of options.only) {
     const begin = performance.now();
+    const loadBefore = loadAverage();
     console.log(`\n== ${name}`);
     try {
       const result = await SCENARIOS[name](ctx);
       rows.push(...result.rows);
       targets.push(...result.targets);
-      details.push(...result.details, `  (${name} took ${((performance.now() - begin) / 1000).toFixed(0)} s)`, '');
+      const took = ((performance.now() - begin) / 1000).toFixed(0);
+      details.push(...result.details, `  (${name} took ${took} s; load average ${loadBefore} before, ${loadAverage()} after)`, '');
     } catch (error) {
       console.error(`!! ${name} failed: ${error.message}`);
       failures.push({ scenario: name, message: error.stack ?? String(error) });
