@@ -46,6 +46,7 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
     retentionDays: ctx.config.retentionDays,
     queueLimit: ctx.config.eventQueueLimit,
     log: ctx.log,
+    onTransaction: (rows) => count.transaction(rows),
   });
   // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
   ctx.onShutdown(() => writer.close());

@@ -52,6 +52,13 @@ export class LivePaywalls {
     return compiled && compiled.variantId(compiled.choose(userId, { userId }));
   }
 
+  /** How many live revisions are compiled in memory (a /metrics gauge). */
+  compiledCount(): number {
+    let count = 0;
+    for (const paywalls of this.byProject.values()) for (const entry of paywalls.values()) if (entry.compiled) count++;
+    return count;
+  }
+
   /** The ids of the project's served paywalls whose live revision puts this product in a slot. */
   usingProduct(projectId: string, productId: string): string[] {
     const ids: string[] = [];

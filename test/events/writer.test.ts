@@ -82,4 +82,9 @@ test('/metrics counts stored, duplicate and rejected events, and transactions', 
   assert.equal(await metric(url, keys.secret, 'paywalld_events_rejected_total{code="invalid_type"}'), 1);
   assert.equal(await metric(url, keys.secret, 'paywalld_event_transactions_total'), 2);
   assert.equal(await metric(url, keys.secret, 'paywalld_events_queued'), 0);
+  // Each transaction held one request's 5 rows (duplicates are rows handed to the writer too).
+  assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_count'), 2);
+  assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_sum'), 10);
+  assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_bucket{le="1"}'), 0);
+  assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_bucket{le="10"}'), 2);
 });

@@ -28,6 +28,7 @@ test('/metrics needs a secret key and counts requests per route, method and stat
   assert.match(text, /^paywalld_sqlite_file_bytes\{file="db"\} [1-9]\d*$/m);
   assert.match(text, /^process_resident_memory_bytes [1-9]\d*$/m);
   assert.match(text, /^# TYPE process_cpu_seconds_total counter$/m);
+  assert.match(text, /^paywalld_paywalls_compiled 0$/m);
 });
 
 test('--metrics-port serves /metrics without a key on localhost', async (t) => {

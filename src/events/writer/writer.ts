@@ -19,6 +19,8 @@ export interface EventWriterOptions extends WriterOptions {
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */
   queueLimit: number;
   log: Logger;
+  /** Called once per committed transaction with its number of rows (the group-commit batch size). */
+  onTransaction?: (rows: number) => void;
 }
 
 interface Waiting {
@@ -121,10 +123,14 @@ export class EventWriter {
 
   private receive(message: FromWriter): void {
     switch (message.kind) {
-      case 'written':
+      case 'written': {
         this.committed++;
+        let rows = 0;
+        for (const id of message.ids) rows += this.waiting.get(id)?.size ?? 0;
+        this.options.onTransaction?.(rows);
         message.ids.forEach((id, i) => this.settle(id, message.inserted[i]!, undefined));
         return;
+      }
       case 'failed':
         this.options.log.error('event transaction failed', { requests: message.ids.length, error: message.error });
         for (const id of message.ids) this.settle(id, undefined, notStored('the events were not stored; retry'));

@@ -12,6 +12,7 @@ import { ResolvedPaywallSchema, SdkConfigQuerySchema } from './schema.ts';
  * compiled paywall's cache. No SQL, and on a cache hit no serialisation.
  */
 export function resolveApi(ctx: AppContext): RouteDefinition[] {
+  ctx.metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => ctx.paywalls.compiledCount());
   return [
     {
       method: 'GET',
