@@ -53,13 +53,12 @@ export function batchTime(now, index, batchSize) {
   return now - (batchSize - 1 - index) * SPACING_MS;
 }
 
-/** The server's insert of one event, a duplicate id skipped. */
-function prepareInsertEvent(db) {
-  return db.prepare(
-    `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (project_id, client_ts, event_id) WHERE event_id IS NOT NULL DO NOTHING`,
-  );
+const INSERT_EVENT = `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** The server's insert of one event, a duplicate id skipped; without `dedup` a plain insert (for a table without the dedup index). */
+function prepareInsertEvent(db, { dedup = true } = {}) {
+  return db.prepare(dedup ? `${INSERT_EVENT} ON CONFLICT (project_id, client_ts, event_id) WHERE event_id IS NOT NULL DO NOTHING` : INSERT_EVENT);
 }
 
 /**
@@ -107,12 +106,13 @@ export function sinkLikeTheServer(db) {
 }
 
 /**
- * The raw events table alone (its two indexes included), without the
- * roll-ups: what the schema's event storage costs by itself, to tell how much
- * of the events scenario the roll-ups take.
+ * The raw events table alone, without the roll-ups: what the schema's event
+ * storage costs by itself, to tell how much of the events scenario the
+ * roll-ups take (and, on a table without the secondary indexes, `dedup:
+ * false`, what those take).
  */
-export function rawEventsOnly(db) {
-  const insertEvent = prepareInsertEvent(db);
+export function rawEventsOnly(db, options) {
+  const insertEvent = prepareInsertEvent(db, options);
   const write = db.transaction((rows) => {
     let fresh = 0;
     for (const row of rows) fresh += insertEvent.run(row).changes;

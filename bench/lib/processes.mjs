@@ -130,12 +130,29 @@ export function cpuSeconds(pid) {
   }
 }
 
-/** Runs `measure` and adds to its result the share of one core the process used meanwhile (`cpu`, 1 = a whole core). */
-export async function withCpu(pid, measure) {
-  const before = cpuSeconds(pid);
+/** Bytes a process has caused to be written to storage so far (write_bytes of /proc/PID/io). */
+export function writtenBytes(pid) {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))[1]);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Runs `measure` and adds to its result what the process used meanwhile:
+ * `cpu`, the share of one core (1 = a whole core), and `written`, the bytes
+ * it wrote to storage.
+ */
+export async function withUsage(pid, measure) {
+  const before = { cpu: cpuSeconds(pid), written: writtenBytes(pid) };
   const start = performance.now();
   const result = await measure();
-  return { ...result, cpu: (cpuSeconds(pid) - before) / ((performance.now() - start) / 1000) };
+  return {
+    ...result,
+    cpu: (cpuSeconds(pid) - before.cpu) / ((performance.now() - start) / 1000),
+    written: writtenBytes(pid) - before.written,
+  };
 }
 
 /** Kills whatever is still running: for an interrupted or failed run. */

@@ -11,7 +11,7 @@ import { BATCH, openSqlite } from '../lib/events.mjs';
 import { PAYWALL_ID } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { createDatabase, servingPaywalld } from '../lib/paywalld.mjs';
-import { pinning, run, withCpu } from '../lib/processes.mjs';
+import { pinning, run, withUsage } from '../lib/processes.mjs';
 import { alternate, medianOf, ratios } from '../lib/rounds.mjs';
 import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { ScenarioError, wrk } from '../lib/wrk.mjs';
@@ -61,7 +61,7 @@ export async function events(ctx) {
   const { connections: connectionCounts } = ctx.options.events;
   let acknowledged = 0;
   let slack = 0;
-  /** A bare better-sqlite3 loop on a database of its own: `server` statements and roll-ups, or the `raw` table only. */
+  /** A bare better-sqlite3 loop on a database of its own (see bench/baselines/sqlite-insert.mjs for the modes). */
   const bareLoop = async (name, mode) => {
     const file = path.join(dir, `baseline-${mode}.db`);
     const { projectId } = await createDatabase(ctx.dist, file);
@@ -71,41 +71,36 @@ export async function events(ctx) {
       run: async (seconds) => {
         const args = [BASELINE, file, ctx.dist.sqliteAddon, projectId, PAYWALL_ID, String(seconds), ctx.nonce(), mode];
         const { stdout } = await run(pinning.server, process.execPath, args);
-        const { rows, seconds: elapsed, cpu } = JSON.parse(stdout.trim().split('\n').at(-1));
-        return { events: rows, perSecond: rows / elapsed, cpu };
+        const { rows, seconds: elapsed, cpu, written } = JSON.parse(stdout.trim().split('\n').at(-1));
+        return { events: rows, perSecond: rows / elapsed, cpu, written };
       },
     };
   };
   const baseline = await bareLoop('bare better-sqlite3', 'server');
+  // For comparison only: what the roll-ups, and then the secondary indexes, cost.
   const raw = await bareLoop('bare, events table only', 'raw');
+  const noIndex = await bareLoop('bare, no secondary indexes', 'noindex');
   return measuring([paywalld], async () => {
     const posting = (connections) => ({
       name: `paywalld, ${connections} conns`,
       describe: describeEvents,
       run: async (seconds) => {
-        const result = await withCpu(paywalld.pid, () => ingest(ctx, paywalld, { connections, seconds }));
+        const result = await withUsage(paywalld.pid, () => ingest(ctx, paywalld, { connections, seconds }));
         assertAlive(paywalld);
         acknowledged += result.events;
         slack += connections * BATCH;
         return result;
       },
     });
-    const results = await alternate([baseline, raw, ...connectionCounts.map(posting)], ctx);
+    const contenders = [baseline, raw, noIndex, ...connectionCounts.map(posting)];
+    const results = await alternate(contenders, ctx);
     const bare = results.get(baseline.name);
-    const bareRaw = results.get(raw.name);
     const rows = [];
-    const details = [
-      `events: ${BATCH} events per request; baselines: 1,000-row transactions at synchronous=FULL, with the server's statements and roll-ups,`,
-      `  and (for comparison only) into the events table alone, without the roll-ups.`,
-      `  bare better-sqlite3 events/s per round: ${f.list(bare, (r) => f.count(r.perSecond))}; CPU ${f.percent(medianOf(bare, 'cpu'))}`,
-      `  bare, events table only, events/s per round: ${f.list(bareRaw, (r) => f.count(r.perSecond))}; CPU ${f.percent(medianOf(bareRaw, 'cpu'))}`,
-    ];
     const targets = [];
-    let fastest;
+    const ratioLines = [];
     for (const connections of connectionCounts) {
       const mine = results.get(`paywalld, ${connections} conns`);
       const vsBare = ratios(mine, bare, 'perSecond');
-      if (!fastest || medianOf(mine, 'perSecond') > medianOf(fastest.mine, 'perSecond')) fastest = { connections, mine };
       rows.push(
         row(`events, ${connections} conns — vs bare better-sqlite3, same statements and roll-ups`, {
           paywalld: f.perSecond(medianOf(mine, 'perSecond'), 'events'),
@@ -115,21 +110,18 @@ export async function events(ctx) {
           p99: f.ms(medianOf(mine, 'p99')),
         }),
       );
-      details.push(
-        `  paywalld at ${connections} connections, events/s per round: ${f.list(mine, (r) => f.count(r.perSecond))}; ratio per round ${f.list(vsBare.perRound, f.ratio)}; server CPU ${f.percent(medianOf(mine, 'cpu'))}`,
-      );
+      ratioLines.push(`  ratio per round at ${connections} connections: ${f.list(vsBare.perRound, f.ratio)}`);
       targets.push({ text: `events ≥ 0.5 × bare better-sqlite3 (${connections} connections)`, measured: f.ratio(vsBare.median), met: vsBare.median >= 0.5 });
     }
-    const vsRaw = ratios(fastest.mine, bareRaw, 'perSecond');
-    rows.push(
-      row(`events, ${fastest.connections} conns — vs bare better-sqlite3, events table only (no roll-ups)`, {
-        paywalld: f.perSecond(medianOf(fastest.mine, 'perSecond'), 'events'),
-        baseline: f.perSecond(medianOf(bareRaw, 'perSecond'), 'events'),
-        ratio: f.ratio(vsRaw.median),
-        p50: f.ms(medianOf(fastest.mine, 'p50')),
-        p99: f.ms(medianOf(fastest.mine, 'p99')),
+    const details = [
+      `events: ${BATCH} events per request from wrk; baselines write 1,000-row transactions at synchronous=FULL in WAL mode.`,
+      '  what each wrote (median of rounds; written = bytes the process wrote to storage per event):',
+      ...contenders.map((c) => {
+        const r = results.get(c.name);
+        return `    ${c.name.padEnd(30)} ${f.perSecond(medianOf(r, 'perSecond'), 'events').padStart(18)}  CPU ${f.percent(medianOf(r, 'cpu')).padStart(5)}  written ${f.count(medianOf(r.map((x) => ({ w: x.written / x.events })), 'w')).padStart(6)} B/event`;
       }),
-    );
+      ...ratioLines,
+    ];
     return { rows, details, targets };
   }).then((result) => {
     // The server has stopped: its shutdown committed whatever was still queued.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PAYWALL_ID, resolveBodySize } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { servingPaywalld, startBaseline } from '../lib/paywalld.mjs';
-import { withCpu } from '../lib/processes.mjs';
+import { withUsage } from '../lib/processes.mjs';
 import { alternate, medianOf, ratios } from '../lib/rounds.mjs';
 import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { wrk } from '../lib/wrk.mjs';
@@ -35,7 +35,7 @@ export async function resolve(ctx) {
       name: server.name,
       describe: describeRequests,
       run: async (seconds) => {
-        const result = await withCpu(server.pid, () =>
+        const result = await withUsage(server.pid, () =>
           wrk({
             url: server.url,
             script: 'resolve.lua',

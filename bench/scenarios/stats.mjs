@@ -92,7 +92,7 @@ export async function stats(ctx) {
         `stats: ${connections} connection; events over ${DAYS} days, userId over ${f.count(USERS)} users; loaded in ${loadSeconds.toFixed(1)} s.`,
         ...databases.map((d, i) => {
           const r = results.get(contenders[i].name);
-          return `  ${size(d.total)} events: p50 per round ${f.list(r, (x) => f.ms(x.p50))}, p99 ${f.list(r, (x) => f.ms(x.p99))}, ${f.count(medianOf(r, 'perSecond'))} req/s`;
+          return `  ${size(d.total)} events: p50 per round ${f.list(r, (x) => f.ms(x.p50))}, p99 ${f.list(r, (x) => f.ms(x.p99))} (${f.list(r, (x) => f.count(x.requests))} requests)`;
         }),
         `  p50 ratio ${size(largest)}/${size(smallest)} per round: ${f.list(growth.perRound, f.ratio)}`,
       ],
