@@ -72,24 +72,32 @@ export interface ServeConfig {
   drainTimeoutMs: number;
 }
 
-export interface ServeFlags {
-  port?: string;
-  host?: string;
-  db?: string;
-  'log-level'?: string;
-  'require-key'?: boolean;
-  'rate-limit-sdk'?: string;
-  'rate-limit-api'?: string;
-  'trust-proxy'?: boolean;
-  'cors-origin'?: string[];
-  'body-timeout'?: string;
-  'retention-days'?: string;
-  'metrics-port'?: string;
-  'request-log-rate'?: string;
-  'backup-dir'?: string;
-  'backup-every'?: string;
-  'backup-keep'?: string;
-}
+/**
+ * Every serve flag with its type, for node:util parseArgs: the one list the
+ * CLI parses and ServeFlags is derived from, so a documented flag cannot be
+ * missing from the parser.
+ */
+export const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  db: { type: 'string' },
+  'log-level': { type: 'string' },
+  'require-key': { type: 'boolean' },
+  'rate-limit-sdk': { type: 'string' },
+  'rate-limit-api': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
+  'cors-origin': { type: 'string', multiple: true },
+  'body-timeout': { type: 'string' },
+  'retention-days': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'request-log-rate': { type: 'string' },
+  'backup-dir': { type: 'string' },
+  'backup-every': { type: 'string' },
+  'backup-keep': { type: 'string' },
+} as const;
+
+type FlagValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
+export type ServeFlags = { -readonly [K in keyof typeof SERVE_OPTIONS]?: FlagValue<(typeof SERVE_OPTIONS)[K]> };
 
 export class ConfigError extends Error {}
 

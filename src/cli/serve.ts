@@ -1,5 +1,5 @@
 import { startServer } from '../app.ts';
-import { serveConfig } from '../config.ts';
+import { SERVE_OPTIONS, serveConfig } from '../config.ts';
 import { Logger } from '../log.ts';
 import { type Command, DB_HELP, parse, print, UsageError } from './command.ts';
 
@@ -61,20 +61,7 @@ export const serveCommand: Command = {
   summary: 'run the HTTP server',
   help,
   async run(argv) {
-    const { values, positionals } = parse(argv, {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      db: { type: 'string' },
-      'require-key': { type: 'boolean' },
-      'log-level': { type: 'string' },
-      'rate-limit-sdk': { type: 'string' },
-      'rate-limit-api': { type: 'string' },
-      'trust-proxy': { type: 'boolean' },
-      'cors-origin': { type: 'string', multiple: true },
-      'body-timeout': { type: 'string' },
-      'metrics-port': { type: 'string' },
-      'retention-days': { type: 'string' },
-    });
+    const { values, positionals } = parse(argv, SERVE_OPTIONS);
     if (values.help) return print(help), 0;
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { SERVE_OPTIONS } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { runCli, spawnServe } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -124,4 +125,18 @@ test('a second server on a busy port fails with "address in use" instead of shar
   assert.equal(second.status, 1);
   assert.match(second.stderr, /address is in use/);
   assert.equal(await first.stop(), 0);
+});
+
+test('serve documents and accepts every flag it has', async (t) => {
+  const help = runCli(['serve', '--help']).stdout;
+  for (const flag of Object.keys(SERVE_OPTIONS)) assert.match(help, new RegExp(`--${flag}\\b`), flag);
+  const dir = tempDir(t);
+  const server = await spawnServe(t, [
+    ...['--db', path.join(dir, 'all.db'), '--host', '127.0.0.1', '--log-level', 'info', '--require-key', '--trust-proxy'],
+    ...['--rate-limit-sdk', '50', '--rate-limit-api', '10', '--cors-origin', 'https://a.example', '--cors-origin', 'https://b.example'],
+    ...['--body-timeout', '10', '--retention-days', '30', '--metrics-port', '0', '--request-log-rate', '5'],
+    ...['--backup-dir', path.join(dir, 'backups'), '--backup-every', '6h', '--backup-keep', '3'],
+  ]);
+  assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+  assert.equal(await server.stop(), 0);
 });
