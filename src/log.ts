@@ -60,10 +60,14 @@ export class Logger {
     this.write('error', msg, fields);
   }
 
+  /** Whether a request line with this status would be written now; counts it against the per-second cap. */
+  wantsRequest(status: number): boolean {
+    return status >= 500 || (RANK[this.level] <= RANK.info && this.withinBudget());
+  }
+
+  /** Writes a request line; call it only when wantsRequest said so, which spares building the entry otherwise. */
   request(entry: RequestLog): void {
-    const failed = entry.status >= 500;
-    if (!failed && (RANK[this.level] > RANK.info || !this.withinBudget())) return;
-    const level = failed ? 'error' : 'info';
+    const level = entry.status >= 500 ? 'error' : 'info';
     this.buffered += `{"time":"${new Date().toISOString()}","level":"${level}","msg":"request",${JSON.stringify(entry).slice(1)}\n`;
     if (this.buffered.length >= FLUSH_BYTES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();

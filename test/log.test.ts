@@ -8,12 +8,15 @@ function capture(level: 'info' | 'error', requestLinesPerSecond?: number) {
   return { log, lines };
 }
 
-const entry = (status: number) => ({ method: 'GET', path: '/x', status, duration_ms: 0.1, request_id: 'r' });
+/** What the edge does: ask first, then write. */
+function request(log: Logger, status: number): void {
+  if (log.wantsRequest(status)) log.request({ method: 'GET', path: '/x', status, duration_ms: 0.1, request_id: 'r' });
+}
 
 test('request lines past the per-second cap are dropped and counted; 5xx lines never are', () => {
   const { log, lines } = capture('info', 3);
-  for (let i = 0; i < 10; i++) log.request(entry(200));
-  log.request(entry(500));
+  for (let i = 0; i < 10; i++) request(log, 200);
+  request(log, 500);
   log.flush();
   const requests = lines.filter((l) => l.msg === 'request');
   assert.equal(requests.filter((l) => l.status === 200).length, 3);
@@ -22,13 +25,13 @@ test('request lines past the per-second cap are dropped and counted; 5xx lines n
 
 test('a cap of 0 writes only failed requests; level error keeps 5xx request lines too', () => {
   const none = capture('info', 0);
-  none.log.request(entry(200));
-  none.log.request(entry(503));
+  request(none.log, 200);
+  request(none.log, 503);
   none.log.flush();
   assert.deepEqual(none.lines.map((l) => l.status), [503]);
   const quiet = capture('error');
-  quiet.log.request(entry(404));
-  quiet.log.request(entry(500));
+  request(quiet.log, 404);
+  request(quiet.log, 500);
   quiet.log.info('not shown');
   quiet.log.flush();
   assert.deepEqual(quiet.lines.map((l) => l.status), [500]);

@@ -1,3 +1,4 @@
+import type { QueryPairs } from './query.ts';
 import type { Params } from './router.ts';
 
 /**
@@ -20,6 +21,6 @@ export interface Request {
   readonly body: Buffer;
   /** A request header by lower-case name, '' when absent. */
   header(name: string): string;
-  /** The parsed query string (parsed on first use). */
-  query(): URLSearchParams;
+  /** The query's name/value pairs, decoded as URLSearchParams decodes them (parsed on first use). */
+  query(): QueryPairs;
 }

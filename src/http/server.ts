@@ -12,6 +12,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
 import { readBody } from './body.ts';
+import { headerBlock } from './header-block.ts';
+import { parseQuery, type QueryPairs } from './query.ts';
 import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, limiterFor, preflightHeaders, rateLimited } from './policy.ts';
 import { ProblemError, problemBody } from './problem.ts';
 import type { Body, Reply } from './reply.ts';
@@ -59,7 +61,7 @@ interface Exchange {
 
 class IncomingRequest implements Request {
   private headers: Map<string, string> | undefined;
-  private parsedQuery: URLSearchParams | undefined;
+  private parsedQuery: QueryPairs | undefined;
   body: Buffer = EMPTY;
 
   constructor(
@@ -88,8 +90,8 @@ class IncomingRequest implements Request {
     this.headers = headers;
   }
 
-  query(): URLSearchParams {
-    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  query(): QueryPairs {
+    return (this.parsedQuery ??= parseQuery(this.rawQuery));
   }
 }
 
@@ -285,8 +287,10 @@ export class HttpServer {
   private writeHead(ex: Exchange, reply: Reply): void {
     ex.res.writeStatus(statusLine(reply.status));
     ex.res.writeHeader('X-Request-Id', ex.id);
-    if (ex.extraHeaders) for (const name in ex.extraHeaders) ex.res.writeHeader(name, ex.extraHeaders[name]!);
-    if (reply.headers) for (const name in reply.headers) ex.res.writeHeader(name, reply.headers[name]!);
+    const extra = ex.extraHeaders && headerBlock(ex.extraHeaders);
+    if (extra) ex.res.writeHeader(extra.name, extra.value);
+    const own = reply.headers && headerBlock(reply.headers);
+    if (own) ex.res.writeHeader(own.name, own.value);
   }
 
   /** Streams chunks, waiting for the socket to drain whenever uWS reports backpressure. */
@@ -328,7 +332,9 @@ export class HttpServer {
   private finish(ex: Exchange, status: number): void {
     const ms = performance.now() - ex.start;
     this.options.observe?.(ex.route, status, ms / 1000);
-    this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id });
+    if (this.options.log.wantsRequest(status)) {
+      this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id });
+    }
     if (--this.inFlight === 0 && this.idle) this.idle();
   }
 }

@@ -17,7 +17,7 @@ const doc = { summary: 'test', tag: 'test', auth: 'none', responses: {} } as con
 async function edge(t: TestContext, logLines: string[] = []) {
   const router = new Router<Route>();
   router.add('GET', '/ok', { doc, handler: () => json(200, { ok: true }) });
-  router.add('GET', '/items/:id', { doc, handler: (req) => json(200, { id: req.params.id, q: req.query().get('q') }) });
+  router.add('GET', '/items/:id', { doc, handler: (req) => json(200, { id: req.params.id, q: Object.fromEntries(req.query()).q ?? null }) });
   router.add('GET', '/throw', {
     doc,
     handler: () => {

@@ -18,6 +18,28 @@ const NORWEGIAN_FALLBACKS = new Map<string, readonly string[]>([
 ]);
 
 const ACCEPT_LANGUAGE_MAX_ENTRIES = 10;
+
+/** Distinct inputs remembered per function; past it the cache starts over rather than grow. */
+const MEMO_LIMIT = 1024;
+
+/**
+ * Remembers a pure function of a string. Every resolve request runs the
+ * locale functions on tags and headers that repeat across users (`de-AT`,
+ * `en-US,en;q=0.9`); remembered, they cost a map lookup. Results are shared,
+ * so they are read-only.
+ */
+function memoize<T>(compute: (input: string) => T): (input: string) => T {
+  const cache = new Map<string, T>();
+  return (input) => {
+    let value = cache.get(input);
+    if (value === undefined && !cache.has(input)) {
+      if (cache.size >= MEMO_LIMIT) cache.clear();
+      value = compute(input);
+      cache.set(input, value);
+    }
+    return value as T;
+  };
+}
 const Q_PARAMETER = /^\s*q\s*=(.*)$/i;
 /** RFC 9110 §12.4.2 qvalue: 0 to 1 with at most three decimals. */
 const QVALUE_SYNTAX = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
@@ -27,7 +49,7 @@ const QVALUE_SYNTAX = /^(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
  * Script title case, REGION upper; subtags after an extension singleton
  * lower), or null when it is not a tag.
  */
-export function normalizeLocale(tag: string): string | null {
+export const normalizeLocale = memoize((tag: string): string | null => {
   const hyphenated = tag.replaceAll('_', '-');
   if (!TAG_SYNTAX.test(hyphenated)) return null;
   let inExtension = false;
@@ -41,14 +63,14 @@ export function normalizeLocale(tag: string): string | null {
       return subtag.toLowerCase();
     })
     .join('-');
-}
+});
 
 /**
  * The tags to try for `requested`, most specific first: each shorter prefix
  * in turn (never one ending in a singleton, RFC 4647 §3.4), then the
  * Norwegian fallbacks. Empty for an invalid tag.
  */
-export function localeChain(requested: string): string[] {
+export const localeChain = memoize((requested: string): readonly string[] => {
   const tag = normalizeLocale(requested);
   if (tag === null) return [];
   const subtags = tag.split('-');
@@ -60,8 +82,8 @@ export function localeChain(requested: string): string[] {
   for (const fallback of NORWEGIAN_FALLBACKS.get(subtags[0]!) ?? []) {
     if (!chain.includes(fallback)) chain.push(fallback);
   }
-  return chain;
-}
+  return Object.freeze(chain);
+});
 
 /**
  * The first available tag in the chain of the first requested locale, then
@@ -86,7 +108,7 @@ export function pickLocale(
  * header order), without duplicates, at most 10. `*`, q=0, invalid tags and
  * entries with a malformed q are dropped; no input makes it throw.
  */
-export function parseAcceptLanguage(header: string): string[] {
+export const parseAcceptLanguage = memoize((header: string): readonly string[] => {
   const weighted: { tag: string; quality: number }[] = [];
   for (const entry of header.split(',')) {
     const [range = '', ...parameters] = entry.split(';');
@@ -102,8 +124,8 @@ export function parseAcceptLanguage(header: string): string[] {
     tags.push(tag);
     if (tags.length === ACCEPT_LANGUAGE_MAX_ENTRIES) break;
   }
-  return tags;
-}
+  return Object.freeze(tags);
+});
 
 /** The entry's q parameter: 1 when absent, null when malformed. */
 function qualityOf(parameters: readonly string[]): number | null {
