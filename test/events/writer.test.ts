@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 /**
  * The writer thread: group commit of concurrent requests, the bounded queue,
  * a failed transaction, and shutdown. A test holds the database's write lock
@@ -87,4 +88,16 @@ test('/metrics counts stored, duplicate and rejected events, and transactions', 
   assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_sum'), 10);
   assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_bucket{le="1"}'), 0);
   assert.equal(await metric(url, keys.secret, 'paywalld_event_transaction_rows_bucket{le="10"}'), 2);
+});
+
+test('the writer thread runs at a lower scheduling priority than the request thread', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  await ingest(url, keys.sdk, { events: numbered('nice', 1) });
+  // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (fields after the parenthesised name).
+  const nice = fs.readdirSync('/proc/self/task').map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+  assert.equal(nice[0], 0);
+  assert.ok(nice.includes(10), `thread nice values: ${nice.join(' ')}`);
 });

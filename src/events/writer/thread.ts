@@ -8,6 +8,7 @@
  * Runs from source through thread-from-source.mjs and, bundled, as
  * dist/events-writer.js (build.mjs).
  */
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
@@ -19,8 +20,22 @@ const MAX_ROWS_PER_COMMIT = 20_000;
 /** How often a retention pass starts (one also starts with the thread). */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 
+/**
+ * The writer's scheduling priority (nice value; the server thread keeps 0).
+ * Where the writer and the request thread share a core, the kernel then lets
+ * requests go first, so resolve latency does not pay for ingestion; with a
+ * core to itself the writer loses nothing. On Linux, setpriority on "0"
+ * applies to the calling thread only.
+ */
+const WRITER_NICE = 10;
+
 const port = parentPort;
 if (!port) throw new Error('the event writer runs as a worker thread');
+try {
+  os.setPriority(0, WRITER_NICE);
+} catch {
+  // Where threads cannot be re-prioritised, the writer simply keeps the server's priority.
+}
 const options = workerData as WriterOptions;
 const db = openDatabase(options.dbPath, { mustExist: true });
 const sink = new EventSink(db);
