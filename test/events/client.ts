@@ -6,6 +6,8 @@ import { type Database, openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
 import { bearer } from '../helpers/server.ts';
 
+export { problem } from '../helpers/problem.ts';
+
 export type Json = Record<string, any>;
 
 export const JSON_TYPE = { 'content-type': 'application/json' };
@@ -27,14 +29,6 @@ export async function ingest(url: string, key: string, body: unknown): Promise<{
   return JSON.parse(text);
 }
 
-export async function problem(response: Response, status: number, code: string): Promise<Json> {
-  const text = await response.text();
-  assert.equal(response.status, status, text);
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  const body = JSON.parse(text) as Json;
-  assert.equal(body.code, code, text);
-  return body;
-}
 
 /** A paywall with two variants split 50/50, written and published through the management API. */
 export async function publishPaywall(url: string, secret: string, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 /** Whole-request rules of POST /api/sdk/events: each failure stores nothing. */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { test } from 'node:test';
+import { responseHeadWhileSending } from '../helpers/raw.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { exported, ingest, JSON_TYPE, numbered, problem, sendEvents } from './client.ts';
 
@@ -72,21 +72,12 @@ test('a body over 1 MiB is 413 body_too_large, answered without reading the rest
   await problem(await sendEvents(url, big, { ...JSON_TYPE, ...bearer(keys.sdk) }), 413, 'body_too_large');
 
   // Chunked, no Content-Length: the answer comes once 1 MiB has arrived, long before the 64 MiB the client announces it has.
-  const answer = await new Promise<string>((resolve, reject) => {
-    const socket = net.connect(server.port, '127.0.0.1');
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk;
-      if (received.includes('\r\n\r\n')) {
-        socket.destroy();
-        resolve(received);
-      }
-    });
-    socket.on('error', reject);
-    socket.write(`POST /api/sdk/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${keys.sdk}\r\nTransfer-Encoding: chunked\r\n\r\n`);
-    const chunk = 'x'.repeat(64 * 1024);
-    for (let i = 0; i < 17; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
-  });
+  const chunk = 'x'.repeat(64 * 1024);
+  const answer = await responseHeadWhileSending(
+    server.port,
+    `POST /api/sdk/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${keys.sdk}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    Array.from({ length: 17 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`),
+  );
   assert.match(answer, /^HTTP\/1.1 413 /);
   assert.deepEqual(await exported(url, keys.secret), []);
 });

@@ -16,3 +16,25 @@ export function rawRequest(port: number, data: string | Buffer, idleMs = 300): P
     socket.write(data);
   });
 }
+
+/**
+ * Writes a request head and body chunks without waiting for the server to
+ * read them, and resolves with the response head as soon as it arrives: for
+ * limits that must answer before the client has finished sending.
+ */
+export function responseHeadWhileSending(port: number, head: string, chunks: Iterable<string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+      if (received.includes('\r\n\r\n')) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
+    socket.on('error', reject);
+    socket.write(head);
+    for (const chunk of chunks) socket.write(chunk);
+  });
+}

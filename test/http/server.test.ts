@@ -9,7 +9,7 @@ import type { Route } from '../../src/http/route.ts';
 import { Router } from '../../src/http/router.ts';
 import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
-import { rawRequest } from '../helpers/raw.ts';
+import { rawRequest, responseHeadWhileSending } from '../helpers/raw.ts';
 
 const doc = { summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
 
@@ -170,20 +170,11 @@ test('a body over the limit answers 413 as soon as the limit is passed, without 
   assert.equal((await problem(declared)).code, 'body_too_large');
 
   // Chunked, with no Content-Length: the server answers after the first 2 KiB, long before the 50 MiB end.
-  const answer = await new Promise<string>((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk;
-      if (received.includes('\r\n\r\n')) {
-        socket.destroy();
-        resolve(received);
-      }
-    });
-    socket.on('error', reject);
-    socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
-    socket.write(`800\r\n${'x'.repeat(0x800)}\r\n`);
-  });
+  const answer = await responseHeadWhileSending(
+    port,
+    'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    [`800\r\n${'x'.repeat(0x800)}\r\n`],
+  );
   assert.match(answer, /^HTTP\/1.1 413 /);
   assert.equal((await fetch(`${url}/ok`)).status, 200);
 });

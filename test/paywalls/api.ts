@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { bearer, type TestServer } from '../helpers/server.ts';
 
+export { problem } from '../helpers/problem.ts';
+
 export type Json = Record<string, any>;
 
 export interface Api {
@@ -95,11 +97,3 @@ export function single(strings: Json, extra: Json = {}): Json {
   };
 }
 
-export async function problem(response: Response, status: number, code: string): Promise<Json> {
-  const text = await response.text();
-  assert.equal(response.status, status, text);
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  const body = JSON.parse(text) as Json;
-  assert.equal(body.code, code, text);
-  return body;
-}
