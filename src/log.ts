@@ -28,6 +28,8 @@ export interface LoggerOptions {
   requestLinesPerSecond?: number;
   /** Receives whole lines; tests pass their own to read what was logged. */
   sink?: (text: string) => void;
+  /** The clock of the per-second cap, in milliseconds; tests pass their own. */
+  now?: () => number;
 }
 
 export class Logger {
@@ -35,6 +37,7 @@ export class Logger {
   private timer: NodeJS.Timeout | undefined;
   private readonly sink: (text: string) => void;
   private readonly requestLinesPerSecond: number;
+  private readonly now: () => number;
   private second = 0;
   private linesThisSecond = 0;
   private dropped = 0;
@@ -45,6 +48,7 @@ export class Logger {
   ) {
     this.sink = options.sink ?? writeStdout;
     this.requestLinesPerSecond = options.requestLinesPerSecond ?? Infinity;
+    this.now = options.now ?? (() => performance.now());
   }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
@@ -74,7 +78,7 @@ export class Logger {
   }
 
   private withinBudget(): boolean {
-    const second = Math.floor(performance.now() / 1000);
+    const second = Math.floor(this.now() / 1000);
     if (second !== this.second) {
       this.second = second;
       this.linesThisSecond = 0;

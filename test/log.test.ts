@@ -43,3 +43,23 @@ test('log lines are single JSON objects with time, level and msg first', () => {
   assert.deepEqual(Object.keys(lines[0]!), ['time', 'level', 'msg', 'free_bytes']);
   assert.equal(lines[0]!.level, 'warn');
 });
+
+test('the lines dropped in a second are counted in one "request log sampled" line the next second', () => {
+  const lines: Record<string, unknown>[] = [];
+  let clock = 0;
+  const log = new Logger('info', {
+    requestLinesPerSecond: 3,
+    now: () => clock,
+    sink: (text) => lines.push(...text.trim().split('\n').map((l) => JSON.parse(l))),
+  });
+  for (let i = 0; i < 5; i++) request(log, 200);
+  clock = 1000;
+  request(log, 200);
+  log.flush();
+  assert.deepEqual(
+    lines.map((l) => l.msg),
+    ['request', 'request', 'request', 'request log sampled', 'request'],
+  );
+  assert.equal(lines[3]!.dropped, 2);
+  assert.equal(lines[3]!.limit_per_second, 3);
+});
