@@ -5,6 +5,7 @@
  * same users here. A condition is compiled once into closures; evaluating it
  * on the hot path never re-reads the document or re-compiles a regex.
  */
+import { pointer as pointerOf } from '../../http/issues.ts';
 import { paddedVersionString } from './version.ts';
 
 /** A condition document: logical operators ($and $or $nor $not) and dotted attribute paths. */
@@ -307,7 +308,7 @@ function checkConditionObject(condition: unknown, pointer: string, problems: Con
     return;
   }
   for (const [key, operand] of Object.entries(condition)) {
-    const at = `${pointer}/${escapePointerToken(key)}`;
+    const at = pointer + pointerOf([key]);
     if (LIST_OPERATORS.has(key)) {
       if (!Array.isArray(operand)) problems.push({ path: at, message: 'needs an array of conditions' });
       else operand.forEach((item, index) => checkConditionObject(item, `${at}/${index}`, problems));
@@ -329,7 +330,7 @@ function checkValueCondition(expected: unknown, pointer: string, problems: Condi
   const mixed = !keys.every(isOperatorName);
   for (const key of keys) {
     if (!isOperatorName(key)) continue;
-    const at = `${pointer}/${escapePointerToken(key)}`;
+    const at = pointer + pointerOf([key]);
     const spec = VALUE_OPERATORS.get(key);
     if (mixed) {
       problems.push({ path: at, message: 'operators cannot be mixed with plain keys (the object would be compared literally)' });
@@ -350,11 +351,6 @@ function requireOperand(
   return (operand, pointer, problems) => {
     if (!isValid(operand)) problems.push({ path: pointer, message });
   };
-}
-
-/** RFC 6901: `~` first, so the `~` of an escaped `/` is not escaped again. */
-function escapePointerToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 // ---------------------------------------------------------------- shapes
