@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, type TestServer } from '../helpers/server.ts';
 
 export { problem } from '../helpers/problem.ts';
+export { example } from './example.ts';
 
 export type Json = Record<string, any>;
 
@@ -60,29 +61,6 @@ export async function seedProducts(client: Api): Promise<void> {
   });
 }
 
-/** The paywall document of issue 3, verbatim. */
-export function example(): Json {
-  return {
-    name: 'Onboarding',
-    default_locale: 'en',
-    strings: { en: { title: 'Go Pro' }, de: { title: 'Werde Pro' } },
-    slots: { primary: 'pro_annual', secondary: 'pro_monthly' },
-    root: {
-      type: 'stack',
-      props: { axis: 'vertical' },
-      children: [
-        { type: 'text', props: { text_key: 'title' } },
-        { type: 'product', props: { slot: 'primary' } },
-        { type: 'purchase_button', props: { slot: 'primary', text: 'Continue' } },
-      ],
-    },
-    variants: [
-      { id: 'control', weight: 50 },
-      { id: 'annual_first', weight: 50, slots: { primary: 'pro_monthly' } },
-    ],
-    audiences: [{ id: 'us_ios', when: { country: 'US', platform: 'ios' }, weights: { annual_first: 100 } }],
-  };
-}
 
 /** A one-variant paywall whose title is its only text: the smallest document that shows what resolve did. */
 export function single(strings: Json, extra: Json = {}): Json {

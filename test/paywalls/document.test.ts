@@ -10,33 +10,18 @@ import {
   type PaywallWarning,
   validatePaywall,
 } from '../../src/paywalls/document/index.ts';
+import { example as issueExample } from './example.ts';
 
 const PRODUCTS = new Set(['pro_annual', 'pro_monthly']);
 const deps = { productExists: (productId: string) => PRODUCTS.has(productId) };
 
-/** The example document of the issue. */
+/** The example document of the issue, with metadata and a holdout variant added. */
 function example(): Record<string, any> {
+  const document = issueExample();
   return {
-    name: 'Onboarding',
-    default_locale: 'en',
-    strings: { en: { title: 'Go Pro' }, de: { title: 'Werde Pro' } },
-    slots: { primary: 'pro_annual', secondary: 'pro_monthly' },
+    ...document,
     metadata: { theme: 'dark', tags: ['a', { nested: true }] },
-    root: {
-      type: 'stack',
-      props: { axis: 'vertical' },
-      children: [
-        { type: 'text', props: { text_key: 'title' } },
-        { type: 'product', props: { slot: 'primary' } },
-        { type: 'purchase_button', props: { slot: 'primary', text: 'Continue' } },
-      ],
-    },
-    variants: [
-      { id: 'control', weight: 50 },
-      { id: 'annual_first', weight: 50, slots: { primary: 'pro_monthly' } },
-      { id: 'holdout', weight: 0, holdout: true },
-    ],
-    audiences: [{ id: 'us_ios', when: { country: 'US', platform: 'ios' }, weights: { annual_first: 100 } }],
+    variants: [...document.variants, { id: 'holdout', weight: 0, holdout: true }],
   };
 }
 
