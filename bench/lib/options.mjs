@@ -26,16 +26,13 @@ const MODES = {
     memory: { users: 1_000_000, events: 1_000_000 },
     mixed: { resolveConnections: 50, eventConnections: 16 },
   },
-  quick: {
-    rounds: 3,
-    warmupSeconds: 0,
-    roundSeconds: 1,
-    resolve: { connections: 50 },
-    events: { connections: [16, 64] },
-    stats: { sizes: [10_000, 30_000], connections: 1 },
-    memory: { users: 20_000, events: 20_000 },
-    mixed: { resolveConnections: 50, eventConnections: 16 },
-  },
+};
+MODES.quick = {
+  ...MODES.default,
+  warmupSeconds: 0,
+  roundSeconds: 1,
+  stats: { ...MODES.default.stats, sizes: [10_000, 30_000] },
+  memory: { users: 20_000, events: 20_000 },
 };
 MODES.full = {
   ...MODES.default,
