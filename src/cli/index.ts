@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
 import { ProblemError } from '../http/problem.ts';
+import { DomainError } from '../shared/errors.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
 import { keysCommand } from './keys.ts';
@@ -43,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`paywalld ${name}: ${error.message}\nRun "paywalld ${name} --help" for usage.\n`);
       return 2;
     }
-    if (error instanceof ProblemError || error instanceof SchemaTooNewError) {
+    if (error instanceof ProblemError || error instanceof DomainError || error instanceof SchemaTooNewError) {
       process.stderr.write(`paywalld ${name}: ${error.message}\n`);
       return 1;
     }

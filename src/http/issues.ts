@@ -8,16 +8,9 @@
  */
 import * as v from 'valibot';
 import type { FieldError } from './problem.ts';
+import { type Path, pointer } from '../shared/pointer.ts';
 
-/** A path into a JSON document: object keys and array indexes, outermost first. */
-export type Path = readonly (string | number)[];
-
-/** RFC 6901 JSON pointer of a path ("" is the whole document). */
-export function pointer(path: Path): string {
-  let out = '';
-  for (const key of path) out += '/' + String(key).replaceAll('~', '~0').replaceAll('/', '~1');
-  return out;
-}
+export { type Path, pointer } from '../shared/pointer.ts';
 
 /** The path of a valibot issue; its items carry the key or index of each step. */
 export function issuePath(issue: { readonly path?: readonly { readonly key: unknown }[] | undefined }): Path {

@@ -15,7 +15,9 @@ import { readBody } from './body.ts';
 import { headerBlock } from './header-block.ts';
 import { parseQuery, type QueryPairs } from './query.ts';
 import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, limiterFor, preflightHeaders, rateLimited } from './policy.ts';
+import { DomainError } from '../shared/errors.ts';
 import { ProblemError, problemBody } from './problem.ts';
+import { problemOf } from './status.ts';
 import type { Body, Reply } from './reply.ts';
 import type { Request } from './request.ts';
 import type { Route } from './route.ts';
@@ -242,6 +244,7 @@ export class HttpServer {
 
   private failure(ex: Exchange, error: unknown): Reply {
     if (error instanceof ProblemError) return problemReply(error);
+    if (error instanceof DomainError) return problemReply(problemOf(error));
     this.options.log.error('unhandled error', {
       request_id: ex.id,
       method: ex.method,

@@ -1,0 +1,54 @@
+/**
+ * The error type of the domain. Services and stores throw a DomainError with
+ * a stable code (listed in docs/errors.md); they know nothing of HTTP. Only
+ * the HTTP edge (src/http/status.ts) maps a code to a status and turns the
+ * error into problem+json, and the CLI prints it as a message.
+ */
+
+/** One field-level problem: a JSON pointer (RFC 6901) into the input, "" for the whole input. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** Every code a DomainError can carry. Adding one is a type error until src/http/status.ts maps it. */
+export type ErrorCode =
+  | 'invalid_batch'
+  | 'invalid_query'
+  | 'invalid_range'
+  | 'malformed_json'
+  | 'key_not_found'
+  | 'not_found'
+  | 'paywall_not_found'
+  | 'product_not_found'
+  | 'revision_not_found'
+  | 'product_in_use'
+  | 'revision_invalid'
+  | 'precondition_failed'
+  | 'too_many_events'
+  | 'invalid_id'
+  | 'validation_failed'
+  | 'database_unavailable'
+  | 'ingestion_failed'
+  | 'ingestion_overloaded';
+
+export interface DomainErrorOptions {
+  /** Field-level problems, each at its JSON pointer. */
+  errors?: FieldError[];
+  /** For transient failures: how long a caller should wait before trying again. */
+  retryAfterSeconds?: number;
+}
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.errors = options.errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
