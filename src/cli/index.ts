@@ -2,14 +2,28 @@ import { ConfigError } from '../config.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
 import { ProblemError } from '../http/problem.ts';
 import { DomainError } from '../shared/errors.ts';
+import { applyCommand } from './apply.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
+import { exportCommand } from './export.ts';
 import { keysCommand } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
+import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
+import { validateCommand } from './validate.ts';
 
-const commands: Command[] = [serveCommand, projectsCommand, keysCommand, backupCommand, migrateCommand];
+const commands: Command[] = [
+  serveCommand,
+  projectsCommand,
+  keysCommand,
+  backupCommand,
+  migrateCommand,
+  validateCommand,
+  exportCommand,
+  planCommand,
+  applyCommand,
+];
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

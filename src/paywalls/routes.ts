@@ -6,6 +6,7 @@ import { ProblemError } from '../http/problem.ts';
 import { json } from '../http/reply.ts';
 import type { Request } from '../http/request.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import { documentSizeErrors, MAX_DOCUMENT_BYTES } from './document/limits.ts';
 import { PaywallSchema } from './document/schema.ts';
 import { PaywallManager, paywallInfo, paywallTag } from './management.ts';
 import {
@@ -18,8 +19,6 @@ import {
   RevisionListSchema,
 } from './schema.ts';
 
-/** Documents over this size are refused with 422, as the document limits are. */
-const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Bodies up to here are read so that an oversized document still gets its 422; past it the edge answers 413. */
 const MAX_PUT_BODY = 4 * MAX_DOCUMENT_BYTES;
 
@@ -85,10 +84,9 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         const projectId = secret(ctx, req);
         const id = req.params.id!;
         const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
-        if (req.body.length > MAX_DOCUMENT_BYTES) {
-          throw new ProblemError(422, 'validation_failed', 'the paywall document is invalid; see errors', {
-            errors: [{ path: '', message: `The document is larger than 1 MiB (${MAX_DOCUMENT_BYTES} bytes)` }],
-          });
+        const tooLarge = documentSizeErrors(req.body.length);
+        if (tooLarge.length > 0) {
+          throw new ProblemError(422, 'validation_failed', 'the paywall document is invalid; see errors', { errors: tooLarge });
         }
         const { row, warnings, created } = paywalls.write(projectId, id, readJson(req), preconditions);
         const headers: Record<string, string> = { ETag: paywallTag(row) };

@@ -1,27 +1,19 @@
-import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { authenticate } from '../http/auth.ts';
 import { parseWith, readJson } from '../http/json.ts';
-import { entityTag, requireIfMatch, requireIfNoneMatch, taggedJson } from '../http/preconditions.ts';
-import { ProblemError } from '../http/problem.ts';
+import { taggedJson } from '../http/preconditions.ts';
 import { empty, json } from '../http/reply.ts';
 import type { Request } from '../http/request.ts';
 import type { RouteDefinition } from '../http/route.ts';
-import { IdSchema } from '../paywalls/document/primitives.ts';
 import { ProductListSchema, ProductSchema, ProductWriteSchema } from './schema.ts';
-import { ProductStore, type StoredProduct } from './store.ts';
-
-function notFound(): ProblemError {
-  return new ProblemError(404, 'product_not_found', 'no product with this id in the project');
-}
+import { ProductManager, productTag } from './service.ts';
 
 function secret(ctx: AppContext, req: Request): string {
   return authenticate(req.header('authorization'), ctx.auth, 'secret').projectId;
 }
 
 export function productsApi(ctx: AppContext): RouteDefinition[] {
-  const products = new ProductStore(ctx.db);
-  const tagOf = (stored: StoredProduct | undefined) => stored && entityTag(stored.version);
+  const products = new ProductManager(ctx.db, ctx.paywalls);
   return [
     {
       method: 'GET',
@@ -34,7 +26,7 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
       },
       handler: (req) => {
         const projectId = secret(ctx, req);
-        return taggedJson(req.header('if-none-match'), { products: products.list(projectId) });
+        return taggedJson(req.header('if-none-match'), { products: products.list(projectId).map((stored) => stored.product) });
       },
     },
     {
@@ -49,8 +41,7 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
       handler: (req) => {
         const projectId = secret(ctx, req);
         const stored = products.get(projectId, req.params.id!);
-        if (!stored) throw notFound();
-        return taggedJson(req.header('if-none-match'), stored.product, entityTag(stored.version));
+        return taggedJson(req.header('if-none-match'), stored.product, productTag(stored));
       },
     },
     {
@@ -70,23 +61,10 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
       handler: (req) => {
         const projectId = secret(ctx, req);
         const id = req.params.id!;
-        if (!v.is(IdSchema, id)) {
-          throw new ProblemError(422, 'invalid_id', 'a product id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
-        }
         const write = parseWith(ProductWriteSchema, readJson(req));
-        if (write.id !== undefined && write.id !== id) {
-          throw new ProblemError(422, 'validation_failed', 'the request document is invalid; see errors', {
-            errors: [{ path: '/id', message: 'Must be the id in the path' }],
-          });
-        }
-        const ifMatch = req.header('if-match');
-        const ifNoneMatch = req.header('if-none-match');
-        const { stored, created } = products.write(projectId, id, write, (current) => {
-          requireIfMatch(ifMatch, tagOf(current));
-          requireIfNoneMatch(ifNoneMatch, tagOf(current));
-        });
-        ctx.paywalls.refreshProduct(projectId, id);
-        const headers: Record<string, string> = { ETag: entityTag(stored.version) };
+        const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
+        const { stored, created } = products.write(projectId, id, write, preconditions);
+        const headers: Record<string, string> = { ETag: productTag(stored) };
         if (created) headers.Location = `/api/products/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, stored.product, headers);
       },
@@ -102,17 +80,7 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
       },
       handler: (req) => {
         const projectId = secret(ctx, req);
-        const id = req.params.id!;
-        const ifMatch = req.header('if-match');
-        products.delete(projectId, id, (current) => {
-          if (!current) throw notFound();
-          requireIfMatch(ifMatch, tagOf(current));
-          const users = ctx.paywalls.usingProduct(projectId, id);
-          if (users.length > 0) {
-            throw new ProblemError(409, 'product_in_use', `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`);
-          }
-        });
-        ctx.paywalls.refreshProduct(projectId, id);
+        products.delete(projectId, req.params.id!, req.header('if-match'));
         return empty(204);
       },
     },

@@ -113,3 +113,11 @@ export function limitErrors(input: unknown): { path: string; message: string }[]
   }
   return errors;
 }
+
+/** A document's JSON text may take this many bytes at most, wherever it comes from (a request body, a file). */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
+/** The error of a document text over MAX_DOCUMENT_BYTES, or none. */
+export function documentSizeErrors(bytes: number): { path: string; message: string }[] {
+  return bytes > MAX_DOCUMENT_BYTES ? [{ path: '', message: `The document is larger than 1 MiB (${MAX_DOCUMENT_BYTES} bytes)` }] : [];
+}

@@ -1,0 +1,67 @@
+import { applyPlan } from '../config-dir/apply.ts';
+import { formatPlan, makePlan } from '../config-dir/plan.ts';
+import { planDrift, readPlan } from '../config-dir/saved-plan.ts';
+import { type Command, parse, print, UsageError } from './command.ts';
+import { openTarget, TARGET_HELP, TARGET_OPTIONS } from './config-target.ts';
+import { readDirectory } from './directory.ts';
+import { PLAN_OPTIONS_HELP } from './plan.ts';
+
+const help = `Usage:
+  paywalld apply DIR (--server URL | --db FILE [--project ID]) [--publish] [--prune]
+  paywalld apply DIR (--server URL | --db FILE [--project ID]) --plan FILE
+
+Makes the target match the directory: creates and changes products, writes a
+new revision of each paywall whose document differs, and with --publish makes
+them live. Every write carries the ETag it read (If-Match), so an edit made
+meanwhile (in the dashboard, by another apply) is refused and reported, never
+overwritten. Applying the same directory again changes nothing and says so.
+Against a database the whole apply is one transaction: a failure changes
+nothing. Against a server the steps are separate requests: a failure stops
+at the step that failed and says which steps were done.
+
+Options:
+${PLAN_OPTIONS_HELP}
+  --plan FILE     apply the plan saved by "paywalld plan --out FILE" (with its
+                  --publish and --prune), refusing if the target or the
+                  directory changed since it was made
+
+${TARGET_HELP}`;
+
+export const applyCommand: Command = {
+  name: 'apply',
+  summary: 'make a project match a configuration directory',
+  help,
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      ...TARGET_OPTIONS,
+      publish: { type: 'boolean' },
+      prune: { type: 'boolean' },
+      plan: { type: 'string' },
+    });
+    if (values.help) return print(help), 0;
+    if (positionals.length !== 1) throw new UsageError('apply takes exactly one DIR');
+    if (values.plan !== undefined && (values.publish !== undefined || values.prune !== undefined)) {
+      throw new UsageError('--publish and --prune come from the saved plan when --plan is given');
+    }
+    const dir = positionals[0]!;
+    const desired = readDirectory(dir);
+    const saved = values.plan === undefined ? undefined : readPlan(values.plan);
+    const options = saved?.options ?? { publish: values.publish ?? false, prune: values.prune ?? false };
+    const target = openTarget(values);
+    try {
+      const plan = await makePlan(desired, target.backend, options);
+      const drift = saved && planDrift(saved, plan);
+      if (drift) throw new Error(`refused: ${drift}. Nothing was changed; run plan again and review it.`);
+      if (plan.steps.length === 0) {
+        for (const line of formatPlan(plan, dir)) print(line);
+        return 0;
+      }
+      await applyPlan(plan, target.backend, (line) => print(`done: ${line}`));
+      print(`Applied ${plan.steps.length} step(s) to ${plan.target}.`);
+      for (const note of plan.notes) print(`Note: ${note}.`);
+      return 0;
+    } finally {
+      target.close();
+    }
+  },
+};

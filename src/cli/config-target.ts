@@ -1,0 +1,78 @@
+/**
+ * The target of export, plan and apply: a server (--server URL with a secret
+ * key from --key or PAYWALLD_KEY) or a database file (--db FILE, which must
+ * exist, and --project when it holds more than one project).
+ */
+import { readEnv } from '../config.ts';
+import type { ConfigBackend } from '../config-dir/backend.ts';
+import { HttpBackend } from '../config-dir/http-backend.ts';
+import { StoreBackend } from '../config-dir/store-backend.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { Logger } from '../log.ts';
+import { LivePaywalls } from '../paywalls/live.ts';
+import { ProjectStore } from '../projects/store.ts';
+import { UsageError } from './command.ts';
+
+export const TARGET_OPTIONS = {
+  server: { type: 'string' },
+  key: { type: 'string' },
+  db: { type: 'string' },
+  project: { type: 'string' },
+} as const;
+
+export const TARGET_HELP = `Target (one of):
+  --server URL    a running server (env PAYWALLD_SERVER), with a secret key:
+  --key KEY       the project's secret key; prefer the env PAYWALLD_KEY, which
+                  other users of the machine cannot see in the process list
+  --db FILE       a database file, which must exist (env PAYWALLD_DB); safe
+                  while a server runs on it, which serves the change within a second
+  --project ID    with --db: the project (needed when the file holds several)`;
+
+export interface TargetFlags {
+  server?: string;
+  key?: string;
+  db?: string;
+  project?: string;
+}
+
+export interface OpenTarget {
+  backend: ConfigBackend;
+  close(): void;
+}
+
+function projectOf(projects: ProjectStore, wanted: string | undefined, file: string): string {
+  const all = projects.list();
+  if (wanted !== undefined) {
+    if (!all.some((p) => p.id === wanted)) throw new UsageError(`no project ${wanted} in ${file} (see: paywalld projects list)`);
+    return wanted;
+  }
+  if (all.length === 1) return all[0]!.id;
+  if (all.length === 0) throw new UsageError(`${file} has no project yet (paywalld projects create NAME)`);
+  throw new UsageError(`${file} holds ${all.length} projects: name one with --project ID (see: paywalld projects list)`);
+}
+
+export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): OpenTarget {
+  const server = flags.server ?? (env.PAYWALLD_SERVER || undefined);
+  if (server !== undefined) {
+    if (flags.db !== undefined) throw new UsageError('give --server or --db, not both');
+    if (flags.project !== undefined) throw new UsageError('--project goes with --db; with --server the key names the project');
+    const key = flags.key ?? (env.PAYWALLD_KEY || undefined);
+    if (key === undefined) throw new UsageError('--server needs the project\'s secret key: set PAYWALLD_KEY (or pass --key)');
+    return { backend: new HttpBackend(server, key), close: () => {} };
+  }
+  if (flags.key !== undefined) throw new UsageError('--key goes with --server');
+  const file = flags.db ?? readEnv(env).db;
+  if (file === undefined) throw new UsageError('needs a target: --server URL (with PAYWALLD_KEY) or --db FILE');
+  if (file === ':memory:') throw new UsageError('--db :memory: is only for serve: a command of its own would see an empty database');
+  const db = openDatabase(file, { mustExist: true });
+  try {
+    migrate(db);
+    const projectId = projectOf(new ProjectStore(db), flags.project, file);
+    const live = new LivePaywalls(db, new Logger('error'));
+    return { backend: new StoreBackend(db, projectId, live, `${file} (project ${projectId})`), close: () => db.close() };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+import { exportDirectory } from '../config-dir/export.ts';
+import { type Command, parse, print, UsageError } from './command.ts';
+import { openTarget, TARGET_HELP, TARGET_OPTIONS } from './config-target.ts';
+
+const help = `Usage:
+  paywalld export DIR (--server URL | --db FILE [--project ID])
+
+Writes the project's configuration into DIR: products.json, one
+paywalls/<id>.json per paywall that is not archived (its newest revision,
+as PUT /api/paywalls/{id} takes it) and paywalld.json listing the live ones.
+Paywall files of DIR that the project does not have are removed; other files
+are left alone. Formatting and order are stable: exporting an unchanged
+project again writes identical bytes.
+
+${TARGET_HELP}`;
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: "write a project's products and paywalls into a directory",
+  help,
+  async run(argv) {
+    const { values, positionals } = parse(argv, TARGET_OPTIONS);
+    if (values.help) return print(help), 0;
+    if (positionals.length !== 1) throw new UsageError('export takes exactly one DIR');
+    const dir = positionals[0]!;
+    const target = openTarget(values);
+    try {
+      const summary = await exportDirectory(target.backend, dir);
+      for (const file of summary.removed) print(`removed ${file}`);
+      print(`Exported ${summary.products} product(s) and ${summary.paywalls} paywall(s) (${summary.live} live) from ${target.backend.target} to ${dir}`);
+      return 0;
+    } finally {
+      target.close();
+    }
+  },
+};

@@ -1,0 +1,193 @@
+/**
+ * Reads and validates a configuration directory offline, with the same code
+ * the server runs on a write (validatePaywall, the product schema, the
+ * document size limit), so a directory that validates is one the server accepts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+import { issuesToErrors } from '../http/issues.ts';
+import { validatePaywall } from '../paywalls/document/index.ts';
+import { documentSizeErrors } from '../paywalls/document/limits.ts';
+import { IdSchema } from '../paywalls/document/primitives.ts';
+import { PAYWALLS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, SETTINGS_FILE, SettingsFileSchema } from './layout.ts';
+import type { DesiredPaywall, DesiredState } from './state.ts';
+
+/** One problem, at `file` (relative to the directory) and a JSON pointer into it ("" for the whole file). */
+export interface Diagnostic {
+  file: string;
+  path: string;
+  message: string;
+  /** Warnings carry the server's warning code (no_restore_button, …). */
+  code?: string;
+}
+
+export interface DirectoryValidation {
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+  /** Present when there are no errors. */
+  desired: DesiredState | undefined;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** "file:/pointer: message", or "file: message" for the whole file. */
+export function formatDiagnostic(diagnostic: Diagnostic, kind: 'error' | 'warning'): string {
+  const where = diagnostic.path === '' ? diagnostic.file : `${diagnostic.file}:${diagnostic.path}`;
+  return `${where}: ${kind === 'warning' ? 'warning: ' : ''}${diagnostic.message}`;
+}
+
+/** JSON.parse's "at position N" as a line and column, which is what an editor jumps to. */
+function describeJsonError(text: string, error: Error): string {
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return `Not valid JSON: ${error.message}`;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `Not valid JSON at line ${line}, column ${column}: ${error.message.replace(/ in JSON at position \d+.*$/s, '')}`;
+}
+
+type Read = { ok: true; value: unknown; bytes: number } | { ok: false };
+
+function readJsonFile(dir: string, file: string, errors: Diagnostic[]): Read {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(path.join(dir, file));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    errors.push({ file, path: '', message: code === 'ENOENT' ? 'Missing' : `Cannot be read (${code ?? String(error)})` });
+    return { ok: false };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    errors.push({ file, path: '', message: 'Not valid UTF-8' });
+    return { ok: false };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text), bytes: bytes.length };
+  } catch (error) {
+    errors.push({ file, path: '', message: describeJsonError(text, error as Error) });
+    return { ok: false };
+  }
+}
+
+function at(file: string, problems: readonly { path: string; message: string }[]): Diagnostic[] {
+  return problems.map((problem) => ({ file, path: problem.path, message: problem.message }));
+}
+
+function duplicates(ids: readonly string[], listPointer: (index: number) => string, what: string): { path: string; message: string }[] {
+  const seen = new Set<string>();
+  const found: { path: string; message: string }[] = [];
+  ids.forEach((id, index) => {
+    if (seen.has(id)) found.push({ path: listPointer(index), message: `Duplicate ${what} id` });
+    seen.add(id);
+  });
+  return found;
+}
+
+function readProducts(dir: string, errors: Diagnostic[]): DesiredState['products'] | undefined {
+  const read = readJsonFile(dir, PRODUCTS_FILE, errors);
+  if (!read.ok) return undefined;
+  const parsed = v.safeParse(ProductsFileSchema, read.value);
+  if (!parsed.success) {
+    errors.push(...at(PRODUCTS_FILE, issuesToErrors(parsed.issues)));
+    return undefined;
+  }
+  const products = parsed.output.products;
+  const repeated = duplicates(products.map((p) => p.id), (i) => `/products/${i}/id`, 'product');
+  errors.push(...at(PRODUCTS_FILE, repeated));
+  if (repeated.length > 0) return undefined;
+  return products.map((p) => ({ id: p.id, name: p.name, store_ids: p.store_ids })).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** The paywall files, by id; other entries of paywalls/ are reported, not read. */
+function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[]): string[] {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(dir, PAYWALLS_DIR), { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    errors.push({ file: PAYWALLS_DIR, path: '', message: `Cannot be read (${(error as NodeJS.ErrnoException).code})` });
+    return [];
+  }
+  const ids: string[] = [];
+  for (const entry of entries) {
+    const file = `${PAYWALLS_DIR}/${entry.name}`;
+    if (!entry.name.endsWith('.json')) {
+      warnings.push({ file, path: '', message: 'Ignored: paywall files end in .json' });
+      continue;
+    }
+    const id = entry.name.slice(0, -'.json'.length);
+    if (!v.is(IdSchema, id)) {
+      errors.push({ file, path: '', message: 'The file name must be the paywall id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit' });
+      continue;
+    }
+    ids.push(id);
+  }
+  return ids.sort();
+}
+
+function readPaywall(dir: string, id: string, productExists: (productId: string) => boolean, errors: Diagnostic[], warnings: Diagnostic[]): DesiredPaywall | undefined {
+  const file = paywallFile(id);
+  const read = readJsonFile(dir, file, errors);
+  if (!read.ok) return undefined;
+  const tooLarge = documentSizeErrors(read.bytes);
+  if (tooLarge.length > 0) {
+    errors.push(...at(file, tooLarge));
+    return undefined;
+  }
+  const validation = validatePaywall(read.value, { productExists });
+  if (!validation.ok) {
+    errors.push(...at(file, validation.errors));
+    return undefined;
+  }
+  for (const warning of validation.warnings) warnings.push({ file, path: warning.path, message: warning.message, code: warning.code });
+  return { id, document: validation.value };
+}
+
+function readLive(dir: string, paywallIds: readonly string[], errors: Diagnostic[]): Set<string> | undefined {
+  if (!fs.existsSync(path.join(dir, SETTINGS_FILE))) return new Set(paywallIds);
+  const read = readJsonFile(dir, SETTINGS_FILE, errors);
+  if (!read.ok) return undefined;
+  const parsed = v.safeParse(SettingsFileSchema, read.value);
+  if (!parsed.success) {
+    errors.push(...at(SETTINGS_FILE, issuesToErrors(parsed.issues)));
+    return undefined;
+  }
+  const live = parsed.output.live;
+  if (live === undefined) return new Set(paywallIds);
+  const known = new Set(paywallIds);
+  let ok = true;
+  live.forEach((id, index) => {
+    if (!known.has(id)) {
+      errors.push({ file: SETTINGS_FILE, path: `/live/${index}`, message: `No paywall file ${paywallFile(id)}` });
+      ok = false;
+    }
+  });
+  const repeated = duplicates(live, (i) => `/live/${i}`, 'paywall');
+  errors.push(...at(SETTINGS_FILE, repeated));
+  return ok && repeated.length === 0 ? new Set(live) : undefined;
+}
+
+export function validateDirectory(dir: string): DirectoryValidation {
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    return { errors: [{ file: '.', path: '', message: `${dir} is not a directory` }], warnings, desired: undefined };
+  }
+  const products = readProducts(dir, errors);
+  const productIds = new Set((products ?? []).map((p) => p.id));
+  // With an unreadable catalog every slot would be reported too; its own errors say enough.
+  const productExists = products ? (id: string) => productIds.has(id) : () => true;
+  const ids = paywallFiles(dir, errors, warnings);
+  const paywalls: DesiredPaywall[] = [];
+  for (const id of ids) {
+    const paywall = readPaywall(dir, id, productExists, errors, warnings);
+    if (paywall) paywalls.push(paywall);
+  }
+  const live = readLive(dir, ids, errors);
+  const desired = errors.length === 0 && products && live ? { products, paywalls, live } : undefined;
+  return { errors, warnings, desired };
+}

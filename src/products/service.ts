@@ -1,0 +1,81 @@
+import * as v from 'valibot';
+import type { Database } from '../db/database.ts';
+import { entityTag, requireIfMatch, requireIfNoneMatch } from '../http/preconditions.ts';
+import { ProblemError } from '../http/problem.ts';
+import { IdSchema } from '../paywalls/document/primitives.ts';
+import type { LivePaywalls } from '../paywalls/live.ts';
+import type { ProductWrite } from './schema.ts';
+import { ProductStore, type StoredProduct } from './store.ts';
+
+/** The conditional headers of a write: '' when absent. */
+export interface ProductPreconditions {
+  ifMatch: string;
+  ifNoneMatch: string;
+}
+
+/** A product's ETag: its version, which grows with every change (deletion included). */
+export function productTag(stored: StoredProduct): string {
+  return entityTag(stored.version);
+}
+
+function notFound(): ProblemError {
+  return new ProblemError(404, 'product_not_found', 'no product with this id in the project');
+}
+
+/**
+ * What the management API (and `paywalld apply`) does to products: writes and
+ * deletions check their preconditions inside the transaction, a product in a
+ * live paywall's slot cannot be deleted, and live paywalls serve a change at once.
+ */
+export class ProductManager {
+  private readonly store: ProductStore;
+
+  constructor(
+    db: Database,
+    private readonly live: LivePaywalls,
+  ) {
+    this.store = new ProductStore(db);
+  }
+
+  list(projectId: string): StoredProduct[] {
+    return this.store.list(projectId).map((product) => this.get(projectId, product.id));
+  }
+
+  get(projectId: string, id: string): StoredProduct {
+    const stored = this.store.get(projectId, id);
+    if (!stored) throw notFound();
+    return stored;
+  }
+
+  /** Creates or replaces the product; `created` says which. */
+  write(projectId: string, id: string, write: ProductWrite, preconditions: ProductPreconditions): { stored: StoredProduct; created: boolean } {
+    if (!v.is(IdSchema, id)) {
+      throw new ProblemError(422, 'invalid_id', 'a product id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
+    }
+    if (write.id !== undefined && write.id !== id) {
+      throw new ProblemError(422, 'validation_failed', 'the request document is invalid; see errors', {
+        errors: [{ path: '/id', message: 'Must be the id in the path' }],
+      });
+    }
+    const result = this.store.write(projectId, id, write, (current) => {
+      const tag = current && productTag(current);
+      requireIfMatch(preconditions.ifMatch, tag);
+      requireIfNoneMatch(preconditions.ifNoneMatch, tag);
+    });
+    this.live.refreshProduct(projectId, id);
+    return result;
+  }
+
+  /** Deletes the product unless a live paywall puts it in a slot. */
+  delete(projectId: string, id: string, ifMatch: string): void {
+    this.store.delete(projectId, id, (current) => {
+      if (!current) throw notFound();
+      requireIfMatch(ifMatch, productTag(current));
+      const users = this.live.usingProduct(projectId, id);
+      if (users.length > 0) {
+        throw new ProblemError(409, 'product_in_use', `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`);
+      }
+    });
+    this.live.refreshProduct(projectId, id);
+  }
+}
