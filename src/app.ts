@@ -3,10 +3,13 @@
  * first project on an empty database, binds every feature's routes and
  * listens. The CLI's `serve` and the tests both start servers through here.
  */
+import fs from 'node:fs';
 import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
+import { seed } from './config-dir/seed.ts';
 import { openDatabase } from './db/database.ts';
+import { serverStorage } from './db/ephemeral.ts';
 import { migrate } from './db/migrate.ts';
 import { watchConfigChanges } from './db/watch.ts';
 import { eventsApi } from './events/routes.ts';
@@ -25,6 +28,7 @@ import { openApiApi } from './openapi/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
 import { productsApi } from './products/routes.ts';
+import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 
 /** Every feature's routes, in one list. */
@@ -75,13 +79,22 @@ export async function startServer(
   config: ServeConfig,
   log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate }),
 ): Promise<RunningServer> {
+  const storage = serverStorage(config.dbPath);
+  config = { ...config, dbPath: storage.file };
   const db = openDatabase(config.dbPath);
+  const undo: (() => void)[] = [];
   try {
     const migration = migrate(db);
     if (migration.applied.length > 0) log.info('database migrated', { db: config.dbPath, from: migration.from, to: migration.to });
     const { ctx, hooks } = createContext(config, db, log);
     const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
     if (bootstrap) ctx.auth.reload();
+    if (config.seedDir !== undefined) await seed(ctx, config.seedDir, bootstrap);
+    if (config.keysFile !== undefined) {
+      writeKeysFile(config.keysFile, bootstrap);
+      // Keys of a database about to be discarded would mislead the harness that reads them.
+      undo.push(() => fs.rmSync(config.keysFile!, { force: true }));
+    }
     const router = buildRouter(ctx);
     processMetrics(ctx.metrics, config.dbPath);
     const server = new HttpServer({ router, log, policy: edgePolicy(config), observe: httpMetrics(ctx.metrics, router) });
@@ -106,11 +119,14 @@ export async function startServer(
         await stopBackups?.();
         for (const listener of hooks.shutdown) await listener();
         db.close();
+        storage.remove();
         log.flush();
       })());
     return { port, ctx, router, bootstrap, stop };
   } catch (error) {
     db.close();
+    storage.remove();
+    for (const step of undo) step();
     throw error;
   }
 }

@@ -27,6 +27,8 @@ const ENV_NAMES = {
   'backup-dir': 'PAYWALLD_BACKUP_DIR',
   'backup-every': 'PAYWALLD_BACKUP_EVERY',
   'backup-keep': 'PAYWALLD_BACKUP_KEEP',
+  seed: 'PAYWALLD_SEED',
+  'keys-file': 'PAYWALLD_KEYS_FILE',
 } as const;
 
 export type EnvConfig = Partial<Record<keyof typeof ENV_NAMES, string>>;
@@ -70,6 +72,10 @@ export interface ServeConfig {
   watchIntervalMs: number;
   /** How long a graceful shutdown waits for in-flight requests. */
   drainTimeoutMs: number;
+  /** A configuration directory applied and published before the port opens (CI mode). */
+  seedDir: string | undefined;
+  /** Where the keys of the project created at start are written (mode 0600) before the port opens. */
+  keysFile: string | undefined;
 }
 
 /**
@@ -94,6 +100,8 @@ export const SERVE_OPTIONS = {
   'backup-dir': { type: 'string' },
   'backup-every': { type: 'string' },
   'backup-keep': { type: 'string' },
+  seed: { type: 'string' },
+  'keys-file': { type: 'string' },
 } as const;
 
 type FlagValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
@@ -162,5 +170,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     backups: backups(flags, env),
     watchIntervalMs: 250,
     drainTimeoutMs: 10_000,
+    seedDir: flags.seed ?? env.seed,
+    keysFile: flags['keys-file'] ?? env['keys-file'],
   };
 }

@@ -8,7 +8,7 @@ const help = `Usage:
                  [--rate-limit-sdk N] [--rate-limit-api N] [--trust-proxy]
                  [--cors-origin ORIGIN]... [--body-timeout S] [--metrics-port N]
                  [--request-log-rate N] [--backup-dir DIR [--backup-every 6h] [--backup-keep 14]]
-                 [--retention-days N]
+                 [--retention-days N] [--seed DIR] [--keys-file FILE]
 
 Starts the HTTP server. The first start on an empty database creates a
 project named "default" and prints its two keys once.
@@ -18,6 +18,14 @@ Options:
   --host ADDR     address to listen on (env PAYWALLD_HOST, default 127.0.0.1;
                   0.0.0.0 listens on every interface)
 ${DB_HELP}
+                  --db :memory: (CI mode): a private temporary database, deleted
+                  when the server stops
+  --seed DIR      apply a configuration directory (see paywalld validate) and
+                  publish it before the port opens (env PAYWALLD_SEED)
+  --keys-file FILE
+                  write the keys of the project created at start to FILE as
+                  JSON, mode 0600, before the port opens, instead of printing
+                  them (env PAYWALLD_KEYS_FILE; needs an empty database)
   --require-key   refuse event batches sent without an API key (401)
   --log-level L   debug, info, warn or error (env PAYWALLD_LOG_LEVEL, default info)
   --backup-dir DIR
@@ -85,7 +93,10 @@ export const serveCommand: Command = {
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
     });
-    if (server.bootstrap) {
+    if (server.bootstrap && config.keysFile !== undefined) {
+      const { project } = server.bootstrap;
+      print(`Created project "${project.name}" (${project.id}); its keys are in ${config.keysFile}.`);
+    } else if (server.bootstrap) {
       const { project, keys } = server.bootstrap;
       print(`Created project "${project.name}" (${project.id}) because the database was empty.`);
       print(`  sdk key:    ${keys.sdk}`);

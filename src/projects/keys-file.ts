@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CreatedProject } from './store.ts';
+
+/**
+ * `serve --keys-file FILE`: the keys of the project created at start, as
+ * `projects create --json` prints them, for a test harness to read. Written
+ * with mode 0600 under a temporary name and renamed, so a reader never sees
+ * half a file, and before the port opens, so it is there once /readyz answers.
+ */
+export function writeKeysFile(file: string, created: CreatedProject | undefined): void {
+  if (!created) {
+    throw new Error('--keys-file needs an empty database (or --db :memory:): the keys of an existing project are stored as hashes and cannot be written out');
+  }
+  const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
+  fs.writeFileSync(temporary, JSON.stringify(created) + '\n', { mode: 0o600, flag: 'w' });
+  fs.chmodSync(temporary, 0o600);
+  fs.renameSync(temporary, file);
+}
