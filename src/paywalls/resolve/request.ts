@@ -15,6 +15,8 @@ export interface ResolveRequest {
   locales: readonly string[];
   /** What audience conditions test: platform, country, locale, appVersion, userId and attr.NAME. */
   attributes: Attributes;
+  /** explain=1: answer with how the variant and locale were chosen (a secret key only; see explain.ts). */
+  explain: boolean;
 }
 
 const ATTR_PREFIX = 'attr.';
@@ -55,7 +57,7 @@ export function readResolveRequest(req: Request): ResolveRequest {
   const locale = locales[0] === undefined ? undefined : (normalizeLocale(locales[0]) ?? locales[0]);
   if (locale !== undefined) attributes.locale = locale;
   if (custom) attributes.attr = custom;
-  return { paywallId: query.paywallId, userId: query.userId, platform: query.platform, locales, attributes };
+  return { paywallId: query.paywallId, userId: query.userId, platform: query.platform, locales, attributes, explain: query.explain === '1' };
 }
 
 function acceptLanguage(header: string): readonly string[] {

@@ -18,6 +18,12 @@ export const SdkConfigQuerySchema = v.object({
   locale: v.optional(v.pipe(Attribute, v.description('BCP 47 tag such as de-AT or zh_Hant_TW; defaults to Accept-Language, then the paywall\'s default locale'))),
   country: v.optional(v.pipe(Attribute, v.description('ISO 3166 country code, for audiences'))),
   appVersion: v.optional(v.pipe(Attribute, v.description('The app\'s version, for audiences ($vgt and friends)'))),
+  explain: v.optional(
+    v.pipe(
+      v.picklist(['0', '1']),
+      v.description('1 adds `explain` to the answer (hash, audiences and their conditions, variant, locale chain); needs a secret key, never sent by apps'),
+    ),
+  ),
 });
 
 /** The body of a resolved paywall; the tree is described in words, its nodes being the document's with strings and products filled in. */

@@ -95,7 +95,7 @@ function compileConditionList(operand: unknown): ObjectTest[] | null {
  * own properties are followed: a path like `name.constructor` must not reach
  * Object.prototype.
  */
-function lookupPath(target: unknown, path: readonly string[]): unknown {
+export function lookupPath(target: unknown, path: readonly string[]): unknown {
   let current = target;
   for (let i = 0; i < path.length; i++) {
     const key = path[i]!;
