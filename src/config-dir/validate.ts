@@ -87,19 +87,29 @@ function duplicates(ids: readonly string[], listPointer: (index: number) => stri
   return found;
 }
 
-function readProducts(dir: string, errors: Diagnostic[]): DesiredState['products'] | undefined {
+/** The ids products.json names, even when some entry is invalid: what paywall slots are checked against. */
+function namedIds(value: unknown): Set<string> | undefined {
+  const list = (value as { products?: unknown } | null)?.products;
+  if (!Array.isArray(list)) return undefined;
+  return new Set(list.map((entry) => (entry as { id?: unknown } | null)?.id).filter((id): id is string => typeof id === 'string'));
+}
+
+type Catalog = { products: DesiredState['products'] | undefined; ids: Set<string> | undefined };
+
+function readProducts(dir: string, errors: Diagnostic[]): Catalog {
   const read = readJsonFile(dir, PRODUCTS_FILE, errors);
-  if (!read.ok) return undefined;
+  if (!read.ok) return { products: undefined, ids: undefined };
+  const ids = namedIds(read.value);
   const parsed = v.safeParse(ProductsFileSchema, read.value);
   if (!parsed.success) {
     errors.push(...at(PRODUCTS_FILE, issuesToErrors(parsed.issues)));
-    return undefined;
+    return { products: undefined, ids };
   }
   const products = parsed.output.products;
   const repeated = duplicates(products.map((p) => p.id), (i) => `/products/${i}/id`, 'product');
   errors.push(...at(PRODUCTS_FILE, repeated));
-  if (repeated.length > 0) return undefined;
-  return products.map((p) => ({ id: p.id, name: p.name, store_ids: p.store_ids })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (repeated.length > 0) return { products: undefined, ids };
+  return { products: products.map((p) => ({ id: p.id, name: p.name, store_ids: p.store_ids })).sort((a, b) => (a.id < b.id ? -1 : 1)), ids };
 }
 
 /** The paywall files, by id; other entries of paywalls/ are reported, not read. */
@@ -177,10 +187,9 @@ export function validateDirectory(dir: string): DirectoryValidation {
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     return { errors: [{ file: '.', path: '', message: `${dir} is not a directory` }], warnings, desired: undefined };
   }
-  const products = readProducts(dir, errors);
-  const productIds = new Set((products ?? []).map((p) => p.id));
+  const { products, ids: productIds } = readProducts(dir, errors);
   // With an unreadable catalog every slot would be reported too; its own errors say enough.
-  const productExists = products ? (id: string) => productIds.has(id) : () => true;
+  const productExists = productIds ? (id: string) => productIds.has(id) : () => true;
   const ids = paywallFiles(dir, errors, warnings);
   const paywalls: DesiredPaywall[] = [];
   for (const id of ids) {

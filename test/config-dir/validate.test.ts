@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { EXAMPLE, exampleCopy, readJson, writeJson } from './helpers.ts';
+
+const validate = (...args: string[]) => runCli(['validate', ...args]);
+
+test('the example directory is valid: exit 0, no problems', () => {
+  const result = validate(EXAMPLE);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /valid: 2 product\(s\), 2 paywall\(s\); 0 error\(s\), 0 warning\(s\)/);
+});
+
+test('errors are printed as file:/json/pointer: message and exit 1', (t) => {
+  const dir = exampleCopy(t);
+  const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
+  onboarding.slots.primary = 'pro_lifetime';
+  onboarding.variants.push({ id: 'control', weight: 1 });
+  writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
+  const products = readJson(path.join(dir, 'products.json'));
+  products.products[1].name = '';
+  writeJson(path.join(dir, 'products.json'), products);
+  fs.writeFileSync(path.join(dir, 'paywalls/winback.json'), '{\n  "name": "Win-back",\n  oops\n}\n');
+  fs.writeFileSync(path.join(dir, 'paywalls/Not an id.json'), '{}');
+  writeJson(path.join(dir, 'paywalld.json'), { live: ['onboarding', 'ghost'] });
+
+  const result = validate(dir);
+  assert.equal(result.status, 1);
+  const lines = result.stdout.trim().split('\n');
+  for (const expected of [
+    'products.json:/products/1/name: Must not be empty',
+    'paywalls/onboarding.json:/slots/primary: No product with this id exists in the project',
+    'paywalls/onboarding.json:/variants/2/id: Duplicate variant id',
+    'paywalld.json:/live/1: No paywall file paywalls/ghost.json',
+  ]) {
+    assert.ok(lines.includes(expected), `${expected}\nin\n${result.stdout}`);
+  }
+  assert.ok(lines.some((line) => /^paywalls\/winback\.json: Not valid JSON at line 3, column 3/.test(line)), result.stdout);
+  assert.ok(lines.some((line) => line.startsWith('paywalls/Not an id.json: The file name must be the paywall id')), result.stdout);
+  assert.match(lines.at(-1)!, /invalid: 6 error\(s\)/);
+});
+
+test('a missing products.json or directory is an error, not an empty catalog', (t) => {
+  const dir = exampleCopy(t);
+  fs.rmSync(path.join(dir, 'products.json'));
+  const missing = validate(dir);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stdout, /^products\.json: Missing$/m);
+
+  const nowhere = validate(path.join(tempDir(t), 'nope'));
+  assert.equal(nowhere.status, 1);
+  assert.match(nowhere.stdout, /is not a directory/);
+});
+
+test('warnings alone exit 0, and 1 with --strict', (t) => {
+  const dir = exampleCopy(t);
+  const winback = readJson(path.join(dir, 'paywalls/winback.json'));
+  winback.root.children = winback.root.children.filter((node: any) => node.type !== 'button');
+  writeJson(path.join(dir, 'paywalls/winback.json'), winback);
+  fs.writeFileSync(path.join(dir, 'paywalls/notes.txt'), 'not a paywall');
+
+  const relaxed = validate(dir);
+  assert.equal(relaxed.status, 0, relaxed.stdout);
+  assert.match(relaxed.stdout, /^paywalls\/winback\.json:\/root: warning: .*restore/im);
+  assert.match(relaxed.stdout, /^paywalls\/notes\.txt: warning: Ignored/m);
+  assert.match(relaxed.stdout, /valid: .*0 error\(s\), 2 warning\(s\)/);
+
+  const strict = validate(dir, '--strict');
+  assert.equal(strict.status, 1);
+  assert.match(strict.stdout, /invalid: 0 error\(s\), 2 warning\(s\) \(--strict\)/);
+});
+
+test('--format json gives tools every problem with file, path and message', (t) => {
+  const dir = exampleCopy(t);
+  const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
+  delete onboarding.default_locale;
+  writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
+  const result = validate(dir, '--format', 'json');
+  assert.equal(result.status, 1);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.valid, false);
+  assert.deepEqual(report.errors, [{ file: 'paywalls/onboarding.json', path: '/default_locale', message: report.errors[0].message }]);
+  assert.deepEqual(report.warnings, []);
+
+  const valid = JSON.parse(validate(EXAMPLE, '--format', 'json').stdout);
+  assert.deepEqual(valid, { valid: true, errors: [], warnings: [] });
+});
+
+test('a document over 1 MiB is refused as the server refuses it', (t) => {
+  const dir = exampleCopy(t);
+  const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
+  onboarding.metadata = { padding: 'x'.repeat(1024 * 1024) };
+  writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
+  const result = validate(dir);
+  assert.equal(result.status, 1);
+  assert.match(result.stdout, /^paywalls\/onboarding\.json: The document is larger than 1 MiB/m);
+});
+
+test('wrong usage exits 2', () => {
+  assert.equal(validate().status, 2);
+  assert.equal(validate(EXAMPLE, '--format', 'yaml').status, 2);
+  assert.equal(validate(EXAMPLE, 'other').status, 2);
+});
