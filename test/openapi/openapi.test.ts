@@ -53,7 +53,7 @@ test('every $ref resolves inside the document; the paywall tree is one named rec
   const resolve = document.paths['/api/sdk/config'].get;
   assert.deepEqual(resolve.security, [{ sdkKey: [] }, { secretKey: [] }]);
   const parameters = Object.fromEntries(resolve.parameters.map((p: Json) => [p.name, p]));
-  assert.deepEqual(Object.keys(parameters).sort(), ['appVersion', 'country', 'locale', 'paywallId', 'platform', 'userId']);
+  assert.deepEqual(Object.keys(parameters).sort(), ['appVersion', 'country', 'explain', 'locale', 'paywallId', 'platform', 'userId']);
   assert.equal(parameters.paywallId.required, true);
   assert.deepEqual(parameters.platform.schema.enum, ['ios', 'android', 'web']);
 });
