@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import type { Database } from '../db/database.ts';
 import { entityTag, requireIfMatch, requireIfNoneMatch } from '../http/preconditions.ts';
-import { ProblemError } from '../http/problem.ts';
 import { IdSchema } from '../paywalls/document/primitives.ts';
 import type { LivePaywalls } from '../paywalls/live.ts';
+import { DomainError } from '../shared/errors.ts';
 import type { ProductWrite } from './schema.ts';
 import { ProductStore, type StoredProduct } from './store.ts';
 
@@ -18,8 +18,8 @@ export function productTag(stored: StoredProduct): string {
   return entityTag(stored.version);
 }
 
-function notFound(): ProblemError {
-  return new ProblemError(404, 'product_not_found', 'no product with this id in the project');
+function notFound(): DomainError {
+  return new DomainError('product_not_found', 'no product with this id in the project');
 }
 
 /**
@@ -50,10 +50,10 @@ export class ProductManager {
   /** Creates or replaces the product; `created` says which. */
   write(projectId: string, id: string, write: ProductWrite, preconditions: ProductPreconditions): { stored: StoredProduct; created: boolean } {
     if (!v.is(IdSchema, id)) {
-      throw new ProblemError(422, 'invalid_id', 'a product id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
+      throw new DomainError('invalid_id', 'a product id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
     }
     if (write.id !== undefined && write.id !== id) {
-      throw new ProblemError(422, 'validation_failed', 'the request document is invalid; see errors', {
+      throw new DomainError('validation_failed', 'the request document is invalid; see errors', {
         errors: [{ path: '/id', message: 'Must be the id in the path' }],
       });
     }
@@ -73,7 +73,7 @@ export class ProductManager {
       requireIfMatch(ifMatch, productTag(current));
       const users = this.live.usingProduct(projectId, id);
       if (users.length > 0) {
-        throw new ProblemError(409, 'product_in_use', `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`);
+        throw new DomainError('product_in_use', `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`);
       }
     });
     this.live.refreshProduct(projectId, id);

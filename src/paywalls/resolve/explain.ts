@@ -11,6 +11,7 @@ import { authenticate } from '../../http/auth.ts';
 import { ProblemError } from '../../http/problem.ts';
 import { json, type Reply } from '../../http/reply.ts';
 import type { Request } from '../../http/request.ts';
+import { DomainError } from '../../shared/errors.ts';
 import { pointer } from '../../shared/pointer.ts';
 import type { PaywallOutput } from '../document/schema.ts';
 import type { PaywallStore } from '../store.ts';
@@ -120,9 +121,8 @@ export function explainedResolve(ctx: AppContext, store: PaywallStore, req: Requ
     });
   }
   const paywall = ctx.paywalls.get(projectId, request.paywallId);
-  if (!paywall) throw new ProblemError(404, 'paywall_not_found', 'no live paywall with this id in the project');
-  const revision = store.revision(projectId, request.paywallId, paywall.revision);
-  if (!revision) throw new ProblemError(404, 'paywall_not_found', 'no live paywall with this id in the project');
+  const revision = paywall && store.revision(projectId, request.paywallId, paywall.revision);
+  if (!paywall || !revision) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
   const choice = paywall.choose(request.userId, request.attributes);
   const served = paywall.serve(choice, request.locales, request.platform);
   const body = JSON.parse(served.body.toString('utf8')) as { locale: string };
