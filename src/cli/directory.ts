@@ -1,9 +1,10 @@
 import { formatDiagnostic, validateDirectory } from '../config-dir/validate.ts';
 import type { DesiredState } from '../config-dir/state.ts';
 
-/** The directory's desired state; an invalid directory prints its errors on stderr and fails the command. */
+/** The directory's desired state, its warnings printed on stderr; an invalid directory prints its errors there and fails the command. */
 export function readDirectory(dir: string): DesiredState {
-  const { errors, desired } = validateDirectory(dir);
+  const { errors, warnings, desired } = validateDirectory(dir);
+  for (const warning of warnings) process.stderr.write(formatDiagnostic(warning, 'warning') + '\n');
   if (!desired) {
     for (const error of errors) process.stderr.write(formatDiagnostic(error, 'error') + '\n');
     throw new Error(`${dir} is not valid (${errors.length} error(s)); nothing was done`);

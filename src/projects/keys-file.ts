@@ -12,7 +12,9 @@ export function writeKeysFile(file: string, created: CreatedProject | undefined)
   if (!created) {
     throw new Error('--keys-file needs an empty database (or --db :memory:): the keys of an existing project are stored as hashes and cannot be written out');
   }
-  const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
+  const dir = path.dirname(path.resolve(file));
+  fs.mkdirSync(dir, { recursive: true });
+  const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
   fs.writeFileSync(temporary, JSON.stringify(created) + '\n', { mode: 0o600, flag: 'w' });
   fs.chmodSync(temporary, 0o600);
   fs.renameSync(temporary, file);

@@ -240,6 +240,14 @@ test('the key comes from PAYWALLD_KEY or --key and is never printed, not even on
   assert.ok(!unreachable.stderr.includes(wrong));
 });
 
+test('the rate limit of a server is waited out (Retry-After), not reported as a failure', async (t) => {
+  const server = await ciServer(t, ['--seed', EXAMPLE, '--rate-limit-api', '1']);
+  const dir = path.join(tempDir(t), 'out');
+  const exported = against(server, ['export', dir]);
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.deepEqual(readJson(path.join(dir, 'paywalld.json')), { live: ['onboarding'] });
+});
+
 test('an invalid directory is refused before the target is touched', async (t) => {
   const server = await ciServer(t);
   const dir = exampleCopy(t);
