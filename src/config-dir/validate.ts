@@ -185,7 +185,7 @@ export function validateDirectory(dir: string): DirectoryValidation {
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-    return { errors: [{ file: '.', path: '', message: `${dir} is not a directory` }], warnings, desired: undefined };
+    return { errors: [{ file: dir, path: '', message: 'Not a directory' }], warnings, desired: undefined };
   }
   const { products, ids: productIds } = readProducts(dir, errors);
   // With an unreadable catalog every slot would be reported too; its own errors say enough.

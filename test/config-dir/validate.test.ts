@@ -52,7 +52,7 @@ test('a missing products.json or directory is an error, not an empty catalog', (
 
   const nowhere = validate(path.join(tempDir(t), 'nope'));
   assert.equal(nowhere.status, 1);
-  assert.match(nowhere.stdout, /is not a directory/);
+  assert.match(nowhere.stdout, /nope: Not a directory\n/);
 });
 
 test('warnings alone exit 0, and 1 with --strict', (t) => {
