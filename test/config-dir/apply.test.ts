@@ -53,9 +53,11 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
   for (const expected of [
     '+ create product pro_weekly',
     '~ change product pro_annual',
+    'at /name:',
     '- "name": "Pro Annual",',
     '+ "name": "Pro Yearly",',
     '~ new revision of paywall onboarding',
+    'at /strings/en/title:',
     '- "title": "Go Pro"',
     '+ "title": "Unlock everything"',
     '^ publish paywall onboarding',
