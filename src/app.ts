@@ -25,6 +25,7 @@ import { httpMetrics } from './metrics/http.ts';
 import { processMetrics } from './metrics/process.ts';
 import { metricsApi, metricsRoute } from './metrics/routes.ts';
 import { openApiApi } from './openapi/routes.ts';
+import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
 import { productsApi } from './products/routes.ts';
@@ -32,7 +33,7 @@ import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 
 /** Every feature's routes, in one list. */
-const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, metricsApi, keysApi, productsApi, paywallsApi, resolveApi, eventsApi];
+const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, metricsApi, keysApi, productsApi, paywallsApi, resolveApi, fallbackApi, eventsApi];
 
 export interface RunningServer {
   port: number;

@@ -6,6 +6,7 @@ import { applyCommand } from './apply.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
 import { exportCommand } from './export.ts';
+import { fallbackCommand } from './fallback.ts';
 import { keysCommand } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
 import { planCommand } from './plan.ts';
@@ -23,6 +24,7 @@ const commands: Command[] = [
   exportCommand,
   planCommand,
   applyCommand,
+  fallbackCommand,
 ];
 
 function usage(): string {

@@ -41,6 +41,13 @@ export class LivePaywalls {
     return this.byProject.get(projectId)?.get(paywallId)?.compiled;
   }
 
+  /** The ids of the project's live paywalls, sorted. */
+  liveIds(projectId: string): string[] {
+    const ids: string[] = [];
+    for (const [paywallId, entry] of this.byProject.get(projectId) ?? []) if (entry.compiled) ids.push(paywallId);
+    return ids.sort();
+  }
+
   /** The projects that have a non-archived paywall with this id (published or not). */
   projectsWithPaywall(paywallId: string): readonly string[] {
     return this.projectsByPaywall.get(paywallId) ?? NONE;

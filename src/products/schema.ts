@@ -4,7 +4,7 @@ import { IdSchema } from '../paywalls/document/primitives.ts';
 const StoreProductIdSchema = v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(255));
 
 /** A product's id in each store; the resolve endpoint picks one by the request's platform. */
-const StoreIdsSchema = v.strictObject({
+export const StoreIdsSchema = v.strictObject({
   app_store: v.optional(v.pipe(StoreProductIdSchema, v.description('App Store product identifier'))),
   play_store: v.optional(v.pipe(StoreProductIdSchema, v.description('Google Play product identifier'))),
   stripe: v.optional(v.pipe(StoreProductIdSchema, v.description('Stripe price or product id'))),

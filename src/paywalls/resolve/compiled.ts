@@ -1,5 +1,6 @@
 import { digestTag } from '../../http/preconditions.ts';
 import type { StoreIds } from '../../products/schema.ts';
+import { storeProductId } from '../../products/store-product-id.ts';
 import type { ComponentNode } from '../document/components.ts';
 import type { PaywallOutput } from '../document/schema.ts';
 import { type Attributes, compileCondition } from '../targeting/condition.ts';
@@ -71,19 +72,6 @@ function split(weights: number[]): Split {
   return { weights, first: Math.max(0, weights.findIndex((weight) => weight > 0)) };
 }
 
-function storeProductId(storeIds: StoreIds, platform: Platform | undefined): string | null {
-  switch (platform) {
-    case 'ios':
-      return storeIds.app_store ?? null;
-    case 'android':
-      return storeIds.play_store ?? null;
-    case 'web':
-      return storeIds.stripe ?? storeIds.web ?? null;
-    case undefined:
-      return null;
-  }
-}
-
 /**
  * A published revision compiled for the resolve hot path: variants with
  * their merged slots, strings and metadata, audience conditions compiled to
@@ -148,6 +136,22 @@ export class CompiledPaywall {
     if (userId === undefined) return { variant: weights.first, audience, hashed: false };
     const picked = pickByWeights(assignBucket(this.seed, userId), weights.weights);
     return { variant: picked < 0 ? weights.first : picked, audience, hashed: true };
+  }
+
+  /** What a request with no userId that no audience matches gets: the variant the fallback bundle carries. */
+  defaultChoice(): Choice {
+    return { variant: this.split.first, audience: -1, hashed: false };
+  }
+
+  /** The normalised locales a choice's variant can be served in: those it has strings for, and its default. */
+  localesOf(choice: Choice): string[] {
+    const variant = this.variants[choice.variant]!;
+    return [...new Set([variant.strings.defaultLocale, ...variant.locales])];
+  }
+
+  /** The catalog entry of a product some variant's slots name, as compiled (undefined when the catalog lacks it). */
+  product(productId: string): CatalogProduct | undefined {
+    return this.products.get(productId);
   }
 
   variantId(choice: Choice): string {

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { dbPath } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { Logger } from '../log.ts';
+import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
+import { LivePaywalls } from '../paywalls/live.ts';
+import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
+import { ProjectStore } from '../projects/store.ts';
+import { type Command, DB_HELP, DB_OPTION, parse, print, UsageError } from './command.ts';
+
+const help = `Usage:
+  paywalld fallback --out FILE [--project ID] [--paywall ID]... [--db FILE]
+
+Writes the offline fallback bundle an app ships in its binary: for each live
+paywall, its default variant's tree in every locale it has, its products with
+their id in every store, the live revision and a content hash. It is what
+GET /api/sdk/fallback answers; the client shows it when the server cannot be
+reached and it has no cached answer.
+
+Options:
+  --out FILE    where to write the bundle (JSON); written under a temporary name, then renamed
+  --project ID  the project (see: paywalld projects list); needed when the database has several
+  --paywall ID  a paywall to include (repeat it); default: every live paywall of the project.
+                A named paywall that is not live is an error, and nothing is written
+${DB_HELP}`;
+
+/** The project to bundle: the one named, or the only one there is. */
+function pickProject(projects: ProjectStore, named: string | undefined): string {
+  if (named !== undefined) {
+    if (!projects.get(named)) throw new Error(`there is no project ${named} (see: paywalld projects list)`);
+    return named;
+  }
+  const all = projects.list();
+  if (all.length === 1) return all[0]!.id;
+  throw new UsageError(all.length === 0 ? 'the database has no project' : 'the database has several projects: name one with --project ID');
+}
+
+function writeAtomically(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temporary, text);
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+export const fallbackCommand: Command = {
+  name: 'fallback',
+  summary: 'write the offline fallback bundle an app ships with its client',
+  help,
+  run(argv) {
+    const { values, positionals } = parse(argv, {
+      ...DB_OPTION,
+      out: { type: 'string' },
+      project: { type: 'string' },
+      paywall: { type: 'string', multiple: true },
+    });
+    if (values.help) return print(help), 0;
+    if (positionals.length !== 0) throw new UsageError('fallback takes no positional arguments');
+    if (!values.out) throw new UsageError('fallback needs --out FILE');
+    const out = path.resolve(values.out);
+    const db = openDatabase(dbPath(values.db), { mustExist: true });
+    try {
+      migrate(db);
+      const projectId = pickProject(new ProjectStore(db), values.project);
+      const live = new LivePaywalls(db, new Logger('error', { sink: (text) => process.stderr.write(text) }));
+      const ids = values.paywall ? [...new Set(values.paywall)] : live.liveIds(projectId);
+      const missing = ids.filter((id) => !live.get(projectId, id));
+      if (missing.length > 0) throw new Error(`not live in project ${projectId}: ${missing.join(', ')}`);
+      if (ids.length === 0) throw new Error(`project ${projectId} has no live paywall; publish one first`);
+      const bundle = fallbackBundle(ids.map((id) => live.get(projectId, id) as CompiledPaywall));
+      writeAtomically(out, JSON.stringify(bundle) + '\n');
+      print(`Wrote ${bundle.paywalls.map((p) => `${p.paywall_id} (revision ${p.revision})`).join(', ')} to ${out}`);
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+};

@@ -1,0 +1,37 @@
+import type { AppContext } from '../../context.ts';
+import { authenticate } from '../../http/auth.ts';
+import { taggedJson } from '../../http/preconditions.ts';
+import type { RouteDefinition } from '../../http/route.ts';
+import type { CompiledPaywall } from '../resolve/compiled.ts';
+import { fallbackBundle } from './bundle.ts';
+import { fallbackPaywallIds } from './request.ts';
+import { FallbackBundleSchema, FallbackQuerySchema } from './schema.ts';
+
+/** GET /api/sdk/fallback: the bundle an app keeps for when the server cannot be reached. */
+export function fallbackApi(ctx: AppContext): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      pattern: '/api/sdk/fallback',
+      doc: {
+        summary: 'The offline fallback bundle: for each requested live paywall, its default variant in every locale it has, with its products',
+        tag: 'sdk',
+        auth: 'sdk',
+        query: FallbackQuerySchema,
+        responses: {
+          200: { description: 'the bundle; paywalls that are not live are left out', schema: FallbackBundleSchema },
+          304: { description: 'If-None-Match holds the ETag of this bundle' },
+        },
+      },
+      handler: (req) => {
+        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'sdk');
+        const live: CompiledPaywall[] = [];
+        for (const id of fallbackPaywallIds(req.query())) {
+          const compiled = ctx.paywalls.get(projectId, id);
+          if (compiled) live.push(compiled);
+        }
+        return taggedJson(req.header('if-none-match'), fallbackBundle(live));
+      },
+    },
+  ];
+}
