@@ -2,6 +2,7 @@
 // later be embedded in a Node single executable) and copies the two native
 // addons next to it; src/native.ts loads them from there when bundled.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -34,3 +35,49 @@ fs.copyFileSync(require.resolve(`uWebSockets.js/binaries/${uwsAddon}`), path.joi
 fs.copyFileSync(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'), path.join(out, 'better_sqlite3.node'));
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
 console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} and events-writer.js with ${uwsAddon} and better_sqlite3.node`);
+
+// The client for apps (client/): one ES module with no imports, for browsers, Node, React Native, Deno and Bun.
+const clientOut = path.join(out, 'client');
+await build({
+  entryPoints: ['client/index.ts'],
+  outfile: path.join(clientOut, 'index.js'),
+  bundle: true,
+  platform: 'neutral',
+  format: 'esm',
+  target: 'es2020',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+fs.writeFileSync(path.join(clientOut, 'package.json'), JSON.stringify({ type: 'module', types: './index.d.ts' }) + '\n');
+writeClientDeclarations(clientOut);
+console.log(`built ${path.relative(process.cwd(), clientOut)}/index.js and its declarations`);
+
+/**
+ * tsc writes declarations for the whole program; the package needs those
+ * index.d.ts reaches, with import paths ending in .js. Reaching a file
+ * outside client/ fails the build: the declarations must stand alone.
+ */
+function writeClientDeclarations(target) {
+  const scratch = fs.mkdtempSync(path.join(out, '.declarations-'));
+  try {
+    execFileSync(process.execPath, [path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'client/tsconfig.json', '--outDir', scratch], { stdio: 'inherit' });
+    const root = path.join(scratch, 'client');
+    const pending = ['index.d.ts'];
+    const written = new Set();
+    while (pending.length > 0) {
+      const file = pending.pop();
+      if (written.has(file)) continue;
+      written.add(file);
+      const text = fs.readFileSync(path.join(root, file), 'utf8').replace(/(from\s+'\.{1,2}\/[^']+)\.ts'/g, "$1.js'");
+      for (const [, specifier] of text.matchAll(/from\s+'(\.{1,2}\/[^']+)\.js'/g)) {
+        const next = path.normalize(`${specifier}.d.ts`);
+        if (next.startsWith('..')) throw new Error(`client declarations reach outside client/: ${file} imports ${specifier}`);
+        pending.push(next);
+      }
+      fs.writeFileSync(path.join(target, file), text);
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,208 @@
+import { PaywallCache } from './cache.ts';
+import { errorOf, PaywalldError, TransportError } from './errors.ts';
+import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
+import { checkBundle, FallbackPaywalls } from './fallback.ts';
+import { type Fetch, requestWithin } from './http.ts';
+import { newEventId } from './ids.ts';
+import { type ClientStorage, memoryStorage } from './storage.ts';
+import type { EventInput, FallbackBundle, ResolvedPaywall, SdkConfigQuery } from './types.generated.ts';
+
+export type Platform = NonNullable<SdkConfigQuery['platform']>;
+
+export interface ClientOptions {
+  /** Where paywalld answers, such as `https://paywall.example.com`. */
+  baseUrl: string;
+  /** An sdk key (`pwk_sdk_…`). */
+  apiKey: string;
+  /** Keeps the event queue, the last answers and a downloaded bundle across restarts: localStorage, AsyncStorage, a file. Default: memory only. */
+  storage?: ClientStorage;
+  /** The bundle(s) shipped in the app (`paywalld fallback --out`), shown when the server cannot be reached and nothing newer is cached. */
+  fallback?: FallbackBundle | readonly FallbackBundle[];
+  /** The app's platform, sent with every getPaywall unless it names another. */
+  platform?: Platform;
+  /** How long getPaywall waits for an answer before it falls back (ms). Default 3000. */
+  timeoutMs?: number;
+  /** Events per batch (at most 1000). Default 50. */
+  batchSize?: number;
+  /** How long an event waits for a batch to fill before it is sent anyway (ms). Default 5000. */
+  flushIntervalMs?: number;
+  /** Events kept while the server cannot be reached; past it the oldest are dropped. Default 10000. */
+  maxQueuedEvents?: number;
+  /** Called with the events the server refused (they are not retried). */
+  onRejected?: (rejected: RejectedEvent[]) => void;
+  /** Called with failures the app may want to log: storage errors, failed sends. */
+  onError?: (error: unknown) => void;
+  /** The fetch to use; default the global one. */
+  fetch?: Fetch;
+}
+
+export interface GetPaywallOptions {
+  userId?: string;
+  /** A BCP 47 tag; default the browser's languages (the server then also reads Accept-Language). */
+  locale?: string;
+  platform?: Platform;
+  country?: string;
+  appVersion?: string;
+  /** Custom attributes for audiences, sent as attr.NAME. */
+  attributes?: Record<string, string>;
+  /** Overrides the client's timeoutMs for this call. */
+  timeoutMs?: number;
+  /** Asks for a full answer instead of revalidating the cached one (no If-None-Match). */
+  refresh?: boolean;
+}
+
+export interface PaywallResult {
+  /** network: the server answered (a 304 confirms the cached answer); cache: the last answer, the server being unreachable; fallback: the bundle. */
+  source: 'network' | 'cache' | 'fallback';
+  paywall: ResolvedPaywall;
+  /** Why the network answer is missing, when source is not network. */
+  error?: Error;
+}
+
+/** An event as the app tracks it: id and ts are filled in when absent, variant_id from the paywall's last answer. */
+export type TrackEvent = Omit<EventInput, 'id' | 'ts'> & { id?: string; ts?: number };
+
+export interface PaywalldClient {
+  getPaywall(paywallId: string, options?: GetPaywallOptions): Promise<PaywallResult>;
+  /** Queues an event (persisted, sent in batches, retried until acknowledged) and returns it as it will be sent. */
+  track(event: TrackEvent): QueuedEvent;
+  /** Sends what is queued now; resolves with what is still pending (after a failed attempt or timeoutMs, default 10000). */
+  flush(options?: { timeoutMs?: number }): Promise<{ pending: number }>;
+  /** Flushes, then stops; what is still pending stays in storage for the next start. */
+  close(options?: { timeoutMs?: number }): Promise<{ pending: number }>;
+  /** Downloads the fallback bundle of these paywalls (revalidated with its ETag) and keeps it in storage; newer revisions replace the shipped ones. */
+  refreshFallback(paywallIds: readonly string[]): Promise<{ updated: boolean }>;
+  /** The events the server refused lately (at most 100), with its reasons. */
+  rejectedEvents(): RejectedEvent[];
+  queueStatus(): QueueStatus;
+}
+
+const DEFAULT_TIMEOUT_MS = 3000;
+const EVENTS_TIMEOUT_MS = 15_000;
+const MAX_BATCH_SIZE = 1000;
+
+function browserLocales(): readonly string[] {
+  const navigator = (globalThis as { navigator?: { languages?: readonly string[] } }).navigator;
+  return Array.isArray(navigator?.languages) ? navigator.languages : [];
+}
+
+export function createClient(options: ClientOptions): PaywalldClient {
+  if (typeof options?.baseUrl !== 'string' || typeof options.apiKey !== 'string' || options.apiKey === '') {
+    throw new TypeError('createClient needs { baseUrl, apiKey }');
+  }
+  const baseUrl = new URL(options.baseUrl).href.replace(/\/+$/, '');
+  const fetchImpl: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const storage = options.storage ?? memoryStorage();
+  const report = (error: unknown) => options.onError?.(error);
+  const authorization = { authorization: `Bearer ${options.apiKey}` };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const shipped = options.fallback === undefined ? [] : Array.isArray(options.fallback) ? options.fallback : [options.fallback as FallbackBundle];
+  const fallbacks = new FallbackPaywalls(shipped, storage);
+  const cache = new PaywallCache(storage, report);
+  /** The variant each paywall was last shown in, for the events about it. */
+  const shownVariant = new Map<string, string>();
+  const batchSize = Math.min(MAX_BATCH_SIZE, Math.max(1, options.batchSize ?? 50));
+
+  const queue = new EventQueue({
+    storage,
+    batchSize,
+    flushIntervalMs: options.flushIntervalMs ?? 5000,
+    maxQueue: options.maxQueuedEvents ?? 10_000,
+    onRejected: (rejected) => options.onRejected?.(rejected),
+    report,
+    post: (body) =>
+      requestWithin(
+        fetchImpl,
+        `${baseUrl}/api/sdk/events`,
+        { method: 'POST', headers: { ...authorization, 'content-type': 'application/json' }, body },
+        EVENTS_TIMEOUT_MS,
+        async (response) => ({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json().catch(() => undefined) }),
+      ),
+  });
+
+  function shown(result: PaywallResult): PaywallResult {
+    shownVariant.set(result.paywall.paywall_id, result.paywall.variant.id);
+    return result;
+  }
+
+  async function getPaywall(paywallId: string, call: GetPaywallOptions = {}): Promise<PaywallResult> {
+    const platform = call.platform ?? options.platform;
+    const query = new URLSearchParams({ paywallId });
+    if (call.userId) query.set('userId', call.userId);
+    if (platform) query.set('platform', platform);
+    if (call.locale) query.set('locale', call.locale);
+    if (call.country) query.set('country', call.country);
+    if (call.appVersion) query.set('appVersion', call.appVersion);
+    for (const name of Object.keys(call.attributes ?? {}).sort()) query.set(`attr.${name}`, call.attributes![name]!);
+    const locales = call.locale ? [call.locale] : browserLocales();
+    // Everything that can change the answer: the query, and the locales the server may read from Accept-Language.
+    const requestKey = `${query}\n${call.locale ? '' : locales.join(',')}`;
+    const cached = await cache.get(paywallId, requestKey);
+
+    let failure: Error;
+    try {
+      const headers: Record<string, string> = { ...authorization };
+      if (cached && !call.refresh) headers['if-none-match'] = cached.etag;
+      const answer = await requestWithin(fetchImpl, `${baseUrl}/api/sdk/config?${query}`, { headers }, call.timeoutMs ?? timeoutMs, async (response) => {
+        if (response.status === 200) return { paywall: (await response.json()) as ResolvedPaywall, etag: response.headers.get('etag') };
+        if (response.status === 304) return { paywall: undefined, etag: response.headers.get('etag') };
+        throw await errorOf(response);
+      });
+      if (answer.paywall) {
+        if (answer.etag) await cache.put(paywallId, requestKey, { etag: answer.etag, paywall: answer.paywall, at: Date.now() });
+        return shown({ source: 'network', paywall: answer.paywall });
+      }
+      if (cached) {
+        await cache.put(paywallId, requestKey, { ...cached, at: Date.now() });
+        return shown({ source: 'network', paywall: cached.paywall });
+      }
+      failure = new PaywalldError(304, 'unexpected_not_modified', 'the server answered 304 to a request without a cached answer');
+    } catch (error) {
+      // Only a missing answer, an overloaded or failing server fall back; a refusal (401, 404, 422) is the app's to see.
+      const transient = error instanceof TransportError || (error instanceof PaywalldError && (error.status >= 500 || error.status === 429));
+      if (!transient) throw error;
+      failure = error as Error;
+    }
+    await fallbacks.ready;
+    const fallbackRevision = fallbacks.revision(paywallId);
+    // Newer data wins: a cached answer older than the shipped bundle's revision gives way to it.
+    if (cached && (fallbackRevision === undefined || cached.paywall.revision >= fallbackRevision)) {
+      return shown({ source: 'cache', paywall: cached.paywall, error: failure });
+    }
+    const fallback = fallbacks.resolve(paywallId, locales, platform);
+    if (fallback) return shown({ source: 'fallback', paywall: fallback, error: failure });
+    throw new PaywalldError(0, 'unavailable', `paywall ${paywallId}: no answer from the server, nothing cached and not in the fallback bundle`, { cause: failure });
+  }
+
+  async function refreshFallback(paywallIds: readonly string[]): Promise<{ updated: boolean }> {
+    await fallbacks.ready;
+    const headers: Record<string, string> = { ...authorization };
+    const etag = fallbacks.downloadedEtag();
+    if (etag) headers['if-none-match'] = etag;
+    const url = `${baseUrl}/api/sdk/fallback?${new URLSearchParams({ paywallId: paywallIds.join(',') })}`;
+    const answer = await requestWithin(fetchImpl, url, { headers }, timeoutMs, async (response) => {
+      if (response.status === 304) return undefined;
+      if (response.status !== 200) throw await errorOf(response);
+      return { etag: response.headers.get('etag') ?? '', bundle: checkBundle(await response.json()) };
+    });
+    if (!answer) return { updated: false };
+    await fallbacks.saveDownloaded(answer.etag, answer.bundle);
+    return { updated: true };
+  }
+
+  return {
+    getPaywall,
+    refreshFallback,
+    track(event) {
+      const variant = event.variant_id ?? (typeof event.paywall_id === 'string' ? shownVariant.get(event.paywall_id) : undefined);
+      const queued: QueuedEvent = { ...event, id: event.id ?? newEventId(), ts: event.ts ?? Date.now() };
+      if (variant !== undefined) queued.variant_id = variant;
+      queue.enqueue(queued);
+      return queued;
+    },
+    flush: (flushOptions = {}) => queue.flush(flushOptions.timeoutMs ?? 10_000),
+    close: (closeOptions = {}) => queue.close(closeOptions.timeoutMs ?? 10_000),
+    rejectedEvents: () => queue.rejected(),
+    queueStatus: () => queue.status(),
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * paywalld's client: resolves paywalls with ETag revalidation, a cache and an
+ * offline fallback bundle, and sends events through a persisted queue that
+ * delivers each exactly once. No dependencies; runs where fetch runs.
+ * docs/client.md describes it.
+ */
+export { createClient } from './client.ts';
+export type { ClientOptions, GetPaywallOptions, PaywalldClient, PaywallResult, Platform, TrackEvent } from './client.ts';
+export { PaywalldError } from './errors.ts';
+export type { QueuedEvent, QueueStatus, RejectedEvent } from './events.ts';
+export { type ClientStorage, memoryStorage } from './storage.ts';
+export type { EventInput, FallbackBundle, FallbackPaywall, IngestResult, RejectionCode, ResolvedPaywall } from './types.generated.ts';

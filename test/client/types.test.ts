@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { test } from 'node:test';
+import type * as v from 'valibot';
+import { GENERATED_FILE, generateTypes } from '../../client/generate-types.ts';
+import type * as generated from '../../client/types.generated.ts';
+import type { EventSchema, IngestResultSchema } from '../../src/events/schema.ts';
+import type { FallbackBundleSchema, FallbackPaywallSchema } from '../../src/paywalls/fallback/schema.ts';
+import type { ResolvedPaywallSchema, SdkConfigQuerySchema } from '../../src/paywalls/resolve/schema.ts';
+
+/** true exactly when A and B are the same type; `npm run typecheck` fails on any `false` below. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+const sameTypes: [
+  Equal<generated.ResolvedPaywall, v.InferOutput<typeof ResolvedPaywallSchema>>,
+  Equal<generated.SdkConfigQuery, v.InferInput<typeof SdkConfigQuerySchema>>,
+  Equal<generated.FallbackPaywall, v.InferOutput<typeof FallbackPaywallSchema>>,
+  Equal<generated.FallbackBundle, v.InferOutput<typeof FallbackBundleSchema>>,
+  Equal<generated.EventInput, v.InferInput<typeof EventSchema>>,
+  Equal<generated.IngestResult, v.InferOutput<typeof IngestResultSchema>>,
+] = [true, true, true, true, true, true];
+
+test('the client types are the server schemas\' types, and the committed file is what the generator prints', () => {
+  assert.deepEqual(sameTypes, [true, true, true, true, true, true]);
+  assert.equal(
+    fs.readFileSync(GENERATED_FILE, 'utf8'),
+    generateTypes(),
+    'client/types.generated.ts is stale: run node --import tsx client/generate-types.ts',
+  );
+});
