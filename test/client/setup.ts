@@ -1,6 +1,7 @@
 /** What the client tests share: the built client, a real file-backed storage, a seeded server, the event export. */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -47,13 +48,48 @@ export async function seededServer(t: TestContext, overrides: Parameters<typeof 
 
 export interface ServerProcess {
   url: string;
-  port: number;
   dbPath: string;
   keys: { sdk: string; secret: string };
-  /** SIGTERM, and wait for the process to exit: nothing answers on that port any more. */
+  /** SIGTERM, and wait for the process to exit; nothing listens at url any more. */
   stop(): Promise<void>;
-  /** Starts `paywalld serve` again on the same database and port, as after a restart. */
+  /** Starts `paywalld serve` again on the same database, reachable at the same url, as after a restart. */
   restart(): Promise<void>;
+}
+
+/**
+ * A TCP front on a fixed port, as a load balancer's address stays while the
+ * process behind it is replaced: a restarted paywalld cannot bind the port it
+ * just left (connections it closed linger in TIME_WAIT), this front can.
+ */
+class Front {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  async open(target: number): Promise<void> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(target, '127.0.0.1');
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          this.sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    const server = this.server;
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(this.port, '127.0.0.1', () => resolve()));
+    this.port = (server.address() as net.AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => (this.server ? this.server.close(resolve) : resolve(undefined)));
+    this.server = undefined;
+  }
 }
 
 /**
@@ -68,22 +104,25 @@ export async function seededProcess(t: TestContext): Promise<ServerProcess> {
   const keys = JSON.parse(created.stdout).keys as { sdk: string; secret: string };
   const flags = ['--db', dbPath, '--rate-limit-sdk', '0', '--rate-limit-api', '0'];
   let serve: ServeProcess = await spawnServe(t, flags);
-  const port = serve.port;
-  const url = `http://127.0.0.1:${port}`;
+  const front = new Front();
+  await front.open(serve.port);
+  t.after(() => front.close());
+  const url = `http://127.0.0.1:${front.port}`;
   const management = api({ url, keys });
   await seedProducts(management);
   await management.putPaywall('onboarding', example());
   await management.publish('onboarding');
   return {
     url,
-    port,
     dbPath,
     keys,
     stop: async () => {
       assert.equal(await serve.stop(), 0);
+      await front.close();
     },
     restart: async () => {
-      serve = await spawnServe(t, [...flags, '--port', String(port)]);
+      serve = await spawnServe(t, flags);
+      await front.open(serve.port);
     },
   };
 }

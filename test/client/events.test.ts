@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
+import { test } from 'node:test';
+import { tempDir } from '../helpers/temp.ts';
+import { exported, fileStorage, loadClient, metric, seededProcess, seededServer, until } from './setup.ts';
+
+const EVENTS_429 = 'paywalld_http_requests_total{route="/api/sdk/events",method="POST",status="429"}';
+
+function countById(events: { id: string | null }[]): Map<string | null, number> {
+  const counts = new Map<string | null, number>();
+  for (const event of events) counts.set(event.id, (counts.get(event.id) ?? 0) + 1);
+  return counts;
+}
+
+test('events tracked while the server is down are delivered exactly once when it is back, with the variant the app was shown', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededProcess(t);
+  const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(path.join(tempDir(t), 'state.json')), flushIntervalMs: 20 });
+  const shown = await client.getPaywall('onboarding', { userId: 'user-42', country: 'US', platform: 'ios' });
+  assert.equal(shown.paywall.variant.id, 'annual_first');
+  await server.stop();
+
+  const tracked = [
+    client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'user-42' }),
+    client.track({ type: 'purchase_start', paywall_id: 'onboarding', user_id: 'user-42', product_id: 'pro_monthly' }),
+    client.track({ type: 'purchase_complete', paywall_id: 'onboarding', user_id: 'user-42', product_id: 'pro_monthly', properties: { price: 9.99 } }),
+  ];
+  for (const event of tracked) {
+    assert.match(event.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(event.variant_id, 'annual_first');
+    assert.ok(Number.isInteger(event.ts) && event.ts > 1e12);
+  }
+  // The background sender tries, fails and backs off; flush tries once more and reports what is left.
+  await until(() => client.queueStatus().failures > 0, 'a failed attempt');
+  assert.deepEqual(await client.flush(), { pending: 3 });
+  assert.match(String(client.queueStatus().lastError?.message), /network error/);
+  assert.ok(client.queueStatus().notBefore > Date.now() - 1);
+
+  await server.restart();
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  const counts = countById(stored);
+  assert.equal(stored.length, 3);
+  for (const event of tracked) assert.equal(counts.get(event.id), 1);
+  for (const event of stored) {
+    assert.equal(event.variant_id, 'annual_first');
+    assert.equal(event.client_ts, tracked.find((candidate) => candidate.id === event.id)!.ts);
+  }
+  assert.deepEqual(await client.close(), { pending: 0 });
+  assert.throws(() => client.track({ type: 'paywall_close', paywall_id: 'onboarding' }), /closed/);
+});
+
+test('an acknowledgement lost on the way back: the batch is sent again with the same ids, and stored once', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  let posts = 0;
+  // A real HTTP hop that delivers the first batch to paywalld and then drops the connection instead of the answer.
+  const lossy = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const answer = await fetch(`${server.url}${req.url}`, {
+      method: req.method,
+      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+      body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+    });
+    const body = await answer.text();
+    if (req.method === 'POST' && ++posts === 1) return req.socket.destroy();
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => lossy.listen(0, '127.0.0.1', resolve));
+  t.after(() => lossy.close());
+  const client = createClient({ baseUrl: `http://127.0.0.1:${(lossy.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk });
+  const first = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-1' });
+  const second = client.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'u-1' });
+
+  assert.deepEqual(await client.flush(), { pending: 2 });
+  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 2);
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.equal(posts, 2);
+  const stored = countById(await exported(server.url, server.keys.secret, 'onboarding'));
+  assert.deepEqual([stored.get(first.id), stored.get(second.id), stored.size], [1, 1, 2]);
+  assert.equal(await metric(server.url, server.keys.secret, 'paywalld_events_duplicates_total'), 2);
+});
+
+test('a 429 with Retry-After is waited out before the batch is sent again', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t, { rateLimitSdk: 1 });
+  const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, batchSize: 1 });
+  // The SDK limit is 1 request/s per address with bursts of 2: these two take the burst.
+  for (let i = 0; i < 2; i++) assert.equal((await client.getPaywall('onboarding')).source, 'network');
+  const rateLimited = await client.getPaywall('onboarding');
+  assert.equal(rateLimited.source, 'cache');
+
+  const event = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-9' });
+  await until(() => client.queueStatus().failures === 1, 'the 429');
+  assert.match(String(client.queueStatus().lastError?.message), /answered 429/);
+  await until(() => client.queueStatus().pending === 0, 'delivery after Retry-After');
+  // Sent too early, the retry would have met the limit again: one 429 means it waited.
+  assert.equal(await metric(server.url, server.keys.secret, EVENTS_429), 1);
+  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  assert.deepEqual(stored.map((row) => row.id), [event.id]);
+});
+
+test('a client restarted with the queue its predecessor persisted delivers those events', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  const file = path.join(tempDir(t), 'state.json');
+  const offline = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: server.keys.sdk, storage: fileStorage(file) });
+  const queued = [1, 2, 3].map((n) => offline.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `user-${n}` }));
+  assert.deepEqual(await offline.close({ timeoutMs: 1000 }), { pending: 3 });
+
+  const next = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
+  const later = next.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'user-1' });
+  assert.deepEqual(await next.flush(), { pending: 0 });
+  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  assert.deepEqual(
+    stored.map((row) => [row.id, row.client_ts]).sort(),
+    [...queued, later].map((event) => [event.id, event.ts]).sort(),
+  );
+
+  // Nothing is left for a third start.
+  const third = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
+  assert.deepEqual(await third.flush(), { pending: 0 });
+  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 4);
+});
+
+test('events the server rejects are dropped with their reasons, the valid ones of the batch stored, nothing retried', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  const seen: unknown[] = [];
+  const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, onRejected: (rejected) => seen.push(...rejected) });
+  const good = client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
+  const badType = client.track({ type: 'Not A Type', paywall_id: 'onboarding' });
+  const badTs = client.track({ type: 'screen_impression', paywall_id: 'onboarding', ts: -1 });
+  assert.deepEqual(await client.flush(), { pending: 0 });
+
+  const rejected = client.rejectedEvents();
+  assert.deepEqual(
+    rejected.map((entry) => [entry.event.id, entry.code]),
+    [
+      [badType.id, 'invalid_type'],
+      [badTs.id, 'ts_unit'],
+    ],
+  );
+  for (const entry of rejected) assert.ok(entry.message.length > 0);
+  assert.deepEqual(seen, rejected);
+  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id), [good.id]);
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.equal(await metric(server.url, server.keys.secret, 'paywalld_events_stored_total'), 1);
+});
+
+test('batches leave when they are full, and a partial batch when its oldest event has waited the interval', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  const bySize = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, batchSize: 3, flushIntervalMs: 3_600_000 });
+  for (let i = 0; i < 7; i++) bySize.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `size-${i}` });
+  await until(async () => (await exported(server.url, server.keys.secret, 'onboarding')).length === 6, 'two full batches');
+  assert.equal(bySize.queueStatus().pending, 1);
+  assert.deepEqual(await bySize.close(), { pending: 0 });
+
+  const byTime = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, batchSize: 100, flushIntervalMs: 50 });
+  byTime.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'time-0' });
+  await until(() => byTime.queueStatus().pending === 0, 'the interval to pass');
+  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 8);
+});
