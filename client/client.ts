@@ -81,6 +81,19 @@ const DEFAULT_TIMEOUT_MS = 3000;
 const EVENTS_TIMEOUT_MS = 15_000;
 const MAX_BATCH_SIZE = 1000;
 
+/**
+ * The body of a 200 from the config endpoint. A captive portal or a proxy's
+ * page also answers 200: anything that is not this paywall's answer counts
+ * as no answer, and the cache or the bundle is shown instead.
+ */
+async function readPaywall(response: Response, paywallId: string): Promise<ResolvedPaywall> {
+  const body = (await response.json().catch(() => undefined)) as ResolvedPaywall | undefined;
+  if (body?.paywall_id !== paywallId || typeof body.revision !== 'number' || typeof body.variant?.id !== 'string') {
+    throw new PaywalldError(response.status, 'invalid_response', 'the answer is not a resolved paywall (a captive portal or a proxy\'s page?)');
+  }
+  return body;
+}
+
 function browserLocales(): readonly string[] {
   const navigator = (globalThis as { navigator?: { languages?: readonly string[] } }).navigator;
   return Array.isArray(navigator?.languages) ? navigator.languages : [];
@@ -144,7 +157,7 @@ export function createClient(options: ClientOptions): PaywalldClient {
       const headers: Record<string, string> = { ...authorization };
       if (cached && !call.refresh) headers['if-none-match'] = cached.etag;
       const answer = await requestWithin(fetchImpl, `${baseUrl}/api/sdk/config?${query}`, { headers }, call.timeoutMs ?? timeoutMs, async (response) => {
-        if (response.status === 200) return { paywall: (await response.json()) as ResolvedPaywall, etag: response.headers.get('etag') };
+        if (response.status === 200) return { paywall: await readPaywall(response, paywallId), etag: response.headers.get('etag') };
         if (response.status === 304) return { paywall: undefined, etag: response.headers.get('etag') };
         throw await errorOf(response);
       });
@@ -159,7 +172,8 @@ export function createClient(options: ClientOptions): PaywalldClient {
       failure = new PaywalldError(304, 'unexpected_not_modified', 'the server answered 304 to a request without a cached answer');
     } catch (error) {
       // Only a missing answer, an overloaded or failing server fall back; a refusal (401, 404, 422) is the app's to see.
-      const transient = error instanceof TransportError || (error instanceof PaywalldError && (error.status >= 500 || error.status === 429));
+      const transient =
+        error instanceof TransportError || (error instanceof PaywalldError && (error.status >= 500 || error.status === 429 || error.code === 'invalid_response'));
       if (!transient) throw error;
       failure = error as Error;
     }

@@ -218,11 +218,14 @@ export class EventQueue {
       return this.backoff(error as Error, undefined);
     }
     const { status } = answer;
+    const error = new Error(`POST /api/sdk/events answered ${status}`);
     if (status === 200) {
-      this.acknowledge(batch, answer.body as IngestResult);
+      const result = answer.body as IngestResult | undefined;
+      // A captive portal answers 200 too: only paywalld's answer acknowledges a batch.
+      if (typeof result?.accepted !== 'number' || !Array.isArray(result.rejected)) return this.backoff(new Error('POST /api/sdk/events answered 200 with something that is not paywalld\'s answer'), undefined);
+      this.acknowledge(batch, result);
       return 'sent';
     }
-    const error = new Error(`POST /api/sdk/events answered ${status}`);
     if (status === 429 || status === 503) return this.backoff(error, retryAfterMs(answer.retryAfter, Date.now()));
     // 401/403: a key problem the app's next version may fix; keep the events rather than lose them.
     if (status === 408 || status === 401 || status === 403 || status >= 500) return this.backoff(error, undefined);
@@ -240,7 +243,7 @@ export class EventQueue {
 
   private acknowledge(batch: QueuedEvent[], result: IngestResult): void {
     const rejected: RejectedEvent[] = [];
-    for (const rejection of Array.isArray(result?.rejected) ? result.rejected : []) {
+    for (const rejection of result.rejected) {
       const event = batch[rejection.index];
       if (event) rejected.push({ event, code: rejection.code, message: rejection.message });
     }

@@ -160,3 +160,23 @@ function closedPortUrl(): Promise<string> {
     });
   });
 }
+
+test('a captive portal answering 200 with its own page: the fallback for paywalls, and events stay queued', async (t) => {
+  const { createClient } = await loadClient();
+  const bundle = await shippedBundle(t);
+  const portal = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><body>Sign in to the hotel Wi-Fi</body></html>');
+  });
+  await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
+  t.after(() => portal.close());
+  const client = createClient({ baseUrl: `http://127.0.0.1:${(portal.address() as net.AddressInfo).port}`, apiKey: 'pwk_sdk_any', fallback: bundle });
+  const result = await client.getPaywall('onboarding');
+  assert.equal(result.source, 'fallback');
+  assert.match(String(result.error?.message), /not a resolved paywall/);
+  client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
+  assert.deepEqual(await client.flush(), { pending: 1 });
+  assert.deepEqual(client.rejectedEvents(), []);
+  assert.match(String(client.queueStatus().lastError?.message), /not paywalld's answer/);
+});
