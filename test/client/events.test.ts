@@ -167,3 +167,49 @@ test('batches leave when they are full, and a partial batch when its oldest even
   await until(() => byTime.queueStatus().pending === 0, 'the interval to pass');
   assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 8);
 });
+
+test('whole-batch answers: a 413 halves the batch, a 400 drops it with the problem\'s code, a 401 keeps it for later', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  // A real HTTP hop that answers POSTs from a plan, passing the request on to paywalld where the plan says so.
+  const plan: (number | 'forward')[] = [];
+  const sizes: number[] = [];
+  const hop = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    sizes.push(JSON.parse(body.toString()).events.length);
+    const step = plan.shift() ?? 'forward';
+    if (step !== 'forward') {
+      res.writeHead(step, { 'content-type': 'application/problem+json' });
+      res.end(JSON.stringify({ status: step, code: step === 400 ? 'invalid_batch' : 'refused', detail: `refused with ${step}` }));
+      return;
+    }
+    const answer = await fetch(`${server.url}${req.url}`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body });
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+  t.after(() => hop.close());
+  const client = createClient({ baseUrl: `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk, batchSize: 4, flushIntervalMs: 3_600_000 });
+
+  plan.push(413);
+  const four = [0, 1, 2, 3].map((i) => client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.deepEqual(sizes, [4, 2, 2]);
+  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), four.map((event) => event.id).sort());
+
+  plan.push(400);
+  const refused = client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.deepEqual(client.rejectedEvents().map((entry) => [entry.event.id, entry.code, entry.message]), [[refused.id, 'invalid_batch', 'refused with 400']]);
+
+  plan.push(401);
+  const kept = client.track({ type: 'paywall_close', paywall_id: 'onboarding' });
+  assert.deepEqual(await client.flush(), { pending: 1 });
+  assert.match(String(client.queueStatus().lastError?.message), /answered 401/);
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  const stored = (await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id);
+  assert.ok(stored.includes(kept.id) && !stored.includes(refused.id));
+  assert.equal(stored.length, 5);
+});
