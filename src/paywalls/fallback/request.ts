@@ -1,6 +1,7 @@
+import * as v from 'valibot';
 import type { QueryPairs } from '../../http/query.ts';
 import { DomainError } from '../../shared/errors.ts';
-import { ID_PATTERN } from '../document/primitives.ts';
+import { IdSchema } from '../document/primitives.ts';
 import { MAX_FALLBACK_PAYWALLS } from './schema.ts';
 
 /**
@@ -24,7 +25,7 @@ export function fallbackPaywallIds(query: QueryPairs): string[] {
     });
   }
   for (const id of ids) {
-    if (!ID_PATTERN.test(id)) {
+    if (!v.is(IdSchema, id)) {
       throw new DomainError('invalid_query', 'paywallId holds something that is not a paywall id', {
         errors: [{ path: '/paywallId', message: 'must be paywall ids: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit' }],
       });
