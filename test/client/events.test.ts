@@ -213,3 +213,17 @@ test('whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
   assert.ok(stored.includes(kept.id) && !stored.includes(refused.id));
   assert.equal(stored.length, 5);
 });
+
+test('a full queue drops its oldest events, and says how many', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  const file = path.join(tempDir(t), 'state.json');
+  const offline = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: server.keys.sdk, storage: fileStorage(file), maxQueuedEvents: 2 });
+  const events = [0, 1, 2].map((i) => offline.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
+  assert.deepEqual(await offline.close({ timeoutMs: 1000 }), { pending: 2 });
+  assert.equal(offline.queueStatus().dropped, 1);
+
+  const online = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
+  assert.deepEqual(await online.flush(), { pending: 0 });
+  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), [events[1]!.id, events[2]!.id].sort());
+});

@@ -104,3 +104,28 @@ test('createClient refuses what it cannot work with', async () => {
   assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', fallback: { format: 2, paywalls: [] } as any }), /not a paywalld bundle of format 1/);
   assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', fallback: { format: 1, paywalls: [{}] } as any }), /not a paywall/);
 });
+
+test('a storage that fails costs the offline copy, never the answer: the app hears of it through onError', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  const errors: unknown[] = [];
+  const broken = {
+    getItem: () => {
+      throw new Error('storage unreadable');
+    },
+    setItem: () => {
+      throw new Error('quota exceeded');
+    },
+    removeItem: () => {},
+  };
+  const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: broken, onError: (error) => errors.push(error) });
+  const first = await client.getPaywall('onboarding');
+  assert.equal(first.source, 'network');
+  // The answer is still cached in memory, so the next call revalidates it.
+  assert.equal((await client.getPaywall('onboarding')).source, 'network');
+  assert.equal(await metric(server.url, server.keys.secret, NOT_MODIFIED), 1);
+  client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.ok(errors.length >= 2);
+  assert.ok(errors.every((error) => /quota exceeded/.test(String((error as Error).message))));
+});
