@@ -28,6 +28,7 @@ export type SdkConfigQuery = {
   locale?: string | undefined;
   country?: string | undefined;
   appVersion?: string | undefined;
+  explain?: "0" | "1" | undefined;
 };
 
 /** One paywall of the fallback bundle: its default variant in every locale it has. */
