@@ -5,6 +5,7 @@
  * same users here. A condition is compiled once into closures; evaluating it
  * on the hot path never re-reads the document or re-compiles a regex.
  */
+import { RE2JS } from 're2js';
 import { pointer as pointerOf } from '../../http/issues.ts';
 import { paddedVersionString } from './version.ts';
 
@@ -163,11 +164,18 @@ function intersects(value: unknown, set: ReadonlySet<unknown>): boolean {
   return false;
 }
 
-function compileRegex(source: unknown): RegExp | null {
+/**
+ * A `$regex` runs on RE2 (re2js, pure JavaScript): matching takes time linear
+ * in the input whatever the pattern, so a pattern like `^(a+)+$` and a long
+ * attribute sent by an anonymous client cannot stall the event loop, as
+ * JavaScript's backtracking RegExp would. The price is RE2's syntax: no
+ * look-around and no backreferences; such patterns are refused at write time.
+ */
+function compileRegex(source: unknown): RE2JS | null {
   if (typeof source !== 'string') return null;
   try {
-    // Without the g or y flag, test() keeps no state, so one instance serves every evaluation.
-    return new RegExp(source);
+    // translateRegExp accepts JavaScript spellings RE2 writes differently (named groups, `\/`).
+    return RE2JS.compile(RE2JS.translateRegExp(source));
   } catch {
     return null;
   }
@@ -242,7 +250,8 @@ const VALUE_OPERATORS = new Map<string, OperatorSpec>([
       const regex = compileRegex(operand);
       return regex ? (value) => regex.test(String(value)) : matchNothing;
     },
-    check: requireOperand((operand) => compileRegex(operand) !== null, 'needs a valid regular expression'),
+    check: requireOperand((operand) => compileRegex(operand) !== null,
+      'needs a regular expression in RE2 syntax (linear-time matching: no look-around, no backreferences)'),
   }],
   ['$not', {
     compile(operand) {
