@@ -18,8 +18,9 @@ interface UsersRow {
   users: number;
 }
 
+/** Keyed by client-chosen event types: no prototype, so a type named `constructor` is just a count. */
 function emptyCounts(): Record<string, number> {
-  const counts: Record<string, number> = {};
+  const counts: Record<string, number> = Object.create(null);
   for (const type of KNOWN_EVENT_TYPES) counts[type] = 0;
   return counts;
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ownRecord } from '../../shared/record.ts';
 import { ComponentNodeSchema } from './components.ts';
 import { IdSchema, LocaleSchema } from './primitives.ts';
 
@@ -8,13 +9,13 @@ const MAX_WEIGHT = 1_000_000;
 const WeightSchema = v.pipe(v.number(), v.integer('Must be a whole number'), v.minValue(0), v.maxValue(MAX_WEIGHT));
 
 /** locale → string key → text. */
-const StringsSchema = v.record(LocaleSchema, v.record(IdSchema, v.string()));
+const StringsSchema = ownRecord(LocaleSchema, ownRecord(IdSchema, v.string()));
 
 /** slot name → product id; whether the product exists is checked by validatePaywall. */
-const SlotsSchema = v.record(IdSchema, v.pipe(v.string(), v.minLength(1, 'Must not be empty')));
+const SlotsSchema = ownRecord(IdSchema, v.pipe(v.string(), v.minLength(1, 'Must not be empty')));
 
 /** Free-form JSON for the app (e.g. a theme name); paywalld only stores and serves it. */
-const MetadataSchema = v.record(v.string(), v.unknown());
+const MetadataSchema = ownRecord(v.string(), v.unknown());
 
 const VariantSchema = v.strictObject({
   id: IdSchema,
@@ -32,9 +33,9 @@ const VariantSchema = v.strictObject({
 const AudienceSchema = v.strictObject({
   id: IdSchema,
   /** A GrowthBook-style condition on the request's attributes, checked by validateCondition. */
-  when: v.record(v.string(), v.unknown()),
+  when: ownRecord(v.string(), v.unknown()),
   /** variant id → weight for users who match; variants not named get weight 0. */
-  weights: v.record(IdSchema, WeightSchema),
+  weights: ownRecord(IdSchema, WeightSchema),
 });
 
 /** The document a client writes with PUT; validatePaywall adds the checks a schema cannot express. */

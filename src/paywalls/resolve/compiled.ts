@@ -113,7 +113,8 @@ export class CompiledPaywall {
     this.audiences = doc.audiences.map((audience) => ({
       id: audience.id,
       matches: compileCondition(audience.when),
-      split: split(doc.variants.map((variant) => audience.weights[variant.id] ?? 0)),
+      // hasOwn: a variant named `constructor` that the audience leaves out must weigh 0, not Object.
+      split: split(doc.variants.map((variant) => (Object.hasOwn(audience.weights, variant.id) ? audience.weights[variant.id]! : 0))),
     }));
     const productIds = new Set<string>();
     for (const variant of this.variants) for (const [, productId] of variant.slots) productIds.add(productId);

@@ -20,7 +20,7 @@ const KEYED_PROPS: Readonly<Record<string, string>> = { text_key: 'text', alt_ke
 function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBindings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(props)) {
-    const literal = KEYED_PROPS[name];
+    const literal = Object.hasOwn(KEYED_PROPS, name) ? KEYED_PROPS[name] : undefined;
     // Validation guarantees every key exists in the default locale, the end of every fallback chain.
     if (literal !== undefined) out[literal] = bindings.text(value as string) ?? '';
     else out[name] = value;
