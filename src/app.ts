@@ -8,7 +8,8 @@ import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { seed } from './config-dir/seed.ts';
-import { openDatabase } from './db/database.ts';
+import { failFastOnLocks, openDatabase } from './db/database.ts';
+import { retryWhileLocked } from './db/lock-retry.ts';
 import { serverStorage } from './db/ephemeral.ts';
 import { migrate } from './db/migrate.ts';
 import { watchConfigChanges } from './db/watch.ts';
@@ -48,7 +49,11 @@ export interface RunningServer {
 export function buildRouter(ctx: AppContext): Router<Route> {
   const router = new Router<Route>();
   for (const api of apis) {
-    for (const { method, pattern, ...route } of api(ctx)) router.add(method, pattern, route);
+    for (const { method, pattern, ...route } of api(ctx)) {
+      // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).
+      const handler = route.handler;
+      router.add(method, pattern, { ...route, handler: (req) => retryWhileLocked(() => handler(req), { beforeWaiting: () => req.keepHeaders() }) });
+    }
   }
   // Last, so that it can document every route, its own included.
   for (const { method, pattern, ...route } of openApiApi(router)) router.add(method, pattern, route);
@@ -96,6 +101,8 @@ export async function startServer(
       // Keys of a database about to be discarded would mislead the harness that reads them.
       undo.push(() => fs.rmSync(config.keysFile!, { force: true }));
     }
+    // Start-up may wait for a lock (migrations); serving must not.
+    failFastOnLocks(db);
     const router = buildRouter(ctx);
     processMetrics(ctx.metrics, config.dbPath);
     const server = new HttpServer({ router, log, policy: edgePolicy(config), observe: httpMetrics(ctx.metrics, router) });

@@ -34,3 +34,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database 
   db.pragma('foreign_keys = ON');
   return db;
 }
+
+/**
+ * For the server's own connection once it is up: a statement that meets a
+ * lock held elsewhere fails at once (SQLITE_BUSY) instead of sleeping inside
+ * SQLite, which would freeze the event loop; retryWhileLocked
+ * (db/lock-retry.ts) waits for it with timers instead. The CLI and the event
+ * writer's thread keep the 5 s wait: blocking is harmless there.
+ */
+export function failFastOnLocks(db: Database): void {
+  db.pragma('busy_timeout = 0');
+}

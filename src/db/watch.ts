@@ -16,12 +16,18 @@ export function watchConfigChanges(db: Database, intervalMs: number, onChange: (
   let lastData = dataVersion.get();
   let lastGeneration = generation.get();
   const timer = setInterval(() => {
-    const data = dataVersion.get();
-    if (data === lastData) return;
-    lastData = data;
-    const now = generation.get();
-    if (now === lastGeneration) return;
-    lastGeneration = now;
+    try {
+      const data = dataVersion.get();
+      if (data === lastData) return;
+      const now = generation.get();
+      lastData = data;
+      if (now === lastGeneration) return;
+      lastGeneration = now;
+    } catch {
+      // A failing database (I/O error, damaged file) must not end the process from a timer:
+      // /healthz reports it, and the next tick looks again.
+      return;
+    }
     onChange();
   }, intervalMs);
   timer.unref();

@@ -21,6 +21,8 @@ export interface Request {
   readonly body: Buffer;
   /** A request header by lower-case name, '' when absent. */
   header(name: string): string;
+  /** Copies every header now, so that header() still works after the uWS callback returned (a retried handler). */
+  keepHeaders(): void;
   /** The query's name/value pairs, decoded as URLSearchParams decodes them (parsed on first use). */
   query(): QueryPairs;
 }

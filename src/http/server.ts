@@ -87,6 +87,7 @@ class IncomingRequest implements Request {
 
   /** Copies every header, for routes whose handler runs after the body arrived. */
   keepHeaders(): void {
+    if (this.headers) return;
     const headers = new Map<string, string>();
     this.req.forEach((key, value) => headers.set(key, value));
     this.headers = headers;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
 import { startTestServer } from '../helpers/server.ts';
 
 test('/healthz and /readyz answer 200 while serving', async (t) => {
@@ -22,10 +24,19 @@ test('/readyz answers 503 once draining began, while /healthz stays 200', async 
   assert.equal((await fetch(`${url}/healthz`)).status, 200);
 });
 
-test('/healthz answers 503 when the database does not', async (t) => {
-  const { url, server } = await startTestServer(t);
-  server.ctx.db.close();
+test('/healthz answers 503 when the database file really fails, and the server keeps running', async (t) => {
+  const { url, server, dbPath } = await startTestServer(t);
+  assert.equal((await fetch(`${url}/healthz`)).status, 200);
+  // Everything into the main file, then the file is damaged under the running server (as a failing
+  // disk or a stray process would): a check that reads no page, or reads it from the cache, passes.
+  const other = openDatabase(dbPath, { mustExist: true });
+  other.pragma('wal_checkpoint(TRUNCATE)');
+  other.close();
+  fs.truncateSync(dbPath, 0);
   const response = await fetch(`${url}/healthz`);
   assert.equal(response.status, 503);
+  assert.equal(response.headers.get('retry-after'), '1');
   assert.equal((await response.json()).code, 'database_unavailable');
+  assert.equal((await fetch(`${url}/readyz`)).status, 200, 'the process is still up');
+  assert.ok(server.port > 0);
 });

@@ -1,0 +1,84 @@
+/**
+ * The database held or failing: a lock held by another process is waited for
+ * without freezing the server and answered 503 past a short bound; a full or
+ * read-only database answers 503 too, never 500.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { test, type TestContext } from 'node:test';
+import { api, problem, seedProducts, single } from '../paywalls/api.ts';
+import { startTestServer } from '../helpers/server.ts';
+
+const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
+
+/** Another process that opens the database and holds its write lock (BEGIN IMMEDIATE) until told to commit. */
+async function holdWriteLock(t: TestContext, dbPath: string): Promise<() => Promise<void>> {
+  const script = `
+    const Database = require(${JSON.stringify(BETTER_SQLITE3)});
+    const db = new Database(${JSON.stringify(dbPath)});
+    db.exec('BEGIN IMMEDIATE');
+    console.log('locked');
+    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); console.log('released'); });
+  `;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  t.after(() => child.kill('SIGKILL'));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  assert.equal((await lines.next()).value, 'locked');
+  return async () => {
+    child.stdin!.write('commit\n');
+    assert.equal((await lines.next()).value, 'released');
+  };
+}
+
+test('a write lock held by another process: writes answer 503 with Retry-After while resolve and /healthz are served meanwhile', async (t) => {
+  const server = await startTestServer(t);
+  const client = api(server);
+  await seedProducts(client);
+  await client.putProduct('spare', { name: 'Spare', store_ids: {} });
+  await client.putPaywall('pw', single({ en: { title: 'T' } }));
+  await client.publish('pw');
+
+  const release = await holdWriteLock(t, server.dbPath);
+  const finished: string[] = [];
+  const track = <T>(name: string, promise: Promise<T>) => promise.then((value) => (finished.push(name), value));
+  const put = track('put', client.request('PUT', '/api/products/new', { body: { name: 'New', store_ids: {} } }));
+  // A route without a body reads its headers again when it is retried.
+  const remove = track('delete', client.request('DELETE', '/api/products/spare'));
+  const resolve = track('resolve', client.resolve({ paywallId: 'pw', userId: 'u' }));
+  const health = track('healthz', fetch(`${server.url}/healthz`));
+
+  assert.equal((await resolve).status, 200);
+  assert.equal((await health).status, 200);
+  for (const response of [await put, await remove]) {
+    await problem(response, 503, 'database_unavailable');
+    assert.equal(response.headers.get('retry-after'), '1');
+  }
+  // The event loop was free while the writes waited: the reads were answered first.
+  assert.deepEqual(finished.slice(0, 2).sort(), ['healthz', 'resolve']);
+
+  await release();
+  assert.equal((await client.request('PUT', '/api/products/new', { body: { name: 'New', store_ids: {} } })).status, 201);
+  assert.equal((await client.request('DELETE', '/api/products/spare')).status, 204);
+});
+
+test('a full database and a read-only one answer 503 database_unavailable, not 500', async (t) => {
+  const server = await startTestServer(t);
+  const client = api(server);
+  await seedProducts(client);
+  const db = server.server.ctx.db;
+  // SQLite's own limit on the file's size: the next page it needs fails with SQLITE_FULL.
+  db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
+  const big = single({ en: { title: 'x'.repeat(200_000) } });
+  const full = await client.request('PUT', '/api/paywalls/big', { body: big });
+  await problem(full, 503, 'database_unavailable');
+  assert.equal(full.headers.get('retry-after'), '1');
+  db.pragma('max_page_count = 4294967294');
+
+  // query_only: every write fails with SQLITE_READONLY, as on a file that became read-only.
+  db.pragma('query_only = 1');
+  await problem(await client.request('PUT', '/api/products/ro', { body: { name: 'RO', store_ids: {} } }), 503, 'database_unavailable');
+  db.pragma('query_only = 0');
+  assert.equal((await client.request('PUT', '/api/paywalls/big', { body: big })).status, 201);
+});
