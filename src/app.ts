@@ -114,7 +114,7 @@ export async function startServer(
       await server.close(0);
       throw error;
     }
-    const stopBackups = config.backups ? scheduleBackups(db, config.backups, log) : undefined;
+    const stopBackups = config.backups ? scheduleBackups(config.dbPath, config.backups, log) : undefined;
     const stopWatching = watchConfigChanges(db, config.watchIntervalMs, () => {
       for (const listener of hooks.externalChange) listener();
     });

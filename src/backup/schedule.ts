@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import { snapshot } from './snapshot.ts';
 
@@ -10,11 +9,19 @@ export interface BackupSchedule {
   keep: number;
 }
 
-const NAME = /^paywalld-\d{8}T\d{6}Z\.db$/;
+/** Scheduled snapshots, with milliseconds (`.123`) since this version; older ones have whole seconds. */
+const NAME = /^paywalld-\d{8}T\d{6}(\.\d{3})?Z\.db$/;
 
-/** `paywalld-20261125T061500Z.db`: sorts by time, and says when it was taken. */
+/** `paywalld-20261125T061500.123Z.db`: sorts by time, and says when it was taken. */
 export function snapshotName(at: Date): string {
-  return `paywalld-${at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')}.db`;
+  return `paywalld-${at.toISOString().replace(/[-:]/g, '')}.db`;
+}
+
+/** The name for a snapshot taken at `at`, moved on by a millisecond while a file has it (a clock set back). */
+function freeName(dir: string, at: Date): string {
+  let ms = at.getTime();
+  while (fs.existsSync(path.join(dir, snapshotName(new Date(ms))))) ms += 1;
+  return path.join(dir, snapshotName(new Date(ms)));
 }
 
 /** Deletes the oldest scheduled snapshots beyond `keep`; other files in the folder are left alone. */
@@ -28,16 +35,18 @@ export function prune(dir: string, keep: number): string[] {
 /**
  * `serve --backup-dir DIR --backup-every 6h --backup-keep 14`: takes a
  * snapshot every interval (the first one interval after start) and keeps the
- * newest `keep`. A failed snapshot is logged and retried at the next tick; it
- * never stops the server. Returns a function that stops the schedule and
- * waits for a snapshot in progress.
+ * newest `keep`. A tick that comes while the previous snapshot still runs is
+ * skipped (and logged), so slow snapshots never queue up. A failed snapshot is
+ * logged and tried again at the next tick; it never stops the server.
+ * Returns a function that stops the schedule and waits for a snapshot in
+ * progress.
  */
-export function scheduleBackups(db: Database, schedule: BackupSchedule, log: Logger, now = () => new Date()): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
+export function scheduleBackups(dbPath: string, schedule: BackupSchedule, log: Logger, now = () => new Date()): () => Promise<void> {
+  let running: Promise<void> | undefined;
   const take = async () => {
-    const target = path.join(schedule.dir, snapshotName(now()));
+    const target = freeName(schedule.dir, now());
     try {
-      const { pages } = await snapshot(db, target);
+      const { pages } = await snapshot(dbPath, target);
       const removed = prune(schedule.dir, schedule.keep);
       log.info('backup written', { file: target, pages, removed });
     } catch (error) {
@@ -45,7 +54,11 @@ export function scheduleBackups(db: Database, schedule: BackupSchedule, log: Log
     }
   };
   const timer = setInterval(() => {
-    running = running.then(take);
+    if (running) {
+      log.warn('backup skipped: the previous one is still running', { dir: schedule.dir });
+      return;
+    }
+    running = take().finally(() => (running = undefined));
   }, schedule.everyMs);
   timer.unref();
   return async () => {

@@ -1,24 +1,46 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
 
 /**
- * Writes a consistent copy of `db` to `target` with SQLite's online backup
- * API, which copies the database as of one moment (write-ahead log included)
- * while other connections keep writing. The copy goes to a temporary name
- * first and is renamed into place when complete, so `target` is never
- * half-written. Refuses to overwrite an existing file.
+ * Pages copied per step; between steps the event loop runs, so a server taking
+ * a scheduled snapshot keeps answering (a step of 4 MiB takes milliseconds).
  */
-export async function snapshot(db: Database, target: string): Promise<{ pages: number }> {
+const PAGES_PER_STEP = 1024;
+
+/** The files SQLite may leave beside a database it was writing. */
+function withCompanions(file: string): string[] {
+  return [file, `${file}-journal`, `${file}-wal`, `${file}-shm`];
+}
+
+/**
+ * Writes a consistent copy of the database at `dbPath` to `target` while
+ * other connections keep writing, with SQLite's online backup API on a
+ * connection of its own. That connection holds one read transaction for the
+ * whole copy, so every step reads the same moment of the database: commits by
+ * the event writer neither restart the copy (the default backup restarts on
+ * every commit of another connection, and under steady ingestion never
+ * finished) nor show up in it. The copy goes to a temporary name first and is
+ * renamed into place when complete, so `target` is never half-written; a
+ * failed copy removes its temporary files. Refuses to overwrite `target`.
+ */
+export async function snapshot(dbPath: string, target: string): Promise<{ pages: number }> {
   if (fs.existsSync(target)) throw new Error(`${target} exists already; choose a new file name`);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.partial-${process.pid}`;
+  const source = openDatabase(dbPath, { mustExist: true });
   try {
-    const { totalPages } = await db.backup(temporary);
+    source.exec('BEGIN');
+    // A deferred transaction starts reading only at its first read: this one fixes the moment copied.
+    source.prepare('SELECT count(*) FROM sqlite_schema').pluck().get();
+    const { totalPages } = await source.backup(temporary, { progress: () => PAGES_PER_STEP });
+    source.exec('COMMIT');
     fs.renameSync(temporary, target);
     return { pages: totalPages };
   } catch (error) {
-    fs.rmSync(temporary, { force: true });
+    for (const file of withCompanions(temporary)) fs.rmSync(file, { force: true });
     throw error;
+  } finally {
+    source.close();
   }
 }

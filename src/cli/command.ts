@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { dbPath } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
@@ -25,9 +26,25 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
 }
 
-/** Opens the database a command works on, bringing its schema up to date first. */
-export function openForCommand(dbFlag: string | undefined): Database {
-  const db = openDatabase(dbPath(dbFlag));
+/**
+ * The database file a command works on, which must exist: a mistyped --db
+ * would otherwise create an empty database and answer as if it were the real
+ * one (no projects, no keys). Only serve, migrate and projects create make one.
+ */
+export function existingDbPath(dbFlag: string | undefined): string {
+  const file = dbPath(dbFlag);
+  if (file !== ':memory:' && !fs.existsSync(file)) {
+    throw new UsageError(`database ${file} does not exist; check --db (or PAYWALLD_DB), or create it with "paywalld migrate --db ${file}"`);
+  }
+  return file;
+}
+
+/**
+ * Opens the database a command works on, bringing its schema up to date
+ * first. It must exist unless `create` (the commands that may start a database).
+ */
+export function openForCommand(dbFlag: string | undefined, options: { create?: boolean } = {}): Database {
+  const db = openDatabase(options.create ? dbPath(dbFlag) : existingDbPath(dbFlag));
   try {
     migrate(db);
     return db;

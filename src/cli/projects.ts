@@ -22,7 +22,7 @@ export const projectsCommand: Command = {
     const [sub, ...rest] = positionals;
     if (sub === 'create') {
       if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');
-      const db = openForCommand(values.db);
+      const db = openForCommand(values.db, { create: true });
       try {
         const created = new ProjectStore(db).create(rest[0]!);
         if (values.json) print(JSON.stringify(created));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -7,6 +8,8 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
 import { Logger } from '../../src/log.ts';
+import { until } from '../events/client.ts';
+import { DIST } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 test('scheduled snapshots are consistent copies, named by time, and only the newest are kept', async (t) => {
@@ -21,7 +24,7 @@ test('scheduled snapshots are consistent copies, named by time, and only the new
   const backups = path.join(dir, 'backups');
   fs.mkdirSync(backups);
   fs.writeFileSync(path.join(backups, 'notes.txt'), 'not a snapshot');
-  const stop = scheduleBackups(db, { dir: backups, everyMs: 5, keep: 2 }, log, () => new Date((clock += 3_600_000)));
+  const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: backups, everyMs: 5, keep: 2 }, log, () => new Date((clock += 3_600_000)));
 
   const deadline = Date.now() + 10_000;
   while (written.filter((l) => l.includes('"msg":"backup written"')).length < 4 && Date.now() < deadline) {
@@ -33,7 +36,7 @@ test('scheduled snapshots are consistent copies, named by time, and only the new
   const files = fs.readdirSync(backups).sort();
   assert.equal(files.length, 3);
   assert.equal(files[0], 'notes.txt');
-  assert.ok(files.slice(1).every((f) => /^paywalld-20261125T\d{6}Z\.db$/.test(f)));
+  assert.ok(files.slice(1).every((f) => /^paywalld-20261125T\d{6}\.\d{3}Z\.db$/.test(f)));
   const copy = openDatabase(path.join(backups, files[2]!), { mustExist: true });
   t.after(() => copy.close());
   assert.deepEqual(copy.prepare('SELECT name FROM projects').pluck().all(), ['kept']);
@@ -49,7 +52,7 @@ test('a failed snapshot is logged and the schedule goes on', async (t) => {
   // A file where the backup folder should be: every snapshot fails.
   const blocked = path.join(dir, 'blocked');
   fs.writeFileSync(blocked, '');
-  const stop = scheduleBackups(db, { dir: blocked, everyMs: 5, keep: 2 }, log);
+  const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: blocked, everyMs: 5, keep: 2 }, log);
   const deadline = Date.now() + 10_000;
   while (written.filter((l) => l.includes('"msg":"backup failed"')).length < 2 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -59,11 +62,12 @@ test('a failed snapshot is logged and the schedule goes on', async (t) => {
 });
 
 test('snapshot names sort by time; prune keeps the newest', (t) => {
-  assert.equal(snapshotName(new Date('2026-11-25T06:15:09.123Z')), 'paywalld-20261125T061509Z.db');
+  assert.equal(snapshotName(new Date('2026-11-25T06:15:09.123Z')), 'paywalld-20261125T061509.123Z.db');
   const dir = tempDir(t);
-  for (const hour of ['01', '02', '03']) fs.writeFileSync(path.join(dir, `paywalld-20261125T${hour}0000Z.db`), '');
-  assert.deepEqual(prune(dir, 1), ['paywalld-20261125T010000Z.db', 'paywalld-20261125T020000Z.db']);
-  assert.deepEqual(fs.readdirSync(dir), ['paywalld-20261125T030000Z.db']);
+  // Names of earlier versions (whole seconds) are pruned with the new ones.
+  for (const name of ['T010000Z', 'T020000.500Z', 'T030000.001Z']) fs.writeFileSync(path.join(dir, `paywalld-20261125${name}.db`), '');
+  assert.deepEqual(prune(dir, 1), ['paywalld-20261125T010000Z.db', 'paywalld-20261125T020000.500Z.db']);
+  assert.deepEqual(fs.readdirSync(dir), ['paywalld-20261125T030000.001Z.db']);
 });
 
 test('intervals', () => {
@@ -72,4 +76,55 @@ test('intervals', () => {
   assert.equal(parseInterval('1d'), 86_400_000);
   assert.equal(parseInterval('90'), 90_000);
   for (const bad of ['', '0h', '-1h', '6 hours', '1.5h']) assert.equal(parseInterval(bad), undefined, bad);
+});
+
+test('snapshots taken at the same clock time get distinct names instead of failing', async (t) => {
+  const dir = tempDir(t);
+  const db = openDatabase(path.join(dir, 'live.db'));
+  t.after(() => db.close());
+  migrate(db);
+  const written: string[] = [];
+  const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  const backups = path.join(dir, 'backups');
+  const frozen = new Date('2026-11-25T06:00:00.000Z');
+  const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: backups, everyMs: 5, keep: 10 }, log, () => frozen);
+  await until(() => written.filter((l) => l.includes('"msg":"backup written"')).length >= 3);
+  await stop();
+  assert.deepEqual(written.filter((l) => l.includes('"msg":"backup failed"')), []);
+  const files = fs.readdirSync(backups).sort();
+  assert.ok(files.length >= 3);
+  assert.deepEqual(files.slice(0, 3), ['paywalld-20261125T060000.000Z.db', 'paywalld-20261125T060000.001Z.db', 'paywalld-20261125T060000.002Z.db']);
+});
+
+/** The backup CLI writes to a 1 MiB tmpfs of its own (a private mount namespace), too small for the database. */
+const FULL_TARGET = `
+set -eu
+mount -t tmpfs -o size=1m tmpfs "$MNT"
+set +e
+node "$DIST" backup "$MNT/copy.db" --db "$DB" >/dev/null 2>"$ERR"
+echo "exit $?"
+ls -A "$MNT"
+`;
+
+test('a backup that fails midway (disk full) removes its partial files', async (t) => {
+  const dir = tempDir(t);
+  const dbFile = path.join(dir, 'live.db');
+  const db = openDatabase(dbFile);
+  migrate(db);
+  db.exec('CREATE TABLE ballast (pad TEXT)');
+  const insert = db.prepare('INSERT INTO ballast VALUES (?)');
+  db.transaction(() => {
+    for (let i = 0; i < 1000; i++) insert.run('x'.repeat(4000));
+  })();
+  db.close();
+  const mnt = path.join(dir, 'mnt');
+  fs.mkdirSync(mnt);
+  const result = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'bash', '-c', FULL_TARGET], {
+    env: { ...process.env, MNT: mnt, DIST, DB: dbFile, ERR: path.join(dir, 'err') },
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 0, result.stderr);
+  // exit 1 and an empty folder: no copy.db.partial-PID, no -journal left behind.
+  assert.deepEqual(result.stdout.trim().split('\n'), ['exit 1']);
+  assert.match(fs.readFileSync(path.join(dir, 'err'), 'utf8'), /full/i);
 });

@@ -44,6 +44,7 @@ test('keys create, list and revoke', (t) => {
 
 test('wrong usage exits 2 with a pointer to --help; failures exit 1', (t) => {
   const db = path.join(tempDir(t), 'cli.db');
+  assert.equal(runCli(['migrate', '--db', db]).status, 0);
   const cases: [string[], number, RegExp][] = [
     [[], 2, /Usage: paywalld <command>/],
     [['frobnicate'], 2, /unknown command "frobnicate"/],
@@ -62,6 +63,30 @@ test('wrong usage exits 2 with a pointer to --help; failures exit 1', (t) => {
     assert.equal(result.status, status, args.join(' '));
     assert.match(result.stderr + result.stdout, message, args.join(' '));
   }
+});
+
+test('every command but serve, migrate and projects create refuses a --db that does not exist, and creates nothing', (t) => {
+  const dir = tempDir(t);
+  const missing = path.join(dir, 'typo.db');
+  const commands = [
+    ['projects', 'list'],
+    ['keys', 'list', '--project', 'prj_x'],
+    ['keys', 'create', '--project', 'prj_x', '--scope', 'sdk'],
+    ['keys', 'revoke', 'key_x'],
+    ['backup', path.join(dir, 'copy.db')],
+  ];
+  for (const args of commands) {
+    const result = runCli([...args, '--db', missing]);
+    assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.ok(result.stderr.includes(`database ${missing} does not exist`), `${args.join(' ')}: ${result.stderr}`);
+    assert.deepEqual(fs.readdirSync(dir), [], `${args.join(' ')} created nothing`);
+  }
+  // PAYWALLD_DB is checked the same way.
+  assert.equal(runCli(['projects', 'list'], { env: { PAYWALLD_DB: missing } }).status, 2);
+  // The commands that start a database still may.
+  assert.equal(runCli(['projects', 'create', 'first', '--db', missing]).status, 0);
+  assert.equal(runCli(['projects', 'list', '--db', missing]).status, 0);
+  assert.equal(runCli(['migrate', '--db', path.join(dir, 'other.db')]).status, 0);
 });
 
 test('--help works on every command', () => {
