@@ -20,7 +20,7 @@ import {
   StatsSchema,
 } from './schema.ts';
 import { EventStats } from './stats.ts';
-import { dayOf } from './time.ts';
+import { dayOf, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
 import { EventWriter } from './writer/writer.ts';
 
 /** Largest request body of an event batch; the edge answers 413 past it and reads no further. */
@@ -102,6 +102,7 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         const range = query(StatsQuerySchema, req);
         const toDay = dayOf(range.to ?? Date.now());
         const fromDay = range.from === undefined ? toDay - (DEFAULT_STATS_DAYS - 1) : dayOf(range.from);
+        if (fromDay < FIRST_PRINTABLE_DAY || toDay > LAST_PRINTABLE_DAY) throw invalidRange('the range must lie within the years 0000 to 9999');
         if (fromDay > toDay) throw invalidRange('from must not be after to');
         if (toDay - fromDay + 1 > MAX_STATS_DAYS) throw invalidRange(`statistics cover at most ${MAX_STATS_DAYS} days per request`);
         return json(200, stats.forPaywall(projectId, req.params.id!, fromDay, toDay), { 'Cache-Control': 'no-store' });

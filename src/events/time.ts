@@ -32,6 +32,11 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }
 
+/** Days that print as YYYY-MM-DD: 0000-01-01 to 9999-12-31 (past them ISO writes `+033658-09-…`). */
+// setUTCFullYear, because Date.UTC reads years 0 to 99 as 1900 to 1999.
+export const FIRST_PRINTABLE_DAY = dayOf(new Date(0).setUTCFullYear(0, 0, 1));
+export const LAST_PRINTABLE_DAY = dayOf(Date.UTC(9999, 11, 31));
+
 export function dayText(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }

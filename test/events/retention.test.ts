@@ -34,6 +34,31 @@ test('raw events received more than N days ago are deleted in the background; ro
   assert.equal((await exported(second, keys.secret)).length, 2);
 });
 
+test('rows received "in the future" (a clock that jumped ahead) do not stop retention from deleting the old rows after them', async (t) => {
+  const first = await startTestServer(t);
+  const { url, keys, dbPath } = first;
+  const now = Date.now();
+  // Received first, while the clock ran a month ahead: more than a delete window of them.
+  const ahead = Array.from({ length: 1500 }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts: now, id: `ahead-${i}` }));
+  // Received after the clock was set right, long enough ago to be deleted.
+  const old = Array.from({ length: 2500 }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts: now - 10 * DAY, id: `old-${i}` }));
+  for (const events of [ahead, old]) {
+    for (let i = 0; i < events.length; i += 1000) await ingest(url, keys.sdk, { events: events.slice(i, i + 1000) });
+  }
+  await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: now, id: 'recent' }] });
+  await first.server.stop();
+
+  const db = openTestDb(t, dbPath);
+  db.prepare("UPDATE events SET received_at = ? WHERE event_id LIKE 'ahead-%'").run(now + 30 * DAY);
+  db.prepare("UPDATE events SET received_at = ? WHERE event_id LIKE 'old-%'").run(now - 3 * DAY);
+
+  const second = await restartServer(t, dbPath, { retentionDays: 2 });
+  await until(async () => (await metric(second, keys.secret, 'paywalld_events_retention_deleted_total')) === 2500);
+  const left = (await exported(second, keys.secret)).map((e) => e.id as string);
+  assert.equal(left.length, 1501);
+  assert.ok(left.every((id) => id.startsWith('ahead-') || id === 'recent'));
+});
+
 test('without --retention-days nothing is deleted', async (t) => {
   const { url, keys, dbPath, server } = await startTestServer(t);
   await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() - 400 * DAY, id: 'ancient' }] });

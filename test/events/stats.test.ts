@@ -176,6 +176,25 @@ test('an unreadable from or to is 400 invalid_query', async (t) => {
   }
 });
 
+test('a range outside the years 0000 to 9999 is 400 invalid_range, not dates like +033658-09', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  for (const query of [
+    { from: '999999999999000', to: '999999999999999' },
+    { from: '9999-12-31', to: String(Date.UTC(10000, 0, 1)) },
+    { to: '0000-01-10' },
+    { from: '0000-01-01T00:00+01:00', to: '0000-01-02' },
+  ]) {
+    const body = await problem(await stats(url, keys.secret, 'pw', query), 400, 'invalid_range');
+    assert.match(body.detail, /0000 to 9999/, JSON.stringify(query));
+  }
+  const edges = await stats(url, keys.secret, 'pw', { from: '9999-12-01', to: '9999-12-31' });
+  assert.equal(edges.status, 200);
+  const last = await edges.json();
+  assert.deepEqual([last.from, last.to], ['9999-12-01', '9999-12-31']);
+  const first = await (await stats(url, keys.secret, 'pw', { from: '0000-01-01', to: '0000-01-31' })).json();
+  assert.deepEqual([first.from, first.to], ['0000-01-01', '0000-01-31']);
+});
+
 test('from after to, or more than 366 days, is 400 invalid_range', async (t) => {
   const { url, keys } = await startTestServer(t);
   await problem(await stats(url, keys.secret, 'pw', { from: '2025-03-02', to: '2025-03-01' }), 400, 'invalid_range');
