@@ -4,6 +4,7 @@
  * SIGKILL in the middle of concurrent ingestion, then SIGTERM.
  */
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -11,7 +12,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
 import { bearer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { JSON_TYPE } from './client.ts';
+import { JSON_TYPE, until } from './client.ts';
 
 const CLIENTS = 4;
 const EVENTS_PER_BATCH = 200;
@@ -169,4 +170,43 @@ test('SIGTERM answers the batches in flight and commits them before the process 
   for (const id of seen.acknowledged) assert.equal(stored.counts.get(id), 1, `acknowledged ${id}`);
   assert.equal(stored.total, seen.acknowledged.size);
   assert.equal(stored.rolledUp, stored.total);
+});
+
+test('every acknowledged batch was fsynced to the write-ahead log before its answer (synchronous=FULL on the writer thread)', async (t) => {
+  // SIGKILL cannot tell FULL from NORMAL (the OS keeps unsynced writes); counting fsync calls on the
+  // WAL can: with NORMAL a commit writes the WAL without syncing it, so the count stays near zero.
+  const { script, db } = distCopy(t);
+  const trace = path.join(path.dirname(db), 'fsync.trace');
+  const child = spawn('strace', ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace, process.execPath, script, 'serve', '--port', '0', '--db', db, '--rate-limit-sdk', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let server: number | undefined;
+  t.after(() => {
+    child.kill('SIGKILL');
+    if (server !== undefined && child.exitCode === null) process.kill(server, 'SIGKILL');
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await until(() => /"msg":"listening"/.test(output), 30_000);
+  const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output)![1]}`;
+  const key = sdkKey(output);
+  // The server is strace's child; strace exits with the server's exit code.
+  server = Number(execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).trim());
+  const walSyncs = () => (fs.readFileSync(trace, 'utf8').match(/^\d+\s+f(data)?sync\(\d+<[^>]*paywalld\.db-wal>\)\s+= 0$/gm) ?? []).length;
+
+  const before = walSyncs();
+  const BATCHES = 20;
+  for (let n = 0; n < BATCHES; n++) {
+    // One after the other: each is its own transaction, answered only once committed.
+    const response = await fetch(`${url}/api/sdk/events`, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, ...bearer(key) },
+      body: JSON.stringify({ events: [{ type: 'screen_impression', paywall_id: 'pw', id: `sync-${n}`, ts: Date.now() }] }),
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+  process.kill(server, 'SIGTERM');
+  assert.equal(await exited, 0);
+  assert.ok(walSyncs() - before >= BATCHES, `${walSyncs() - before} fsyncs of the WAL for ${BATCHES} acknowledged batches`);
 });

@@ -62,8 +62,11 @@ test('the export needs a secret key and holds only its project\'s events', async
   await problem(await fetch(`${url}/api/events`, { headers: bearer(keys.sdk) }), 403, 'insufficient_scope');
   const other = server.ctx.projects.create('other');
   server.ctx.auth.reload();
-  await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
-  assert.deepEqual(await exported(url, keys.secret), []);
+  await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'mine' }] });
+  await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'theirs' }] });
+  // Each project sees its own event and only that: an export that answered nothing would fail here.
+  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id), ['mine']);
+  assert.deepEqual((await exported(url, other.keys.secret)).map((e) => e.id), ['theirs']);
 });
 
 test('an invalid query is 400 invalid_query, from after to 400 invalid_range', async (t) => {
