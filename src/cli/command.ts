@@ -32,7 +32,11 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: s
  * one (no projects, no keys). Only serve, migrate and projects create make one.
  */
 export function existingDbPath(dbFlag: string | undefined): string {
-  const file = dbPath(dbFlag);
+  return requireExistingDatabase(dbPath(dbFlag));
+}
+
+/** `file`, when it exists; a usage error (exit 2) saying so when it does not. */
+export function requireExistingDatabase(file: string): string {
   if (file !== ':memory:' && !fs.existsSync(file)) {
     throw new UsageError(`database ${file} does not exist; check --db (or PAYWALLD_DB), or create it with "paywalld migrate --db ${file}"`);
   }

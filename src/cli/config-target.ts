@@ -12,7 +12,7 @@ import { migrate } from '../db/migrate.ts';
 import { Logger } from '../log.ts';
 import { LivePaywalls } from '../paywalls/live.ts';
 import { ProjectStore } from '../projects/store.ts';
-import { UsageError } from './command.ts';
+import { requireExistingDatabase, UsageError } from './command.ts';
 
 export const TARGET_OPTIONS = {
   server: { type: 'string' },
@@ -65,7 +65,7 @@ export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.
   const file = flags.db ?? readEnv(env).db;
   if (file === undefined) throw new UsageError('needs a target: --server URL (with PAYWALLD_KEY) or --db FILE');
   if (file === ':memory:') throw new UsageError('--db :memory: is only for serve: a command of its own would see an empty database');
-  const db = openDatabase(file, { mustExist: true });
+  const db = openDatabase(requireExistingDatabase(file), { mustExist: true });
   try {
     migrate(db);
     const projectId = projectOf(new ProjectStore(db), flags.project, file);

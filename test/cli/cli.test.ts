@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { SERVE_OPTIONS } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { runCli, spawnServe } from '../helpers/cli.ts';
+import { EXAMPLE } from '../config-dir/helpers.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 test('projects create --json prints exactly the project and its two keys', (t) => {
@@ -74,6 +75,9 @@ test('every command but serve, migrate and projects create refuses a --db that d
     ['keys', 'create', '--project', 'prj_x', '--scope', 'sdk'],
     ['keys', 'revoke', 'key_x'],
     ['backup', path.join(dir, 'copy.db')],
+    ['export', path.join(dir, 'exported')],
+    ['plan', EXAMPLE],
+    ['apply', EXAMPLE],
   ];
   for (const args of commands) {
     const result = runCli([...args, '--db', missing]);

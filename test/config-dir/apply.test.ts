@@ -205,7 +205,7 @@ test('against a database file: the same plan and apply, one transaction, and a m
 
   const missing = path.join(dir, 'missing.db');
   const refused = runCli(['plan', EXAMPLE, '--db', missing]);
-  assert.equal(refused.status, 1);
+  assert.equal(refused.status, 2);
   assert.match(refused.stderr, /does not exist/);
   assert.equal(fs.existsSync(missing), false);
 

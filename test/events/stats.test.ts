@@ -178,12 +178,13 @@ test('an unreadable from or to is 400 invalid_query', async (t) => {
 
 test('a range outside the years 0000 to 9999 is 400 invalid_range, not dates like +033658-09', async (t) => {
   const { url, keys } = await startTestServer(t);
-  for (const query of [
+  const outside: Record<string, string>[] = [
     { from: '999999999999000', to: '999999999999999' },
     { from: '9999-12-31', to: String(Date.UTC(10000, 0, 1)) },
     { to: '0000-01-10' },
     { from: '0000-01-01T00:00+01:00', to: '0000-01-02' },
-  ]) {
+  ];
+  for (const query of outside) {
     const body = await problem(await stats(url, keys.secret, 'pw', query), 400, 'invalid_range');
     assert.match(body.detail, /0000 to 9999/, JSON.stringify(query));
   }
