@@ -63,6 +63,21 @@ test('a write lock held by another process: writes answer 503 with Retry-After w
   assert.equal((await client.request('DELETE', '/api/products/spare')).status, 204);
 });
 
+test('an event batch under a held write lock answers 503 ingestion_failed (its thread waits, the server does not), then goes through', async (t) => {
+  const server = await startTestServer(t);
+  const release = await holdWriteLock(t, server.dbPath);
+  const event = (id: string) => JSON.stringify({ events: [{ id, type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
+  const post = (id: string) => fetch(`${server.url}/api/sdk/events`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${server.keys.sdk}` }, body: event(id) });
+  const blocked = post('held');
+  // The writer thread waits for the lock; the event loop is free meanwhile.
+  assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+  const refused = await blocked;
+  await problem(refused, 503, 'ingestion_failed');
+  assert.equal(refused.headers.get('retry-after'), '1');
+  await release();
+  assert.equal((await post('held')).status, 200);
+});
+
 test('a full database and a read-only one answer 503 database_unavailable, not 500', async (t) => {
   const server = await startTestServer(t);
   const client = api(server);
