@@ -8,7 +8,6 @@ const PAUSES_MS = [2, 5, 10, 20, 40, 80, 100];
 export interface RetryOptions {
   /** Called once, synchronously, before the first wait: whatever the next attempts need from the current call stack must be kept now. */
   beforeWaiting?: () => void;
-  waitMs?: number;
 }
 
 /**
@@ -17,17 +16,18 @@ export interface RetryOptions {
  * The server's connection has busy_timeout 0 (see db/database.ts): SQLite's
  * own wait would block the event loop, and with it every resolve, for as long
  * as the lock is held. Waiting here is a timer, so other requests are served
- * meanwhile. Other database failures (full, read-only, I/O) become
+ * meanwhile; past LOCK_WAIT_MS the answer is `database_unavailable`. Other database failures (full, read-only, I/O) become
  * `database_unavailable` at once. An attempt that fails with the lock must
  * have had no effect, which holds for a transaction: it rolls back whole.
  */
 export function retryWhileLocked<T>(attempt: () => T | Promise<T>, options: RetryOptions = {}): T | Promise<T> {
-  const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
   let result: T | Promise<T>;
   try {
     result = attempt();
   } catch (error) {
     if (!isLockContention(error)) throw asUnavailable(error) ?? error;
+    // Counted from the first refusal: the path that meets no lock (every resolve) pays no clock read.
+    const deadline = Date.now() + LOCK_WAIT_MS;
     options.beforeWaiting?.();
     return retryLater(attempt, deadline, error);
   }
