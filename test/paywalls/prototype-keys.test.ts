@@ -62,6 +62,11 @@ test('a variant named constructor, and other prototype names as keys, are stored
     assert.deepEqual(other.variant, { id: 'prototype', audience: 'leaves-constructor-out', assignment: 'hashed' });
   }
   assert.equal((await resolve({})).variant.id, 'prototype');
+  // explain=1 (secret key) computes the same weights the same way.
+  const explained = await client.resolve({ paywallId: 'protos', userId: 'user-1', 'attr.toString': 'yes', explain: '1' }, { authorization: `Bearer ${client.secret}` });
+  const text = await explained.text();
+  assert.equal(explained.status, 200, text);
+  assert.deepEqual((JSON.parse(text) as Json).explain.split.ranges.map((r: Json) => [r.variant, r.weight]), [['constructor', 0], ['prototype', 1]]);
   assert.equal(({} as Json).polluted, undefined);
 });
 

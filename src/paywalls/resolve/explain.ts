@@ -85,7 +85,9 @@ function explain(document: PaywallOutput, compiled: CompiledPaywall, request: Re
   const seed = document.seed ?? compiled.paywallId;
   const { trials, matched } = audienceTrials(document, request.attributes);
   const audience = matched >= 0 ? document.audiences[matched]! : undefined;
-  const weights = document.variants.map((variant) => (audience ? (audience.weights[variant.id] ?? 0) : variant.weight));
+  // hasOwn: a variant named `constructor` that the audience leaves out weighs 0, not Object.
+  const weightIn = (weights: Readonly<Record<string, number>>, id: string) => (Object.hasOwn(weights, id) ? weights[id]! : 0);
+  const weights = document.variants.map((variant) => (audience ? weightIn(audience.weights, variant.id) : variant.weight));
   const from = audience ? `audience ${audience.id}` : 'variants';
   const ranges = bucketRanges(document, weights);
   const bucket = request.userId === undefined ? undefined : assignBucket(seed, request.userId);
