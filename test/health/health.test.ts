@@ -25,7 +25,7 @@ test('/readyz answers 503 once draining began, while /healthz stays 200', async 
 });
 
 test('/healthz answers 503 when the database file really fails, and the server keeps running', async (t) => {
-  const { url, server, dbPath } = await startTestServer(t);
+  const { url, server, dbPath, keys } = await startTestServer(t);
   assert.equal((await fetch(`${url}/healthz`)).status, 200);
   // Everything into the main file, then the file is damaged under the running server (as a failing
   // disk or a stray process would): a check that reads no page, or reads it from the cache, passes.
@@ -37,6 +37,10 @@ test('/healthz answers 503 when the database file really fails, and the server k
   assert.equal(response.status, 503);
   assert.equal(response.headers.get('retry-after'), '1');
   assert.equal((await response.json()).code, 'database_unavailable');
+  // A request that reads the damaged file answers the same 503, not 500.
+  const list = await fetch(`${url}/api/products`, { headers: { authorization: `Bearer ${keys.secret}` } });
+  assert.equal(list.status, 503, await list.clone().text());
+  assert.equal((await list.json()).code, 'database_unavailable');
   assert.equal((await fetch(`${url}/readyz`)).status, 200, 'the process is still up');
   assert.ok(server.port > 0);
 });
