@@ -1,4 +1,5 @@
 import type { Database } from './database.ts';
+import { asUnavailable } from './unavailable.ts';
 
 /**
  * Calls onChange when another connection (the CLI, a second process)
@@ -20,15 +21,15 @@ export function watchConfigChanges(db: Database, intervalMs: number, onChange: (
       const data = dataVersion.get();
       if (data === lastData) return;
       const now = generation.get();
+      if (now !== lastGeneration) onChange();
+      // Only once the change was taken in: a tick that failed looks again next time.
       lastData = data;
-      if (now === lastGeneration) return;
       lastGeneration = now;
-    } catch {
+    } catch (error) {
       // A failing database (I/O error, damaged file) must not end the process from a timer:
-      // /healthz reports it, and the next tick looks again.
-      return;
+      // /healthz reports it, and the next tick tries again. Anything else is a bug and surfaces.
+      if (!asUnavailable(error)) throw error;
     }
-    onChange();
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
