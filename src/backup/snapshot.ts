@@ -13,6 +13,31 @@ function withCompanions(file: string): string[] {
   return [file, `${file}-journal`, `${file}-wal`, `${file}-shm`];
 }
 
+/** A temporary copy (or its journal) and the process that was writing it. */
+const PARTIAL = /\.partial-(\d+)(-journal|-wal|-shm)?$/;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of snapshots whose process is gone (killed
+ * mid-copy, or the machine stopped): the next snapshot into the same folder
+ * cleans up after it. A copy still being written by a live process is left alone.
+ */
+function removeAbandoned(dir: string): void {
+  if (!fs.existsSync(dir)) return;
+  for (const name of fs.readdirSync(dir)) {
+    const pid = PARTIAL.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !isRunning(Number(pid))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 /**
  * Writes a consistent copy of the database at `dbPath` to `target` while
  * other connections keep writing, with SQLite's online backup API on a
@@ -22,10 +47,12 @@ function withCompanions(file: string): string[] {
  * every commit of another connection, and under steady ingestion never
  * finished) nor show up in it. The copy goes to a temporary name first and is
  * renamed into place when complete, so `target` is never half-written; a
- * failed copy removes its temporary files. Refuses to overwrite `target`.
+ * failed copy removes its temporary files, and those of a copy whose process
+ * died are removed by the next one. Refuses to overwrite `target`.
  */
 export async function snapshot(dbPath: string, target: string): Promise<{ pages: number }> {
   if (fs.existsSync(target)) throw new Error(`${target} exists already; choose a new file name`);
+  removeAbandoned(path.dirname(target));
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.partial-${process.pid}`;
   const source = openDatabase(dbPath, { mustExist: true });

@@ -128,3 +128,24 @@ test('a backup that fails midway (disk full) removes its partial files', async (
   assert.deepEqual(result.stdout.trim().split('\n'), ['exit 1']);
   assert.match(fs.readFileSync(path.join(dir, 'err'), 'utf8'), /full/i);
 });
+
+test('the temporary files of a backup whose process died are removed by the next backup into that folder', (t) => {
+  const dir = tempDir(t);
+  const dbFile = path.join(dir, 'live.db');
+  const db = openDatabase(dbFile);
+  migrate(db);
+  db.close();
+  const backups = path.join(dir, 'backups');
+  fs.mkdirSync(backups);
+  // A process that has ended: its pid names leftovers nobody is writing any more.
+  const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+  const deadPid = Number(gone.stdout.trim());
+  const leftovers = [`paywalld-20261125T060000.000Z.db.partial-${deadPid}`, `paywalld-20261125T060000.000Z.db.partial-${deadPid}-journal`];
+  // One of a live process (this one's parent stands in) is left alone.
+  const live = `other.db.partial-${process.ppid}`;
+  for (const name of [...leftovers, live, 'notes.txt']) fs.writeFileSync(path.join(backups, name), 'x');
+
+  const result = spawnSync(process.execPath, [DIST, 'backup', path.join(backups, 'fresh.db'), '--db', dbFile], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(fs.readdirSync(backups).sort(), ['fresh.db', 'notes.txt', live].sort());
+});
