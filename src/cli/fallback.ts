@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { dbPath } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { Logger } from '../log.ts';
@@ -8,7 +7,7 @@ import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
 import { LivePaywalls } from '../paywalls/live.ts';
 import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
 import { ProjectStore } from '../projects/store.ts';
-import { type Command, DB_HELP, DB_OPTION, parse, print, UsageError } from './command.ts';
+import { type Command, DB_HELP, DB_OPTION, existingDbPath, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
   paywalld fallback --out FILE [--project ID] [--paywall ID]... [--db FILE]
@@ -64,7 +63,7 @@ export const fallbackCommand: Command = {
     if (positionals.length !== 0) throw new UsageError('fallback takes no positional arguments');
     if (!values.out) throw new UsageError('fallback needs --out FILE');
     const out = path.resolve(values.out);
-    const db = openDatabase(dbPath(values.db), { mustExist: true });
+    const db = openDatabase(existingDbPath(values.db), { mustExist: true });
     try {
       migrate(db);
       const projectId = pickProject(new ProjectStore(db), values.project);

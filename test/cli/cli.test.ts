@@ -78,6 +78,7 @@ test('every command but serve, migrate and projects create refuses a --db that d
     ['export', path.join(dir, 'exported')],
     ['plan', EXAMPLE],
     ['apply', EXAMPLE],
+    ['fallback', '--out', path.join(dir, 'fallback.json')],
   ];
   for (const args of commands) {
     const result = runCli([...args, '--db', missing]);

@@ -125,7 +125,7 @@ test('paywalld fallback: wrong usage exits 2, a paywall that is not live or a mi
   assert.equal(draft.status, 1);
   assert.match(draft.stderr, /not live in project prj_\S+: draft/);
   const missingDb = runCli(['fallback', '--out', file, '--db', path.join(dir, 'nothing.db')]);
-  assert.equal(missingDb.status, 1);
+  assert.equal(missingDb.status, 2);
   assert.match(missingDb.stderr, /does not exist/);
   const unknownProject = runCli(['fallback', '--out', file, '--project', 'prj_nope', '--db', server.dbPath]);
   assert.equal(unknownProject.status, 1);
