@@ -149,3 +149,27 @@ test('the temporary files of a backup whose process died are removed by the next
   assert.equal(result.status, 0, result.stderr);
   assert.deepEqual(fs.readdirSync(backups).sort(), ['fresh.db', 'notes.txt', live].sort());
 });
+
+test('a tick that comes while a snapshot still runs is skipped, not queued', async (t) => {
+  const dir = tempDir(t);
+  const dbFile = path.join(dir, 'live.db');
+  const db = openDatabase(dbFile);
+  t.after(() => db.close());
+  migrate(db);
+  // 20 MB: a copy takes many 5 ms ticks.
+  db.exec('CREATE TABLE ballast (pad TEXT)');
+  const insert = db.prepare('INSERT INTO ballast VALUES (?)');
+  db.transaction(() => {
+    for (let i = 0; i < 5000; i++) insert.run('x'.repeat(4000));
+  })();
+  const written: string[] = [];
+  const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  const count = (msg: string) => written.filter((l) => l.includes(`"msg":"${msg}`)).length;
+  const stop = scheduleBackups(dbFile, { dir: path.join(dir, 'backups'), everyMs: 5, keep: 2 }, log);
+  await until(() => count('backup written') >= 2, 60_000);
+  await stop();
+  assert.ok(count('backup skipped') >= 1, 'ticks during a snapshot were skipped');
+  assert.equal(count('backup failed'), 0);
+  // Each written snapshot came from one tick: nothing piled up behind a slow one.
+  assert.ok(fs.readdirSync(path.join(dir, 'backups')).every((f) => !f.includes('partial')));
+});
