@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildUi } from './src/dashboard/build-ui.mjs';
 
 const require = createRequire(import.meta.url);
 const out = path.resolve('dist');
@@ -25,7 +26,21 @@ const options = {
   define: { PAYWALLD_BUNDLED: 'true', 'import.meta.url': 'PAYWALLD_IMPORT_META_URL' },
   banner: { js: "const PAYWALLD_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
 };
-await build({ ...options, entryPoints: ['src/main.ts'], outfile: path.join(out, 'paywalld.js') });
+// The dashboard is built first and embedded: src/dashboard/files.ts is swapped for a module holding its files.
+const dashboard = await buildUi();
+let embedded = false;
+const embedDashboard = {
+  name: 'embed-dashboard',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]src[\\/]dashboard[\\/]files\.ts$/ }, () => ({
+      contents: (embedded = true) && `const files = ${JSON.stringify(dashboard)};\nexport async function loadDashboardFiles() { return files; }\n`,
+      loader: 'js',
+    }));
+  },
+};
+await build({ ...options, entryPoints: ['src/main.ts'], outfile: path.join(out, 'paywalld.js'), plugins: [embedDashboard] });
+// Without the swap the bundle would build the dashboard at run time with esbuild, which a deployment does not have.
+if (!embedded) throw new Error('build.mjs: src/dashboard/files.ts was not found to embed the dashboard in the bundle');
 // The event writer is a worker thread, and a worker starts from a file: src/events/writer/writer.ts looks for this one.
 await build({ ...options, entryPoints: ['src/events/writer/thread.ts'], outfile: path.join(out, 'events-writer.js') });
 
@@ -34,7 +49,7 @@ fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: 'commonj
 fs.copyFileSync(require.resolve(`uWebSockets.js/binaries/${uwsAddon}`), path.join(out, uwsAddon));
 fs.copyFileSync(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'), path.join(out, 'better_sqlite3.node'));
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
-console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} and events-writer.js with ${uwsAddon} and better_sqlite3.node`);
+console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${uwsAddon} and better_sqlite3.node`);
 
 // The client for apps (client/): one ES module with no imports, for browsers, Node, React Native, Deno and Bun.
 const clientOut = path.join(out, 'client');

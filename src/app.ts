@@ -8,6 +8,7 @@ import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { type AppContext, createContext } from './context.ts';
 import { seed } from './config-dir/seed.ts';
+import { dashboardApi } from './dashboard/routes.ts';
 import { failFastOnLocks, openDatabase } from './db/database.ts';
 import { retryWhileLocked } from './db/lock-retry.ts';
 import { serverStorage } from './db/ephemeral.ts';
@@ -28,13 +29,14 @@ import { metricsApi, metricsRoute } from './metrics/routes.ts';
 import { openApiApi } from './openapi/routes.ts';
 import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
+import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 
 /** Every feature's routes, in one list. */
-const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, metricsApi, keysApi, productsApi, paywallsApi, resolveApi, fallbackApi, eventsApi];
+const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, metricsApi, keysApi, productsApi, paywallsApi, paywallDraftsApi, resolveApi, fallbackApi, eventsApi, dashboardApi];
 
 export interface RunningServer {
   port: number;

@@ -20,7 +20,7 @@ import {
 } from './schema.ts';
 
 /** Bodies up to here are read so that an oversized document still gets its 422; past it the edge answers 413. */
-const MAX_PUT_BODY = 4 * MAX_DOCUMENT_BYTES;
+export const MAX_PUT_BODY = 4 * MAX_DOCUMENT_BYTES;
 
 const REVISION_NUMBER = /^[1-9][0-9]{0,8}$/;
 

@@ -28,7 +28,7 @@ export const PaywallDetailSchema = v.object({
   document: v.pipe(PaywallSchema, v.description('The newest revision, defaults filled in')),
 });
 
-const PaywallWarningSchema = v.object({ path: v.string(), code: v.string(), message: v.string() });
+export const PaywallWarningSchema = v.object({ path: v.string(), code: v.string(), message: v.string() });
 
 export const PaywallWrittenSchema = v.object({
   ...PaywallInfoSchema.entries,

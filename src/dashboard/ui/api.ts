@@ -1,0 +1,120 @@
+/** The management API as the dashboard uses it: JSON in and out, the secret key as a Bearer token, problems as ApiError. */
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface Warning {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** A problem+json answer (or a network failure, status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export interface Answer<T> {
+  status: number;
+  body: T;
+  etag: string | null;
+}
+
+/** Called when the key stops working (revoked elsewhere): the app signs out. */
+let onUnauthorized: (error: ApiError) => void = () => {};
+export function whenUnauthorized(listener: (error: ApiError) => void): void {
+  onUnauthorized = listener;
+}
+
+export async function call<T>(
+  key: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; signOutOn401?: boolean } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached. Is paywalld still running?');
+  }
+  const text = await response.text();
+  const body = text === '' ? undefined : safeJson(text);
+  if (!response.ok) {
+    const problem = (body ?? {}) as { code?: string; detail?: string; title?: string; errors?: FieldError[] };
+    const error = new ApiError(response.status, problem.code ?? 'http_error', problem.detail ?? problem.title ?? `HTTP ${response.status}`, problem.errors ?? []);
+    if (response.status === 401 && options.signOutOn401 !== false) onUnauthorized(error);
+    throw error;
+  }
+  return { status: response.status, body: body as T, etag: response.headers.get('etag') };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const enc = encodeURIComponent;
+
+export interface PaywallInfo {
+  id: string;
+  name: string;
+  status: 'draft' | 'live' | 'archived';
+  revision: number;
+  live_revision: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RevisionInfo {
+  revision: number;
+  name: string;
+  created_at: string;
+  published_at: string | null;
+  live: boolean;
+}
+
+export interface Product {
+  id: string;
+  name: string;
+  store_ids: Partial<Record<'app_store' | 'play_store' | 'stripe' | 'web', string>>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KeyInfo {
+  id: string;
+  project_id: string;
+  scope: 'sdk' | 'secret';
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ResolvedPaywall {
+  paywall_id: string;
+  revision: number;
+  variant: { id: string; audience: string | null; assignment: string };
+  locale: string;
+  root: Record<string, unknown> | null;
+  product_slots: { slot: string; product_id: string; store_product_id: string | null }[];
+}

@@ -1,0 +1,71 @@
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { whenUnauthorized } from './api.ts';
+import { Editor } from './editor/editor.tsx';
+import { Keys } from './keys.tsx';
+import { Paywalls } from './paywalls.tsx';
+import { Products } from './products.tsx';
+import { href, useRoute } from './route.ts';
+import { forgetKey, rememberKey, storedKey } from './session.ts';
+import { SignIn } from './sign-in.tsx';
+
+const SECTIONS = [
+  ['paywalls', 'Paywalls'],
+  ['products', 'Products'],
+  ['keys', 'Keys'],
+] as const;
+
+export function App(): JSX.Element {
+  const [key, setKey] = useState(storedKey);
+  const [notice, setNotice] = useState<string | null>(null);
+  const route = useRoute();
+  const signOut = (message: string | null) => {
+    forgetKey();
+    setKey(null);
+    setNotice(message);
+  };
+  useEffect(() => whenUnauthorized(() => signOut('Your key stopped working (revoked or unknown). Sign in again with a valid secret key.')), []);
+  if (!key) {
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={(signedIn) => {
+          rememberKey(signedIn);
+          setNotice(null);
+          setKey(signedIn);
+        }}
+      />
+    );
+  }
+  const section = route[0] ?? 'paywalls';
+  let page: JSX.Element;
+  if (section === 'paywalls' && route[1]) page = <Editor key={route[1]} secret={key} id={route[1]} />;
+  else if (section === 'products') page = <Products secret={key} />;
+  else if (section === 'keys') page = <Keys secret={key} />;
+  else page = <Paywalls secret={key} />;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('paywalls')}>
+          paywalld
+        </a>
+        <nav aria-label="Sections">
+          {SECTIONS.map(([id, label]) => (
+            <a key={id} href={href(id)} aria-current={section === id ? 'page' : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <button type="button" class="button quiet" onClick={() => signOut('Signed out. The key was forgotten by this tab.')}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call, enc, type RevisionInfo } from '../api.ts';
+import { Confirm, Problem, when } from '../widgets.tsx';
+import { DiffView } from './diff-view.tsx';
+
+const pretty = (document: unknown) => JSON.stringify(document, null, 2);
+
+/** The revisions of a paywall: publish any one (an older one is a rollback) and compare two. */
+export function History(props: {
+  secret: string;
+  id: string;
+  /** Bumped by the editor whenever a revision is added or published. */
+  version: number;
+  etag: string | null;
+  onPublished: (etag: string | null) => void;
+}): JSX.Element {
+  const [revisions, setRevisions] = useState<RevisionInfo[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [rollback, setRollback] = useState<number | null>(null);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [diff, setDiff] = useState<{ before: string; after: string; label: string } | null>(null);
+
+  useEffect(() => {
+    call<{ revisions: RevisionInfo[] }>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions`).then(({ body }) => {
+      setRevisions(body.revisions);
+      const newest = body.revisions[0]?.revision;
+      const live = body.revisions.find((r) => r.live)?.revision;
+      if (newest !== undefined) {
+        setTo(String(newest));
+        setFrom(String(live !== undefined && live !== newest ? live : (body.revisions[1]?.revision ?? newest)));
+      }
+    }, setError);
+  }, [props.secret, props.id, props.version]);
+
+  const publish = async (revision: number) => {
+    setRollback(null);
+    setError(null);
+    try {
+      const headers: Record<string, string> = props.etag ? { 'if-match': props.etag } : {};
+      const answer = await call(props.secret, 'POST', `/api/paywalls/${enc(props.id)}/publish`, { body: { revision }, headers });
+      props.onPublished(answer.etag);
+    } catch (failure) {
+      setError(
+        failure instanceof ApiError && failure.status === 412
+          ? new Error('Someone changed this paywall since you opened it; reload the page to see their change before publishing.')
+          : failure,
+      );
+    }
+  };
+
+  const compare = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const [a, b] = await Promise.all(
+        [from, to].map((n) => call<{ document: unknown }>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions/${n}`)),
+      );
+      setDiff({ before: pretty(a!.body.document), after: pretty(b!.body.document), label: `Changes from r${from} to r${to}` });
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <section class="history" aria-labelledby="history-title">
+      <h2 id="history-title">Revisions</h2>
+      <Problem error={error} />
+      <ol class="revisions" reversed>
+        {revisions.map((r) => (
+          <li key={r.revision}>
+            <span class="rev">r{r.revision}</span>
+            {r.live ? <span class="badge badge-live">live</span> : null}
+            <span class="muted small">{when(r.created_at)}</span>
+            {r.live ? null : (
+              <button type="button" class="button small" onClick={() => setRollback(r.revision)}>
+                {r.revision === revisions[0]?.revision ? 'Publish' : 'Roll back to this'}
+                <span class="visually-hidden"> r{r.revision}</span>
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      {revisions.length > 1 ? (
+        <form class="compare" onSubmit={compare}>
+          <div class="field">
+            <label for="diff-from">From</label>
+            <select id="diff-from" value={from} onChange={(e) => setFrom(e.currentTarget.value)}>
+              {revisions.map((r) => (
+                <option key={r.revision} value={r.revision}>
+                  r{r.revision}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div class="field">
+            <label for="diff-to">To</label>
+            <select id="diff-to" value={to} onChange={(e) => setTo(e.currentTarget.value)}>
+              {revisions.map((r) => (
+                <option key={r.revision} value={r.revision}>
+                  r{r.revision}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" class="button">
+            Compare
+          </button>
+        </form>
+      ) : null}
+      {diff ? <DiffView {...diff} /> : null}
+      <Confirm
+        open={rollback !== null}
+        title={`Publish r${rollback ?? ''}?`}
+        confirmLabel={`Publish r${rollback ?? ''}`}
+        onConfirm={() => rollback !== null && publish(rollback)}
+        onCancel={() => setRollback(null)}
+      >
+        <p>Apps will be served revision {rollback} at once, instead of the revision live now.</p>
+      </Confirm>
+    </section>
+  );
+}

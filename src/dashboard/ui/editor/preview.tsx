@@ -1,0 +1,172 @@
+import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call, enc, type ResolvedPaywall } from '../api.ts';
+import { type PaywallAction, PaywallView, type ResolvedNode } from '../paywall-view.tsx';
+
+interface DocumentShape {
+  default_locale?: string;
+  strings?: Record<string, unknown>;
+  variants?: { id?: string; holdout?: boolean }[];
+}
+
+/**
+ * The server's resolve of the draft (the document as last validated) or of
+ * the live revision, for a variant, locale, platform and country the author
+ * picks, drawn by the reference renderer.
+ */
+export function Preview(props: { secret: string; id: string; draft: unknown; liveRevision: number | null }): JSX.Element {
+  const [source, setSource] = useState<'draft' | 'live'>('draft');
+  const [live, setLive] = useState<unknown>(null);
+  const [variant, setVariant] = useState('');
+  const [locale, setLocale] = useState('');
+  const [platform, setPlatform] = useState('');
+  const [country, setCountry] = useState('');
+  const [asOlderApp, setAsOlderApp] = useState(false);
+  const [resolved, setResolved] = useState<ResolvedPaywall | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [action, setAction] = useState<string | null>(null);
+  const sequence = useRef(0);
+
+  useEffect(() => {
+    if (source !== 'live' || props.liveRevision === null) return;
+    call<{ document: unknown }>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions/${props.liveRevision}`).then(
+      ({ body }) => setLive(body.document),
+      (error: ApiError) => setProblem(error.message),
+    );
+  }, [source, props.liveRevision, props.id, props.secret]);
+
+  const document = (source === 'live' ? live : props.draft) as DocumentShape | null;
+  const variants = (document?.variants ?? [{ id: 'default' }]).map((v) => v.id ?? '').filter((id) => id !== '');
+  const locales = Object.keys(document?.strings ?? {});
+  const countryValid = country === '' || /^[A-Za-z]{2}$/.test(country);
+
+  useEffect(() => {
+    if (!document || !countryValid) return;
+    const request: Record<string, unknown> = { document };
+    if (variant !== '' && variants.includes(variant)) request.variant = variant;
+    if (locale !== '') request.locale = locale;
+    if (platform !== '') request.platform = platform;
+    if (country !== '') request.country = country;
+    const mine = ++sequence.current;
+    call<ResolvedPaywall>(props.secret, 'POST', `/api/paywalls/${enc(props.id)}/preview`, { body: request }).then(
+      ({ body }) => {
+        if (mine !== sequence.current) return;
+        setResolved(body);
+        setProblem(null);
+      },
+      (error: ApiError) => {
+        if (mine !== sequence.current) return;
+        setProblem(error.status === 422 ? 'The preview shows the last valid version; fix the errors to update it.' : error.message);
+      },
+    );
+  }, [document, variant, locale, platform, country, props.id, props.secret]);
+
+  return (
+    <section class="preview" aria-labelledby="preview-title">
+      <h2 id="preview-title">Preview</h2>
+      <div class="preview-controls">
+        <div class="field">
+          <label for="preview-source">Revision</label>
+          <select id="preview-source" value={source} onChange={(e) => setSource(e.currentTarget.value as 'draft' | 'live')}>
+            <option value="draft">Editor (draft)</option>
+            <option value="live" disabled={props.liveRevision === null}>
+              {props.liveRevision === null ? 'Live (nothing published)' : `Live (r${props.liveRevision})`}
+            </option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="preview-variant">Variant</label>
+          <select id="preview-variant" value={variant} onChange={(e) => setVariant(e.currentTarget.value)}>
+            <option value="">As served without a user id</option>
+            {variants.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="preview-locale">Locale</label>
+          <select id="preview-locale" value={locale} onChange={(e) => setLocale(e.currentTarget.value)}>
+            <option value="">Default ({document?.default_locale ?? '—'})</option>
+            {locales.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="preview-platform">Platform</label>
+          <select id="preview-platform" value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
+            <option value="">Any</option>
+            <option value="ios">iOS</option>
+            <option value="android">Android</option>
+            <option value="web">Web</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="preview-country">Country</label>
+          <input
+            id="preview-country"
+            value={country}
+            maxLength={2}
+            size={4}
+            placeholder="US"
+            onInput={(e) => setCountry(e.currentTarget.value.trim())}
+            aria-invalid={countryValid ? 'false' : 'true'}
+            aria-describedby="preview-country-help"
+          />
+          <small id="preview-country-help" class={countryValid ? 'visually-hidden' : 'error-text'}>
+            Two letters, such as US or DE.
+          </small>
+        </div>
+        <label class="check">
+          <input type="checkbox" checked={asOlderApp} onChange={(e) => setAsOlderApp(e.currentTarget.checked)} /> Show fallbacks (as an older app)
+        </label>
+      </div>
+      {problem ? (
+        <p class="banner banner-warning" role="status">
+          {problem}
+        </p>
+      ) : null}
+      {resolved ? (
+        <>
+          <p class="muted small" data-testid="preview-summary">
+            Variant <strong>{resolved.variant.id}</strong>
+            {resolved.variant.audience ? (
+              <>
+                {' '}
+                for audience <strong>{resolved.variant.audience}</strong>
+              </>
+            ) : null}
+            , locale <strong>{resolved.locale}</strong>
+          </p>
+          <div class="phone" data-testid="preview">
+            {resolved.root ? (
+              <PaywallView root={resolved.root as unknown as ResolvedNode} asOlderApp={asOlderApp} onAction={(a: PaywallAction) => setAction(describe(a))} />
+            ) : (
+              <p class="holdout">This variant is a holdout: its users see no paywall.</p>
+            )}
+          </div>
+          <p class="muted small" aria-live="polite">
+            {action ?? 'Buttons in the preview report what they would ask the app to do.'}
+          </p>
+        </>
+      ) : (
+        <p class="muted">{document ? 'Resolving…' : source === 'live' ? 'Loading the live revision…' : 'The preview appears once the document is valid.'}</p>
+      )}
+    </section>
+  );
+}
+
+function describe(action: PaywallAction): string {
+  switch (action.action) {
+    case 'purchase':
+      return `Purchase button: the app would buy ${action.productId ?? 'nothing (empty slot)'}.`;
+    case 'open_url':
+      return `Button: the app would open ${action.url ?? 'its URL'}.`;
+    default:
+      return `Button: the app would handle "${action.action}".`;
+  }
+}

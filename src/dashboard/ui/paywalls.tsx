@@ -1,0 +1,141 @@
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call, enc, type PaywallInfo, type Product } from './api.ts';
+import { go, href } from './route.ts';
+import { starterDocument } from './starter.ts';
+import { ago, Problem, StatusBadge } from './widgets.tsx';
+
+interface Stats {
+  variants: { totals: { counts: Record<string, number> } }[];
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The first UTC day of the last seven, today included, as the stats endpoint takes it. */
+function sevenDaysAgo(): string {
+  return new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function Paywalls({ secret }: { secret: string }): JSX.Element {
+  const [paywalls, setPaywalls] = useState<PaywallInfo[] | null>(null);
+  const [impressions, setImpressions] = useState<Record<string, number | null>>({});
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    call<{ paywalls: PaywallInfo[] }>(secret, 'GET', '/api/paywalls').then(
+      ({ body }) => {
+        const list = [...body.paywalls].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+        setPaywalls(list);
+        for (const paywall of list) {
+          call<Stats>(secret, 'GET', `/api/paywalls/${enc(paywall.id)}/stats?from=${sevenDaysAgo()}`).then(
+            ({ body: stats }) => {
+              const total = stats.variants.reduce((sum, variant) => sum + (variant.totals.counts.screen_impression ?? 0), 0);
+              setImpressions((seen) => ({ ...seen, [paywall.id]: total }));
+            },
+            () => setImpressions((seen) => ({ ...seen, [paywall.id]: null })),
+          );
+        }
+      },
+      setError,
+    );
+  }, [secret]);
+  return (
+    <section aria-labelledby="paywalls-title">
+      <div class="page-head">
+        <h1 id="paywalls-title">Paywalls</h1>
+      </div>
+      <Problem error={error} />
+      <CreatePaywall secret={secret} />
+      {paywalls === null ? (
+        <p class="muted">Loading…</p>
+      ) : paywalls.length === 0 ? (
+        <p class="empty">No paywalls yet. Create the first one above: it starts from a template you can edit.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="table">
+            <caption class="visually-hidden">Paywalls, most recently changed first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Paywall</th>
+                <th scope="col">Status</th>
+                <th scope="col">Live</th>
+                <th scope="col">Newest</th>
+                <th scope="col">Last change</th>
+                <th scope="col" class="number">Impressions, 7 days</th>
+              </tr>
+            </thead>
+            <tbody>
+              {paywalls.map((paywall) => (
+                <tr key={paywall.id}>
+                  <td data-label="Paywall">
+                    <a href={href('paywalls', paywall.id)}>{paywall.name}</a>
+                    <div class="muted small">
+                      <code>{paywall.id}</code>
+                    </div>
+                  </td>
+                  <td data-label="Status">
+                    <StatusBadge status={paywall.status} />
+                  </td>
+                  <td data-label="Live">{paywall.live_revision === null ? '—' : `r${paywall.live_revision}`}</td>
+                  <td data-label="Newest">r{paywall.revision}</td>
+                  <td data-label="Last change" title={paywall.updated_at}>
+                    {ago(paywall.updated_at)}
+                  </td>
+                  <td data-label="Impressions, 7 days" class="number">
+                    {impressions[paywall.id] === undefined ? '…' : impressions[paywall.id] === null ? 'n/a' : impressions[paywall.id]!.toLocaleString()}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CreatePaywall({ secret }: { secret: string }): JSX.Element {
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const idProblem = id !== '' && !ID_PATTERN.test(id) ? 'Use 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.' : null;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!ID_PATTERN.test(id)) return setError(new Error('Choose an id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.'));
+    setBusy(true);
+    setError(null);
+    try {
+      const { body } = await call<{ products: Product[] }>(secret, 'GET', '/api/products');
+      const document = starterDocument(name.trim() || id, body.products.map((product) => product.id));
+      // If-None-Match: * creates only; an existing paywall with this id is never overwritten from here.
+      await call(secret, 'PUT', `/api/paywalls/${enc(id)}`, { body: document, headers: { 'if-none-match': '*' } });
+      go('paywalls', id);
+    } catch (failure) {
+      setError(failure instanceof ApiError && failure.status === 412 ? new Error(`A paywall with the id "${id}" exists already; open it from the list or pick another id.`) : failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card create" onSubmit={submit} aria-labelledby="create-title">
+      <h2 id="create-title">New paywall</h2>
+      <div class="fields">
+        <div class="field">
+          <label for="new-paywall-id">Id (what apps ask for)</label>
+          <input id="new-paywall-id" value={id} onInput={(e) => setId(e.currentTarget.value.trim())} placeholder="onboarding" aria-invalid={idProblem ? 'true' : 'false'} aria-describedby="new-paywall-id-help" />
+          <small id="new-paywall-id-help" class={idProblem ? 'error-text' : 'muted'}>
+            {idProblem ?? 'Letters, digits, "_", "." or "-".'}
+          </small>
+        </div>
+        <div class="field">
+          <label for="new-paywall-name">Name</label>
+          <input id="new-paywall-name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Onboarding" />
+        </div>
+        <button type="submit" class="button primary" disabled={busy}>
+          Create from template
+        </button>
+      </div>
+      <Problem error={error} />
+    </form>
+  );
+}

@@ -1,0 +1,69 @@
+import * as v from 'valibot';
+import type { Database } from '../../db/database.ts';
+import { ProductStore } from '../../products/store.ts';
+import { DomainError } from '../../shared/errors.ts';
+import { IdSchema } from '../document/primitives.ts';
+import { type PaywallOutput, validatePaywall } from '../document/index.ts';
+import type { PaywallWarning } from '../document/warnings.ts';
+import { CompiledPaywall } from '../resolve/compiled.ts';
+import type { PreviewRequest } from './schema.ts';
+
+/** The revision number a preview of an unsaved document reports: no stored revision has it. */
+export const UNSAVED_REVISION = 0;
+
+/**
+ * What an editor needs while the author types: the server's own validation
+ * of a document without storing it, and the resolve of it for one chosen
+ * variant, locale, platform and country, exactly as the SDK endpoint would
+ * serve it once published. Nothing here writes.
+ */
+export class PaywallDrafts {
+  private readonly products: ProductStore;
+
+  constructor(db: Database) {
+    this.products = new ProductStore(db);
+  }
+
+  /** The warnings a PUT of this document would answer; a DomainError with every error at its pointer when it is invalid. */
+  validate(projectId: string, paywallId: string, document: unknown): PaywallWarning[] {
+    return this.check(projectId, paywallId, document, '').warnings;
+  }
+
+  /** The resolved paywall as serialised JSON, the bytes the SDK endpoint would send. */
+  preview(projectId: string, paywallId: string, request: PreviewRequest): Uint8Array {
+    const { value } = this.check(projectId, paywallId, request.document, '/document');
+    const compiled = new CompiledPaywall({
+      paywallId,
+      revision: UNSAVED_REVISION,
+      document: value,
+      product: (productId) => this.products.get(projectId, productId)?.product,
+    });
+    const attributes: Record<string, unknown> = {};
+    if (request.platform !== undefined) attributes.platform = request.platform;
+    if (request.country !== undefined) attributes.country = request.country.toUpperCase();
+    if (request.locale !== undefined) attributes.locale = request.locale;
+    // The audience is still decided by the attributes; only the variant is the author's pick.
+    const choice = compiled.choose(undefined, attributes);
+    if (request.variant !== undefined) choice.variant = variantIndex(value, request.variant);
+    const locales = request.locale === undefined ? [] : [request.locale];
+    return compiled.serve(choice, locales, request.platform).body;
+  }
+
+  private check(projectId: string, paywallId: string, document: unknown, prefix: string): { value: PaywallOutput; warnings: PaywallWarning[] } {
+    if (!v.is(IdSchema, paywallId)) {
+      throw new DomainError('invalid_id', 'a paywall id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
+    }
+    const validation = validatePaywall(document, { productExists: (productId) => this.products.exists(projectId, productId) });
+    if (!validation.ok) {
+      const errors = validation.errors.map((error) => ({ path: prefix + error.path, message: error.message }));
+      throw new DomainError('validation_failed', 'the paywall document is invalid; see errors', { errors });
+    }
+    return { value: validation.value, warnings: validation.warnings };
+  }
+}
+
+function variantIndex(document: PaywallOutput, variantId: string): number {
+  const index = document.variants.findIndex((variant) => variant.id === variantId);
+  if (index < 0) throw new DomainError('validation_failed', 'the request is invalid; see errors', { errors: [{ path: '/variant', message: 'The document has no variant with this id' }] });
+  return index;
+}

@@ -1,0 +1,74 @@
+import type { AppContext } from '../../context.ts';
+import { authenticate } from '../../http/auth.ts';
+import { parseWith, readJson } from '../../http/json.ts';
+import { ProblemError } from '../../http/problem.ts';
+import { json, rawJson } from '../../http/reply.ts';
+import type { Request } from '../../http/request.ts';
+import type { RouteDefinition } from '../../http/route.ts';
+import { PaywallSchema } from '../document/schema.ts';
+import { ResolvedPaywallSchema } from '../resolve/schema.ts';
+import { documentSizeErrors } from '../document/limits.ts';
+import { MAX_PUT_BODY } from '../routes.ts';
+import { PaywallDrafts } from './drafts.ts';
+import { DraftValidationSchema, PreviewRequestSchema } from './schema.ts';
+
+/** A preview request is a document plus a few small fields (variant, locale, platform, country). */
+const PREVIEW_FIELDS_BYTES = 4096;
+
+/** The 422 a PUT answers for a document over the size limit, or nothing. */
+function refuseOversized(bytes: number): void {
+  const errors = documentSizeErrors(bytes);
+  if (errors.length > 0) throw new ProblemError(422, 'validation_failed', 'the paywall document is invalid; see errors', { errors });
+}
+
+function secret(ctx: AppContext, req: Request): string {
+  return authenticate(req.header('authorization'), ctx.auth, 'secret').projectId;
+}
+
+/**
+ * Validate-only and preview: what the dashboard's editor calls as the author
+ * types, so that it shows the server's own verdict and the server's own
+ * resolve instead of a copy of either in the browser.
+ */
+export function paywallDraftsApi(ctx: AppContext): RouteDefinition[] {
+  const drafts = new PaywallDrafts(ctx.db);
+  return [
+    {
+      method: 'POST',
+      pattern: '/api/paywalls/:id/validate',
+      maxBody: MAX_PUT_BODY,
+      doc: {
+        summary: 'Validate a paywall document exactly as PUT would, without storing it: 200 with warnings, or the 422 a PUT would answer',
+        tag: 'paywalls',
+        auth: 'secret',
+        requestBody: PaywallSchema,
+        responses: { 200: { description: 'the document is valid', schema: DraftValidationSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        refuseOversized(req.body.length);
+        const warnings = drafts.validate(projectId, req.params.id!, readJson(req));
+        return json(200, { valid: true, warnings }, { 'Cache-Control': 'no-store' });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/api/paywalls/:id/preview',
+      maxBody: MAX_PUT_BODY,
+      doc: {
+        summary:
+          'Resolve a document that is not (necessarily) live, for a chosen variant, locale, platform and country, as the SDK endpoint would serve it; revision is 0',
+        tag: 'paywalls',
+        auth: 'secret',
+        requestBody: PreviewRequestSchema,
+        responses: { 200: { description: 'the resolved paywall', schema: ResolvedPaywallSchema } },
+      },
+      handler: (req) => {
+        const projectId = secret(ctx, req);
+        refuseOversized(req.body.length - PREVIEW_FIELDS_BYTES);
+        const request = parseWith(PreviewRequestSchema, readJson(req));
+        return rawJson(200, drafts.preview(projectId, req.params.id!, request), { 'Cache-Control': 'no-store' });
+      },
+    },
+  ];
+}
