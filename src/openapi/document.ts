@@ -70,6 +70,8 @@ function operationId(method: string, pattern: string): string {
     .filter((segment) => segment !== '' && segment !== 'api')
     .flatMap((segment) => (segment.startsWith(':') ? ['by', segment.slice(1)] : segment.split(/[^A-Za-z0-9]+/)))
     .filter((word) => word !== '');
+  // `/` and a trailing slash (`/dashboard/` beside `/dashboard`) would otherwise name nothing or repeat a name.
+  if (pattern.endsWith('/')) words.push(words.length === 0 ? 'root' : 'index');
   return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
 
