@@ -75,7 +75,7 @@ export function History(props: {
             <span class="muted small">{when(r.created_at)}</span>
             {r.live ? null : (
               <button type="button" class="button small" onClick={() => setRollback(r.revision)}>
-                {r.revision === revisions[0]?.revision ? 'Publish' : 'Roll back to this'}
+                {r.revision === revisions[0]?.revision ? 'Publish this' : 'Roll back to this'}
                 <span class="visually-hidden"> r{r.revision}</span>
               </button>
             )}

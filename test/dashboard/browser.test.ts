@@ -1,0 +1,235 @@
+/**
+ * The dashboard end to end in headless Chromium, against the real bundle
+ * (dist/paywalld.js, which embeds the dashboard) on a free port: from the
+ * sign-in to a published paywall with its preview, events counted in the
+ * list, products and keys. Screenshots of the main pages at 1280 and 390
+ * pixels are taken on the way; `npm run screenshots` keeps them in docs/.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openBrowser } from '../helpers/browser.ts';
+import { spawnServe } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+const NARROW = { width: 390, height: 844 };
+const WIDE = { width: 1280, height: 900 };
+
+/** Polls `check` until it holds or the deadline passes (for what happens outside the page, e.g. the event writer). */
+async function eventually(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function keysFrom(output: string): { sdk: string; secret: string } {
+  const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(output)?.[1];
+  const secret = /secret key:\s+(pwk_secret_\S+)/.exec(output)?.[1];
+  assert.ok(sdk && secret, output);
+  return { sdk, secret };
+}
+
+async function shoot(page: Page, dir: string, name: string, fullPage = true): Promise<void> {
+  for (const [label, size] of [['1280', WIDE], ['390', NARROW]] as const) {
+    await page.setViewportSize(size);
+    // Layout settles in the next frame after a resize.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const file = path.join(dir, `${name}-${label}.png`);
+    await page.screenshot({ path: file, fullPage });
+    assert.ok(fs.statSync(file).size > 1000, `${file} is empty`);
+  }
+  await page.setViewportSize(WIDE);
+}
+
+test('from sign-in to a published, previewed paywall with events, products and keys, in Chromium', async (t) => {
+  const dir = tempDir(t);
+  const shots = process.env.PAYWALLD_SCREENSHOTS_DIR ?? tempDir(t);
+  fs.mkdirSync(shots, { recursive: true });
+  const server = await spawnServe(t, ['--db', path.join(dir, 'paywalld.db')]);
+  const keys = keysFrom(server.output());
+  const api = (method: string, route: string, key: string, body?: unknown) =>
+    fetch(`${server.url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const { page, errors } = await openBrowser(t, WIDE);
+
+  // Sign in: / leads to the dashboard; a wrong key and an sdk key are each explained.
+  await page.goto(`${server.url}/`);
+  assert.equal(new URL(page.url()).pathname, '/dashboard/');
+  const keyInput = page.getByLabel('Secret key');
+  await keyInput.fill('pwk_secret_thisisnotarealkey000000000000');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'unknown or has been revoked' }).waitFor();
+  await keyInput.fill(keys.sdk);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'This is an SDK key' }).waitFor();
+  await shoot(page, shots, 'sign-in');
+  await keyInput.fill(keys.secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), keys.secret);
+
+  // Products: two created through the form; the starter template puts them in its slots.
+  await page.getByRole('link', { name: 'Products', exact: true }).click();
+  for (const [id, name, appStore] of [
+    ['pro_annual', 'Pro Annual', 'com.acme.pro.annual'],
+    ['pro_monthly', 'Pro Monthly', 'com.acme.pro.monthly'],
+  ]) {
+    await page.getByLabel('Id', { exact: true }).fill(id!);
+    await page.getByLabel('Name', { exact: true }).fill(name!);
+    await page.getByLabel('App Store id').fill(appStore!);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByRole('cell', { name: new RegExp(name!) }).waitFor();
+  }
+  // Edited: the new name is what the API holds.
+  await page.getByRole('button', { name: 'Edit pro_monthly' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Pro Monthly (intro)');
+  await page.getByRole('button', { name: 'Save product' }).click();
+  await page.getByRole('cell', { name: /Pro Monthly \(intro\)/ }).waitFor();
+  assert.equal((await (await api('GET', '/api/products/pro_monthly', keys.secret)).json()).name, 'Pro Monthly (intro)');
+
+  // Create a paywall from the template: the editor opens on revision 1.
+  await page.getByRole('link', { name: 'Paywalls', exact: true }).click();
+  await page.getByLabel('Id (what apps ask for)').fill('onboarding');
+  await page.getByLabel('Name', { exact: true }).fill('Onboarding');
+  await page.getByRole('button', { name: 'Create from template' }).click();
+  await page.getByRole('heading', { name: /Onboarding/ }).waitFor();
+  assert.equal(new URL(page.url()).hash, '#/paywalls/onboarding');
+  const editor = page.getByLabel('Document (JSON)');
+  const starter = JSON.parse(await editor.inputValue());
+  assert.deepEqual(starter.slots, { primary: 'pro_annual', secondary: 'pro_monthly' });
+  await page.getByText('Valid: the server accepts this document.').waitFor();
+
+  // A bad document: the server's 422 shows at its pointer, and the pointer leads to the place in the text.
+  const bad = structuredClone(starter);
+  bad.root.children[1].type = 'txt';
+  await editor.fill(JSON.stringify(bad, null, 2));
+  const problem = page.locator('[data-pointer="/root/children/1/type"]');
+  await problem.waitFor();
+  assert.match(await problem.innerText(), /Unknown component type/);
+  await problem.getByRole('button').click();
+  assert.equal(await editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)), '"txt"');
+  await page.getByRole('button', { name: 'Save revision' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Not saved: the document is invalid' }).waitFor();
+  assert.equal((await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).revision, 1);
+
+  // A syntax error is shown with its line, before anything reaches the server.
+  await editor.fill('{\n  "name": "Onboarding",\n  oops\n}');
+  await page.getByText(/JSON syntax error on line 3/).waitFor();
+
+  // Save a valid edit and publish it.
+  const edited = structuredClone(starter);
+  edited.strings.en.title = 'Go Pro today';
+  await editor.fill(JSON.stringify(edited, null, 2));
+  await page.getByText('Valid: the server accepts this document.').waitFor();
+  await page.getByRole('button', { name: 'Save revision' }).click();
+  await page.getByText(/Saved as revision 2/).waitFor();
+  await page.getByRole('button', { name: 'Publish r2' }).click();
+  await page.getByText(/Revision 2 is live/).waitFor();
+  const live = await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json();
+  assert.equal(live.live_revision, 2);
+
+  // The preview: the server's resolve drawn by the reference renderer, in German when asked.
+  const preview = page.getByTestId('preview');
+  await preview.getByText('Go Pro today').waitFor();
+  await page.getByLabel('Locale').selectOption('de');
+  await preview.getByText('Werde Pro').waitFor();
+  await preview.getByText('Weiter').waitFor();
+  assert.match(await page.getByTestId('preview-summary').innerText(), /locale de/);
+  await page.getByLabel('Revision', { exact: true }).selectOption('live');
+  await preview.getByText('Werde Pro').waitFor();
+  await page.getByLabel('Revision', { exact: true }).selectOption('draft');
+  await page.getByLabel('Locale').selectOption('en');
+  // The preview follows the document as it is typed.
+  const retitled = structuredClone(edited);
+  retitled.strings.en.title = 'Unlock everything';
+  await editor.fill(JSON.stringify(retitled, null, 2));
+  await preview.getByText('Unlock everything').waitFor();
+  await shoot(page, shots, 'editor', false);
+
+  // A conflicting save elsewhere is shown, not overwritten.
+  const elsewhere = structuredClone(edited);
+  elsewhere.strings.en.title = 'Saved by someone else';
+  assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, elsewhere)).status, 200);
+  await page.getByRole('button', { name: 'Save revision' }).click();
+  const conflict = page.getByRole('alert').filter({ hasText: 'Someone else saved revision 3' });
+  await conflict.waitFor();
+  assert.match(await conflict.innerText(), /Saved by someone else/);
+  assert.equal((await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).revision, 3);
+  await page.getByRole('button', { name: 'Discard mine, load theirs' }).click();
+  await page.getByText(/newest r3/).waitFor();
+  assert.match(await editor.inputValue(), /Saved by someone else/);
+
+  // Diff and roll back: r2 against r3, then r1 is published again.
+  await page.getByLabel('From').selectOption('2');
+  await page.getByLabel('To').selectOption('3');
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await page.locator('.diff-add', { hasText: 'Saved by someone else' }).waitFor();
+  await page.locator('.diff-del', { hasText: 'Go Pro today' }).waitFor();
+  await page.getByRole('button', { name: 'Roll back to this r1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Publish r1' }).click();
+  await eventually(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1');
+  await page.getByRole('button', { name: 'Publish r3' }).click();
+  await page.getByText(/Revision 3 is live/).waitFor();
+
+  // Events through the SDK endpoint show up in the list's impressions of the last 7 days.
+  const users = ['u1', 'u2', 'u3'];
+  const events = [];
+  for (const user of users) {
+    const resolved = await (await api('GET', `/api/sdk/config?paywallId=onboarding&userId=${user}`, keys.sdk)).json();
+    events.push({ type: 'screen_impression', paywall_id: 'onboarding', ts: Date.now(), id: `imp-${user}`, user_id: user, variant_id: resolved.variant.id });
+  }
+  const sent = await api('POST', '/api/sdk/events', keys.sdk, { events });
+  assert.deepEqual(await sent.json(), { accepted: 3, duplicates: 0, rejected: [] });
+  await page.getByRole('link', { name: 'Paywalls', exact: true }).click();
+  const row = page.getByRole('row').filter({ hasText: 'onboarding' });
+  await row.getByText('live', { exact: true }).waitFor();
+  assert.equal((await row.locator('td[data-label="Impressions, 7 days"]').innerText()).trim(), '3');
+  await shoot(page, shots, 'paywalls');
+
+  // A product in a live slot cannot be deleted, and the dashboard says why.
+  await page.getByRole('link', { name: 'Products', exact: true }).click();
+  await page.getByRole('button', { name: 'Delete pro_annual' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete product' }).click();
+  await page.getByRole('alert').filter({ hasText: 'pro_annual cannot be deleted' }).waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /live paywall/);
+  await shoot(page, shots, 'products');
+
+  // Keys: a new key is shown once with a copy button; revoking asks first and takes effect at once.
+  await page.getByRole('link', { name: 'Keys', exact: true }).click();
+  await page.getByLabel('Scope').selectOption('sdk');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByLabel('New sdk key');
+  await shown.waitFor();
+  const newKey = await shown.inputValue();
+  assert.match(newKey, /^pwk_sdk_/);
+  await page.getByRole('button', { name: 'Copy key' }).click();
+  await page.getByRole('button', { name: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), newKey);
+  assert.equal((await api('GET', '/api/sdk/config?paywallId=onboarding', newKey)).status, 200);
+  await shoot(page, shots, 'keys');
+  const listed = (await (await api('GET', '/api/keys', keys.secret)).json()).keys as { prefix: string }[];
+  const prefix = listed.find((key) => newKey.startsWith(key.prefix))!.prefix;
+  await page.getByRole('button', { name: `Revoke ${prefix}` }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal((await api('GET', '/api/sdk/config?paywallId=onboarding', newKey)).status, 200);
+  await page.getByRole('button', { name: `Revoke ${prefix}` }).click();
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await page.getByRole('row').filter({ hasText: prefix }).getByText(/^revoked/).waitFor();
+  assert.equal((await api('GET', '/api/sdk/config?paywallId=onboarding', newKey)).status, 401);
+
+  // Signing out forgets the key.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Secret key').waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), null);
+
+  // Refused requests (the wrong keys, the 422, the 409, the 412) are expected; nothing else went wrong, no CSP violation included.
+  assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
+});
