@@ -57,6 +57,14 @@ test('the executable alone runs a session from a temp directory: project, paywal
   assert.equal(health.status, 200);
   // The native uWS answered, not the pure-Node fallback of its JS wrapper.
   assert.equal(health.headers.get('uwebsockets'), '20');
+  // The dashboard is inside the executable too: its page and the script the page names.
+  const page = await fetch(`${server.url}/dashboard/`);
+  assert.equal(page.status, 200);
+  const script = /src="(\/dashboard\/assets\/app-[A-Z0-9]+\.js)"/.exec(await page.text())?.[1];
+  assert.ok(script);
+  const asset = await fetch(`${server.url}${script}`);
+  assert.equal(asset.status, 200);
+  assert.match(await asset.text(), /paywalld/);
   const secret = { authorization: `Bearer ${keys.secret}`, 'content-type': 'application/json' };
   const sdk = { authorization: `Bearer ${keys.sdk}`, 'content-type': 'application/json' };
   assert.equal((await fetch(`${server.url}/api/keys`, { headers: secret })).status, 200);

@@ -63,8 +63,7 @@ export function Products({ secret }: { secret: string }): JSX.Element {
       if (failure instanceof ApiError && failure.status === 409) {
         setError(
           new Error(
-            `${product.id} cannot be deleted: ${failure.message}. A live paywall would otherwise name a product that no longer exists. ` +
-              'Publish a revision of those paywalls that does not use it in a slot, or archive them, then delete it.',
+            `${product.id} cannot be deleted: ${failure.message}. Apps would otherwise be served a paywall whose slot names a product that no longer exists.`,
           ),
         );
       } else {

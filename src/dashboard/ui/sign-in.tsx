@@ -37,7 +37,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (key: string,
         <h1>paywalld</h1>
         <p id="sign-in-help" class="muted">
           Sign in with your project's <strong>secret key</strong> (<code>pwk_secret_…</code>), printed once when the server first started or made
-          with <code>paywalld keys create --scope secret</code>. It stays in this tab only.
+          with <code>paywalld keys create --project ID --scope secret</code>. It stays in this tab only.
         </p>
         {props.notice ? (
           <p class="banner banner-info" role="status">
