@@ -233,3 +233,80 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // Refused requests (the wrong keys, the 422, the 409, the 412) are expected; nothing else went wrong, no CSP violation included.
   assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
 });
+
+/** One node of every type the server accepts, with their props, and a fallback. */
+const EVERY_TYPE = {
+  name: 'Every component',
+  default_locale: 'en',
+  strings: { en: { title: 'All of them', alt: 'A picture' } },
+  slots: { primary: 'pro' },
+  root: {
+    type: 'stack',
+    props: { axis: 'vertical', spacing: 4, padding: 8, background: '#FAFAFA' },
+    children: [
+      { type: 'text', props: { text_key: 'title', style: { font_size: 30, font_weight: 'bold', color: '#FF0000', alignment: 'center' } } },
+      { type: 'image', props: { url: 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', alt_key: 'alt', aspect_ratio: 2 } },
+      {
+        type: 'stack',
+        props: { axis: 'horizontal', alignment: 'center' },
+        children: [{ type: 'icon', props: { name: 'star', size: 24, color: '#FFAA00' } }, { type: 'spacer', props: { size: 10 } }, { type: 'text', props: { text: 'Rated' } }],
+      },
+      { type: 'stack', props: { axis: 'z' }, children: [{ type: 'spacer' }, { type: 'text', props: { text: 'On top' } }] },
+      { type: 'product', props: { slot: 'primary' } },
+      { type: 'purchase_button', props: { slot: 'primary', text: 'Buy' } },
+      { type: 'button', props: { action: 'open_url', url: 'https://example.com/help', text: 'Help' }, fallback: { type: 'text', props: { text: 'Help is online' } } },
+      { type: 'link', props: { kind: 'terms', text: 'Terms', url: 'https://example.com/terms' } },
+    ],
+  },
+};
+
+test('the preview draws every component type with its props, and fallbacks on request; the keyboard alone signs in', async (t) => {
+  const server = await spawnServe(t, ['--db', path.join(tempDir(t), 'paywalld.db')]);
+  const keys = keysFrom(server.output());
+  const put = (route: string, body: unknown) =>
+    fetch(`${server.url}${route}`, { method: 'PUT', headers: { authorization: `Bearer ${keys.secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.equal((await put('/api/products/pro', { name: 'Pro', store_ids: { app_store: 'com.acme.pro' } })).status, 201);
+  assert.equal((await put('/api/paywalls/every', EVERY_TYPE)).status, 201);
+  const { page, errors } = await openBrowser(t);
+
+  await page.goto(`${server.url}/dashboard/#/paywalls/every`);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'secret-key');
+  await page.keyboard.type(keys.secret);
+  await page.keyboard.press('Enter');
+  const preview = page.getByTestId('preview');
+  await preview.getByText('All of them').waitFor();
+
+  const title = preview.locator('.pw-text', { hasText: 'All of them' });
+  assert.deepEqual(await title.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).fontSize, getComputedStyle(el).fontWeight, getComputedStyle(el).textAlign]), [
+    'rgb(255, 0, 0)',
+    '30px',
+    '700',
+    'center',
+  ]);
+  // The image loaded: the CSP lets data: images through.
+  const image = preview.getByRole('img', { name: 'A picture' });
+  await page.waitForFunction(() => (document.querySelector('.pw-image') as HTMLImageElement | null)?.naturalWidth === 1);
+  assert.equal(await image.evaluate((el) => getComputedStyle(el).aspectRatio), '2 / 1');
+  assert.equal(await preview.getByRole('img', { name: 'star' }).innerText(), '★');
+  assert.equal(await preview.locator('.pw-spacer').count(), 2);
+  assert.equal(await preview.locator('.pw-stack-z').count(), 1);
+  assert.equal(await preview.locator('.pw-root > .pw-stack').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(250, 250, 250)');
+  await preview.locator('.pw-product', { hasText: 'Pro' }).waitFor();
+  assert.equal(await preview.getByRole('link', { name: 'Terms' }).getAttribute('href'), 'https://example.com/terms');
+
+  // Taps say what they would ask the app to do; the platform picks the store id.
+  await preview.getByRole('button', { name: 'Help' }).click();
+  await page.getByText('Button: the app would open https://example.com/help.').waitFor();
+  await preview.getByRole('button', { name: /Buy/ }).click();
+  await page.getByText('Purchase button: the app would buy pro.').waitFor();
+  await page.getByLabel('Platform').selectOption('ios');
+  await preview.getByText('com.acme.pro').waitFor();
+
+  // As an older app: the node with a fallback is replaced by it.
+  await page.getByLabel('Show fallbacks (as an older app)').check();
+  await preview.getByText('Help is online').waitFor();
+  assert.equal(await preview.getByRole('button', { name: 'Help' }).count(), 0);
+
+  assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
+});

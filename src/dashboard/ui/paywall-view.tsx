@@ -11,7 +11,10 @@
  * https/data:image image sources and http(s)/mailto links are rendered.
  */
 import type { ComponentChildren, JSX } from 'preact';
+import { RENDERED_TYPES } from './paywall-types.ts';
 import './paywall-view.css';
+
+export { RENDERED_TYPES };
 
 /** A node of a resolved tree: a component type, its props, and for stacks its children. */
 export interface ResolvedNode {
@@ -39,9 +42,6 @@ export interface PaywallViewProps {
   asOlderApp?: boolean;
 }
 
-/** The component types this renderer draws; any other type is drawn by its fallback, or not at all. */
-export const RENDERED_TYPES = ['stack', 'text', 'image', 'button', 'purchase_button', 'product', 'spacer', 'icon', 'link'] as const;
-
 export function PaywallView({ root, onAction, asOlderApp = false }: PaywallViewProps): JSX.Element {
   return <div class="pw-root">{renderNode(root, { onAction, asOlderApp })}</div>;
 }
@@ -56,8 +56,8 @@ const KNOWN = new Set<string>(RENDERED_TYPES);
 function renderNode(node: ResolvedNode, options: Options, key?: number): ComponentChildren {
   if (node.fallback && (options.asOlderApp || !KNOWN.has(node.type))) return renderNode(node.fallback, options, key);
   const props = node.props ?? {};
-  const draw = DRAW[node.type];
-  if (!draw) return null;
+  if (!KNOWN.has(node.type)) return null;
+  const draw = DRAW[node.type as (typeof RENDERED_TYPES)[number]];
   return draw(node, props, options, key);
 }
 
@@ -103,7 +103,7 @@ function safeLink(url: unknown): string | undefined {
 /** A few common icon names drawn as characters; others show their name's first letter. */
 const GLYPHS: Record<string, string> = { check: '✓', checkmark: '✓', star: '★', close: '✕', x: '✕', heart: '♥', lock: '🔒', crown: '♛', bolt: '⚡', sparkles: '✨', gift: '🎁' };
 
-const DRAW: Record<string, Draw> = {
+const DRAW: Record<(typeof RENDERED_TYPES)[number], Draw> = {
   stack(node, props, options, key) {
     const axis = str(props.axis) ?? 'vertical';
     const style: JSX.CSSProperties = {};
