@@ -310,3 +310,33 @@ test('the preview draws every component type with its props, and fallbacks on re
 
   assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
 });
+
+test('the paywall list reads every statistic under a tight management rate limit, waiting as the 429s say', async (t) => {
+  const db = path.join(tempDir(t), 'paywalld.db');
+  const seeding = await spawnServe(t, ['--db', db, '--rate-limit-api', '0']);
+  const keys = keysFrom(seeding.output());
+  const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+  for (const id of ids) {
+    const document = { name: `Paywall ${id}`, default_locale: 'en', strings: { en: { title: id } }, root: { type: 'text', props: { text_key: 'title' } } };
+    const response = await fetch(`${seeding.url}/api/paywalls/${id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${keys.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(document),
+    });
+    assert.equal(response.status, 201);
+  }
+  assert.equal(await seeding.stop(), 0);
+
+  // One request per second, two at once: the list and its six statistics cannot all pass at first.
+  const server = await spawnServe(t, ['--db', db, '--rate-limit-api', '1']);
+  const { page, errors } = await openBrowser(t);
+  await page.goto(`${server.url}/dashboard/`);
+  await page.getByLabel('Secret key').fill(keys.secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const cells = page.locator('td[data-label="Impressions, 7 days"]');
+  await eventually(async () => (await cells.allInnerTexts()).length === ids.length, 'the list');
+  await eventually(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000);
+  // The 429s were met and waited out, not shown.
+  assert.ok(errors.some((message) => message.includes('429')), errors.join('\n'));
+  assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
+});

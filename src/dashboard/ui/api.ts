@@ -35,6 +35,9 @@ export function whenUnauthorized(listener: (error: ApiError) => void): void {
   onUnauthorized = listener;
 }
 
+/** A read refused with 429 is tried this many times in all. */
+const MAX_READ_ATTEMPTS = 5;
+
 export async function call<T>(
   key: string,
   method: string,
@@ -44,15 +47,23 @@ export async function call<T>(
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      cache: 'no-store',
-    });
-  } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached. Is paywalld still running?');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        cache: 'no-store',
+      });
+    } catch {
+      throw new ApiError(0, 'network', 'The server cannot be reached. Is paywalld still running?');
+    }
+    // The management API is rate limited per key; a page that reads many things at once (the list's
+    // statistics) waits as told and reads again. Writes are never repeated behind the user's back.
+    if (response.status !== 429 || method !== 'GET' || attempt === MAX_READ_ATTEMPTS) break;
+    await response.arrayBuffer();
+    const seconds = Number(response.headers.get('retry-after'));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(Number.isFinite(seconds) && seconds > 0 ? seconds : 1, 10) * 1000));
   }
   const text = await response.text();
   const body = text === '' ? undefined : safeJson(text);

@@ -21,22 +21,28 @@ export function Paywalls({ secret }: { secret: string }): JSX.Element {
   const [impressions, setImpressions] = useState<Record<string, number | null>>({});
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    call<{ paywalls: PaywallInfo[] }>(secret, 'GET', '/api/paywalls').then(
-      ({ body }) => {
-        const list = [...body.paywalls].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
-        setPaywalls(list);
-        for (const paywall of list) {
-          call<Stats>(secret, 'GET', `/api/paywalls/${enc(paywall.id)}/stats?from=${sevenDaysAgo()}`).then(
-            ({ body: stats }) => {
-              const total = stats.variants.reduce((sum, variant) => sum + (variant.totals.counts.screen_impression ?? 0), 0);
-              setImpressions((seen) => ({ ...seen, [paywall.id]: total }));
-            },
-            () => setImpressions((seen) => ({ ...seen, [paywall.id]: null })),
-          );
+    let gone = false;
+    const load = async () => {
+      const { body } = await call<{ paywalls: PaywallInfo[] }>(secret, 'GET', '/api/paywalls');
+      const list = [...body.paywalls].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+      setPaywalls(list);
+      // One at a time, in the order shown: the management API is rate limited per key, and a burst
+      // of one request per paywall would be refused past a few dozen paywalls.
+      for (const paywall of list) {
+        if (gone) return;
+        try {
+          const { body: stats } = await call<Stats>(secret, 'GET', `/api/paywalls/${enc(paywall.id)}/stats?from=${sevenDaysAgo()}`);
+          const total = stats.variants.reduce((sum, variant) => sum + (variant.totals.counts.screen_impression ?? 0), 0);
+          setImpressions((seen) => ({ ...seen, [paywall.id]: total }));
+        } catch {
+          setImpressions((seen) => ({ ...seen, [paywall.id]: null }));
         }
-      },
-      setError,
-    );
+      }
+    };
+    load().catch(setError);
+    return () => {
+      gone = true;
+    };
   }, [secret]);
   return (
     <section aria-labelledby="paywalls-title">
