@@ -1,6 +1,6 @@
-import { ProblemError } from '../http/problem.ts';
 import type { Reply } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import { DomainError } from '../shared/errors.ts';
 import { loadDashboardFiles } from './files.ts';
 import { DashboardFiles, SECURITY_HEADERS } from './serve.ts';
 
@@ -10,8 +10,8 @@ function redirect(location: string): Reply {
   return { status: 302, headers: { ...SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-cache' } };
 }
 
-function notFound(): ProblemError {
-  return new ProblemError(404, 'not_found', 'there is no resource at this path');
+function notFound(): DomainError {
+  return new DomainError('not_found', 'there is no resource at this path');
 }
 
 /**
@@ -53,7 +53,7 @@ export function dashboardApi(): RouteDefinition[] {
       method: 'GET',
       pattern: '/dashboard/assets/:name',
       doc: doc('A script or stylesheet of the dashboard; its name changes with its content, so it may be cached for a year', {
-        200: { description: 'the file', mediaType: 'text/javascript' },
+        200: { description: 'the file (text/javascript or text/css)', mediaType: 'text/javascript' },
       }),
       handler: (req) => serve(`assets/${req.params.name!}`, req.header('if-none-match'), req.header('accept-encoding')),
     },
