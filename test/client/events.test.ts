@@ -158,8 +158,9 @@ test('batches leave when they are full, and a partial batch when its oldest even
   const server = await seededServer(t);
   const bySize = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, batchSize: 3, flushIntervalMs: 3_600_000 });
   for (let i = 0; i < 7; i++) bySize.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `size-${i}` });
-  await until(async () => (await exported(server.url, server.keys.secret, 'onboarding')).length === 6, 'two full batches');
-  assert.equal(bySize.queueStatus().pending, 1);
+  // The server commits a batch before its answer reaches the client, so wait on the client's side of the acknowledgement.
+  await until(() => bySize.queueStatus().pending === 1, 'two full batches acknowledged');
+  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 6);
   assert.deepEqual(await bySize.close(), { pending: 0 });
 
   const byTime = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, batchSize: 100, flushIntervalMs: 50 });
