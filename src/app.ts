@@ -35,8 +35,21 @@ import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 
-/** Every feature's routes, in one list. */
-const apis: ((ctx: AppContext) => RouteDefinition[])[] = [healthApi, metricsApi, keysApi, productsApi, paywallsApi, paywallDraftsApi, resolveApi, fallbackApi, eventsApi, dashboardApi];
+/** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
+function featureRoutes(ctx: AppContext): RouteDefinition[] {
+  return [
+    ...healthApi(ctx.health),
+    ...metricsApi(ctx.metrics),
+    ...keysApi(ctx.keys),
+    ...productsApi(ctx.products),
+    ...paywallsApi(ctx.paywallManager),
+    ...paywallDraftsApi(ctx.drafts),
+    ...resolveApi(ctx.paywalls, ctx.explainer),
+    ...fallbackApi(ctx.paywalls),
+    ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
+    ...dashboardApi(),
+  ];
+}
 
 export interface RunningServer {
   port: number;
@@ -50,12 +63,10 @@ export interface RunningServer {
 
 export function buildRouter(ctx: AppContext): Router<Route> {
   const router = new Router<Route>();
-  for (const api of apis) {
-    for (const { method, pattern, ...route } of api(ctx)) {
-      // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).
-      const handler = route.handler;
-      router.add(method, pattern, { ...route, handler: (req) => retryWhileLocked(() => handler(req), { beforeWaiting: () => req.keepHeaders() }) });
-    }
+  for (const { method, pattern, ...route } of featureRoutes(ctx)) {
+    // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).
+    const handler = route.handler;
+    router.add(method, pattern, { ...route, handler: (req) => retryWhileLocked(() => handler(req), { beforeWaiting: () => req.keepHeaders() }) });
   }
   // Last, so that it can document every route, its own included.
   for (const { method, pattern, ...route } of openApiApi(router)) router.add(method, pattern, route);
@@ -65,7 +76,7 @@ export function buildRouter(ctx: AppContext): Router<Route> {
 /** `--metrics-port`: /metrics without a key, on a listener of its own bound to localhost only. */
 async function startMetricsListener(ctx: AppContext, port: number): Promise<HttpServer> {
   const router = new Router<Route>();
-  const { method, pattern, ...route } = metricsRoute(ctx, 'none');
+  const { method, pattern, ...route } = metricsRoute(ctx.metrics, 'none');
   router.add(method, pattern, route);
   const server = new HttpServer({ router, log: ctx.log });
   await server.listen('127.0.0.1', port);
@@ -107,7 +118,7 @@ export async function startServer(
     failFastOnLocks(db);
     const router = buildRouter(ctx);
     processMetrics(ctx.metrics, config.dbPath);
-    const server = new HttpServer({ router, log, policy: edgePolicy(config), observe: httpMetrics(ctx.metrics, router) });
+    const server = new HttpServer({ router, log, auth: ctx.auth, policy: edgePolicy(config), observe: httpMetrics(ctx.metrics, router.routes()) });
     const port = await server.listen(config.host, config.port);
     let metricsServer: HttpServer | undefined;
     try {

@@ -1,60 +1,120 @@
 /**
- * Everything a running server shares, built once at start and handed to each
- * feature's bindXxxApi. Features keep their own prepared statements; the
- * context only carries the connection and the cross-cutting pieces.
+ * Everything a running server shares, built once at start: the connection,
+ * the cross-cutting pieces and every feature's service (routes → service →
+ * store). src/app.ts hands each feature's routes the services they use,
+ * never the whole context.
  */
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import { EventService } from './events/service.ts';
+import { Health } from './health/service.ts';
 import { KeyRegistry } from './keys/registry.ts';
+import { KeyService } from './keys/service.ts';
 import { KeyStore } from './keys/store.ts';
 import type { Logger } from './log.ts';
 import { MetricsRegistry } from './metrics/registry.ts';
+import { PaywallDrafts } from './paywalls/draft/drafts.ts';
 import { LivePaywalls } from './paywalls/live.ts';
+import { PaywallManager } from './paywalls/management.ts';
+import { ResolveExplainer } from './paywalls/resolve/explain.ts';
+import { PaywallStore } from './paywalls/store.ts';
+import { ProductManager } from './products/service.ts';
+import { ProductStore } from './products/store.ts';
 import { ProjectStore } from './projects/store.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
   readonly db: Database;
   readonly log: Logger;
-  readonly projects: ProjectStore;
-  readonly keys: KeyStore;
-  readonly auth: KeyRegistry;
-  /** The non-archived paywalls in memory, live revisions compiled: resolve and events read them without SQL. */
-  readonly paywalls: LivePaywalls;
-  /** Prometheus metrics; features register theirs here. */
+  /** Prometheus metrics; services register theirs here. */
   readonly metrics: MetricsRegistry;
   /** True once a graceful shutdown began: /readyz answers 503 from then on. */
   readonly lifecycle: { draining: boolean };
-  /** Run when another process (the CLI) commits to the database, so in-memory views can reload. */
-  onExternalChange(listener: () => void): void;
-  /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
-  onShutdown(listener: () => void | Promise<void>): void;
+  readonly projects: ProjectStore;
+  /** Every active key in memory: the edge authenticates with it. */
+  readonly auth: KeyRegistry;
+  readonly keys: KeyService;
+  /** The non-archived paywalls in memory, live revisions compiled: resolve and events read them without SQL. */
+  readonly paywalls: LivePaywalls;
+  readonly paywallManager: PaywallManager;
+  readonly drafts: PaywallDrafts;
+  /** explain=1 on the resolve endpoint: off the hot path, it reads the live revision's document. */
+  readonly explainer: ResolveExplainer;
+  readonly products: ProductManager;
+  readonly events: EventService;
+  readonly health: Health;
 }
 
 export interface ContextHooks {
+  /** Run when another process (the CLI) commits configuration, so in-memory views reload. */
   externalChange: (() => void)[];
+  /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
   shutdown: (() => void | Promise<void>)[];
 }
 
+/** The configuration's services on one connection: the server's, and those of CLI commands that change a database file. */
+export interface ConfigurationServices {
+  readonly projects: ProjectStore;
+  readonly keyStore: KeyStore;
+  readonly paywallStore: PaywallStore;
+  readonly paywalls: LivePaywalls;
+  readonly paywallManager: PaywallManager;
+  /** Validate-only and preview of documents that are not stored (the dashboard's editor). */
+  readonly drafts: PaywallDrafts;
+  readonly products: ProductManager;
+}
+
+export function configurationServices(db: Database, log: Logger): ConfigurationServices {
+  const keyStore = new KeyStore(db);
+  const productStore = new ProductStore(db);
+  const paywallStore = new PaywallStore(db);
+  const paywalls = new LivePaywalls(paywallStore, productStore, log);
+  return {
+    projects: new ProjectStore(db, keyStore),
+    keyStore,
+    paywallStore,
+    paywalls,
+    paywallManager: new PaywallManager(paywallStore, productStore, paywalls),
+    drafts: new PaywallDrafts(productStore),
+    products: new ProductManager(productStore, paywalls),
+  };
+}
+
 export function createContext(config: ServeConfig, db: Database, log: Logger): { ctx: AppContext; hooks: ContextHooks } {
-  const hooks: ContextHooks = { externalChange: [], shutdown: [] };
-  const keys = new KeyStore(db);
-  const auth = new KeyRegistry(keys);
-  hooks.externalChange.push(() => auth.reload());
-  const paywalls = new LivePaywalls(db, log);
-  hooks.externalChange.push(() => paywalls.reload());
+  const metrics = new MetricsRegistry();
+  const lifecycle = { draining: false };
+  const { projects, keyStore, paywallStore, paywalls, paywallManager, drafts, products } = configurationServices(db, log);
+  const auth = new KeyRegistry(keyStore);
+  metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
+  const events = new EventService(db, {
+    dbPath: config.dbPath,
+    retentionDays: config.retentionDays,
+    queueLimit: config.eventQueueLimit,
+    log,
+    metrics,
+    paywalls,
+  });
+  const hooks: ContextHooks = {
+    externalChange: [() => auth.reload(), () => paywalls.reload()],
+    // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
+    shutdown: [() => events.close()],
+  };
   const ctx: AppContext = {
     config,
     db,
     log,
-    projects: new ProjectStore(db),
-    keys,
+    metrics,
+    lifecycle,
+    projects,
     auth,
+    keys: new KeyService(keyStore, auth),
     paywalls,
-    metrics: new MetricsRegistry(),
-    lifecycle: { draining: false },
-    onExternalChange: (listener) => hooks.externalChange.push(listener),
-    onShutdown: (listener) => hooks.shutdown.push(listener),
+    paywallManager,
+    drafts,
+    explainer: new ResolveExplainer(paywalls, paywallStore),
+    products,
+    events,
+    health: new Health(db, lifecycle),
   };
   return { ctx, hooks };
 }

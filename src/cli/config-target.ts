@@ -7,11 +7,11 @@ import { readEnv } from '../config.ts';
 import type { ConfigBackend } from '../config-dir/backend.ts';
 import { HttpBackend } from '../config-dir/http-backend.ts';
 import { StoreBackend } from '../config-dir/store-backend.ts';
+import { configurationServices } from '../context.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { Logger } from '../log.ts';
-import { LivePaywalls } from '../paywalls/live.ts';
-import { ProjectStore } from '../projects/store.ts';
+import type { ProjectStore } from '../projects/store.ts';
 import { requireExistingDatabase, UsageError } from './command.ts';
 
 export const TARGET_OPTIONS = {
@@ -68,9 +68,9 @@ export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.
   const db = openDatabase(requireExistingDatabase(file), { mustExist: true });
   try {
     migrate(db);
-    const projectId = projectOf(new ProjectStore(db), flags.project, file);
-    const live = new LivePaywalls(db, new Logger('error'));
-    return { backend: new StoreBackend(db, projectId, live, `${file} (project ${projectId})`), close: () => db.close() };
+    const services = configurationServices(db, new Logger('error'));
+    const projectId = projectOf(services.projects, flags.project, file);
+    return { backend: new StoreBackend(db, projectId, services, `${file} (project ${projectId})`), close: () => db.close() };
   } catch (error) {
     db.close();
     throw error;

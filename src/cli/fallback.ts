@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { configurationServices } from '../context.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { Logger } from '../log.ts';
 import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
-import { LivePaywalls } from '../paywalls/live.ts';
 import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
-import { ProjectStore } from '../projects/store.ts';
+import type { ProjectStore } from '../projects/store.ts';
 import { type Command, DB_HELP, DB_OPTION, existingDbPath, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -66,8 +66,9 @@ export const fallbackCommand: Command = {
     const db = openDatabase(existingDbPath(values.db), { mustExist: true });
     try {
       migrate(db);
-      const projectId = pickProject(new ProjectStore(db), values.project);
-      const live = new LivePaywalls(db, new Logger('error', { sink: (text) => process.stderr.write(text) }));
+      const services = configurationServices(db, new Logger('error', { sink: (text) => process.stderr.write(text) }));
+      const projectId = pickProject(services.projects, values.project);
+      const live = services.paywalls;
       const ids = values.paywall ? [...new Set(values.paywall)] : live.liveIds(projectId);
       const missing = ids.filter((id) => !live.get(projectId, id));
       if (missing.length > 0) throw new Error(`not live in project ${projectId}: ${missing.join(', ')}`);

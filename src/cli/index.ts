@@ -1,6 +1,5 @@
 import { ConfigError } from '../config.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
-import { ProblemError } from '../http/problem.ts';
 import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
 import { backupCommand } from './backup.ts';
@@ -60,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`paywalld ${name}: ${error.message}\nRun "paywalld ${name} --help" for usage.\n`);
       return 2;
     }
-    if (error instanceof ProblemError || error instanceof DomainError || error instanceof SchemaTooNewError) {
+    if (error instanceof DomainError || error instanceof SchemaTooNewError) {
       process.stderr.write(`paywalld ${name}: ${error.message}\n`);
       return 1;
     }

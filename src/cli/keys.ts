@@ -46,7 +46,7 @@ export const keysCommand: Command = {
         print(values.json ? JSON.stringify(revoked) : `Revoked ${revoked.id} (${revoked.prefix}…)`);
         return 0;
       }
-      if (!new ProjectStore(db).get(values.project!)) {
+      if (!new ProjectStore(db, keys).get(values.project!)) {
         process.stderr.write(`paywalld: no project with id ${values.project}\n`);
         return 1;
       }

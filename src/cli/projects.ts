@@ -1,3 +1,4 @@
+import { KeyStore } from '../keys/store.ts';
 import { ProjectStore } from '../projects/store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
@@ -24,7 +25,7 @@ export const projectsCommand: Command = {
       if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');
       const db = openForCommand(values.db, { create: true });
       try {
-        const created = new ProjectStore(db).create(rest[0]!);
+        const created = new ProjectStore(db, new KeyStore(db)).create(rest[0]!);
         if (values.json) print(JSON.stringify(created));
         else {
           print(`Created project ${created.project.name} (${created.project.id})`);
@@ -41,7 +42,7 @@ export const projectsCommand: Command = {
       if (rest.length !== 0) throw new UsageError('projects list takes no arguments');
       const db = openForCommand(values.db);
       try {
-        const projects = new ProjectStore(db).list();
+        const projects = new ProjectStore(db, new KeyStore(db)).list();
         if (values.json) print(JSON.stringify({ projects }));
         else for (const p of projects) print(`${p.id}  ${p.created_at}  ${p.name}`);
       } finally {

@@ -8,7 +8,7 @@
  *                          (without it, every paywall of the directory is)
  */
 import * as v from 'valibot';
-import { IdSchema } from '../paywalls/document/primitives.ts';
+import { IdSchema } from '../shared/id.ts';
 import { ProductWriteSchema } from '../products/schema.ts';
 
 export const PRODUCTS_FILE = 'products.json';

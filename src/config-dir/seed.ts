@@ -3,26 +3,40 @@
  * (the paywalls paywalld.json lists, or all) before the port opens, so a CI
  * job gets a ready server with known paywalls from one command.
  */
-import type { AppContext } from '../context.ts';
-import type { CreatedProject } from '../projects/store.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import type { LivePaywalls } from '../paywalls/live.ts';
+import type { PaywallManager } from '../paywalls/management.ts';
+import type { ProductManager } from '../products/service.ts';
+import type { CreatedProject, Project } from '../projects/store.ts';
 import { applyPlan } from './apply.ts';
 import { makePlan } from './plan.ts';
 import { StoreBackend } from './store-backend.ts';
 import { formatDiagnostic, validateDirectory } from './validate.ts';
 
+/** What seeding uses of the server: its connection, log and services. */
+export interface SeedServices {
+  db: Database;
+  log: Logger;
+  projects: { list(): Project[] };
+  paywalls: LivePaywalls;
+  paywallManager: PaywallManager;
+  products: ProductManager;
+}
+
 /** The project seeded: the one created at start, else the database's only one. */
-function seedProject(ctx: AppContext, created: CreatedProject | undefined): string {
+function seedProject(ctx: SeedServices, created: CreatedProject | undefined): string {
   if (created) return created.project.id;
   const projects = ctx.projects.list();
   if (projects.length === 1) return projects[0]!.id;
   throw new Error(`--seed needs an empty database or one with a single project; this one has ${projects.length}`);
 }
 
-export async function seed(ctx: AppContext, dir: string, created: CreatedProject | undefined): Promise<void> {
+export async function seed(ctx: SeedServices, dir: string, created: CreatedProject | undefined): Promise<void> {
   const { errors, desired } = validateDirectory(dir);
   if (!desired) throw new Error(`--seed ${dir} is not valid:\n${errors.map((e) => formatDiagnostic(e, 'error')).join('\n')}`);
   const projectId = seedProject(ctx, created);
-  const backend = new StoreBackend(ctx.db, projectId, ctx.paywalls, `project ${projectId}`);
+  const backend = new StoreBackend(ctx.db, projectId, ctx, `project ${projectId}`);
   const plan = await makePlan(desired, backend, { publish: true, prune: false });
   await applyPlan(plan, backend, () => {});
   ctx.log.info('seeded', { dir, project_id: projectId, steps: plan.steps.length, live: ctx.paywalls.compiledCount() });

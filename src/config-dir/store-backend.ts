@@ -4,11 +4,9 @@
  * management API runs, so every rule and precondition is the server's.
  */
 import type { Database } from '../db/database.ts';
-import { ProblemError } from '../http/problem.ts';
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
-import type { LivePaywalls } from '../paywalls/live.ts';
-import { PaywallManager, paywallTag } from '../paywalls/management.ts';
-import { ProductManager, productTag } from '../products/service.ts';
+import { type PaywallManager, paywallTag } from '../paywalls/management.ts';
+import { type ProductManager, productTag } from '../products/service.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type ConfigBackend, type Expect, TargetError } from './backend.ts';
 import type { CurrentState, ProductContent } from './state.ts';
@@ -22,7 +20,7 @@ function refused<T>(what: string, run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof ProblemError || error instanceof DomainError) {
+    if (error instanceof DomainError) {
       const details = (error.errors ?? []).map((e) => `${e.path || '/'}: ${e.message}`).join('; ');
       throw new TargetError(`${what}: ${error.code}: ${error.message}${details ? ` (${details})` : ''}`, error.code);
     }
@@ -35,14 +33,15 @@ export class StoreBackend implements ConfigBackend {
   private readonly paywalls: PaywallManager;
   private readonly products: ProductManager;
 
+  /** `services`: the server's own (serve --seed), or ones built on the file (configurationServices). */
   constructor(
     private readonly db: Database,
     private readonly projectId: string,
-    live: LivePaywalls,
+    services: { paywallManager: PaywallManager; products: ProductManager },
     readonly target: string,
   ) {
-    this.paywalls = new PaywallManager(db, live);
-    this.products = new ProductManager(db, live);
+    this.paywalls = services.paywallManager;
+    this.products = services.products;
   }
 
   async read(): Promise<CurrentState> {

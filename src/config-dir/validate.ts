@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { issuesToErrors } from '../http/issues.ts';
+import { issuesToErrors } from '../shared/issues.ts';
 import { validatePaywall } from '../paywalls/document/index.ts';
 import { documentSizeErrors } from '../paywalls/document/limits.ts';
-import { IdSchema } from '../paywalls/document/primitives.ts';
+import { IdSchema } from '../shared/id.ts';
 import { PAYWALLS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, SETTINGS_FILE, SettingsFileSchema } from './layout.ts';
 import type { DesiredPaywall, DesiredState } from './state.ts';
 

@@ -1,10 +1,29 @@
 import type { Reply } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { DomainError } from '../shared/errors.ts';
+import { StaticFiles } from '../http/static-files.ts';
 import { loadDashboardFiles } from './files.ts';
-import { DashboardFiles, SECURITY_HEADERS } from './serve.ts';
 
 const HOME = '/dashboard/';
+
+/**
+ * What every dashboard response carries. Scripts and styles come only from
+ * this origin and never inline, so an injected string can never run; images
+ * may come from https and data: URLs because paywall documents point at
+ * images there (the preview shows them). Nothing may frame the dashboard.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+});
+
+/** Hashed names change with their content, so a browser may keep them for a year; index.html is checked every time. */
+const cacheControl = (name: string) => (name === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable');
 
 function redirect(location: string): Reply {
   return { status: 302, headers: { ...SECURITY_HEADERS, Location: location, 'Cache-Control': 'no-cache' } };
@@ -22,8 +41,8 @@ function notFound(): DomainError {
  * first request, so servers that never show the dashboard never pay for it.
  */
 export function dashboardApi(): RouteDefinition[] {
-  let files: Promise<DashboardFiles> | undefined;
-  const load = () => (files ??= loadDashboardFiles().then((list) => new DashboardFiles(list)));
+  let files: Promise<StaticFiles> | undefined;
+  const load = () => (files ??= loadDashboardFiles().then((list) => new StaticFiles(list, { headers: SECURITY_HEADERS, cacheControl })));
   const serve = async (name: string, ifNoneMatch: string, acceptEncoding: string): Promise<Reply> => {
     const reply = (await load()).reply(name, ifNoneMatch, acceptEncoding);
     if (!reply) throw notFound();

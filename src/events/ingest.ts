@@ -4,7 +4,7 @@
  * then each event on its own.
  */
 import * as v from 'valibot';
-import { ProblemError } from '../http/problem.ts';
+import { DomainError } from '../shared/errors.ts';
 import { describeIssue, EventEnvelopeSchema, EventSchema, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
 import type { EventRow } from './writer/protocol.ts';
@@ -27,7 +27,7 @@ export function parseEnvelope(body: unknown): Envelope {
   if (result.success) return result.output;
   const issue = result.issues[0];
   if (issue.type === 'max_length') {
-    throw new ProblemError(413, 'too_many_events', `a batch holds at most ${MAX_EVENTS_PER_BATCH} events; split it`);
+    throw new DomainError('too_many_events', `a batch holds at most ${MAX_EVENTS_PER_BATCH} events; split it`);
   }
   const key = issue.path?.[0]?.key;
   const detail =
@@ -38,7 +38,7 @@ export function parseEnvelope(body: unknown): Envelope {
         : issue.kind === 'schema' && issue.input === undefined
           ? `${key} is required`
           : issue.message;
-  throw new ProblemError(400, 'invalid_batch', detail);
+  throw new DomainError('invalid_batch', detail);
 }
 
 export interface BatchContext {

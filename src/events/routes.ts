@@ -1,65 +1,20 @@
-import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
-import { authenticate } from '../http/auth.ts';
-import { issuesToErrors } from '../http/issues.ts';
 import { readJson } from '../http/json.ts';
-import { ProblemError } from '../http/problem.ts';
+import { readQuery } from '../http/query.ts';
+import { projectOf } from '../http/auth.ts';
 import { json } from '../http/reply.ts';
-import type { Request } from '../http/request.ts';
 import type { RouteDefinition } from '../http/route.ts';
-import { exportEvents } from './export.ts';
-import { parseEnvelope, prepareBatch } from './ingest.ts';
-import { eventMetrics } from './metrics.ts';
-import {
-  EventBatchSchema,
-  ExportedEventSchema,
-  ExportQuerySchema,
-  type IngestResult,
-  IngestResultSchema,
-  StatsQuerySchema,
-  StatsSchema,
-} from './schema.ts';
-import { EventStats } from './stats.ts';
-import { dayOf, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
-import { EventWriter } from './writer/writer.ts';
+import { EventBatchSchema, ExportedEventSchema, ExportQuerySchema, IngestResultSchema, StatsQuerySchema, StatsSchema } from './schema.ts';
+import type { EventService } from './service.ts';
 
 /** Largest request body of an event batch; the edge answers 413 past it and reads no further. */
 export const MAX_BATCH_BYTES = 1024 * 1024;
-/** Statistics cover at most this many days per request. */
-const MAX_STATS_DAYS = 366;
-/** Statistics default to the 30 days ending today. */
-const DEFAULT_STATS_DAYS = 30;
 
-function query<S extends v.GenericSchema>(schema: S, req: Request): v.InferOutput<S> {
-  const result = v.safeParse(schema, Object.fromEntries(req.query()));
-  if (result.success) return result.output;
-  throw new ProblemError(400, 'invalid_query', 'the query string is invalid; see errors', { errors: issuesToErrors(result.issues) });
+export interface EventsApiOptions {
+  /** Refuse event batches that carry no API key (keyless batches are attributed by paywall id otherwise). */
+  requireKey: boolean;
 }
 
-function invalidRange(detail: string): ProblemError {
-  return new ProblemError(400, 'invalid_range', detail);
-}
-
-export function eventsApi(ctx: AppContext): RouteDefinition[] {
-  const writer = new EventWriter({
-    dbPath: ctx.config.dbPath,
-    retentionDays: ctx.config.retentionDays,
-    queueLimit: ctx.config.eventQueueLimit,
-    log: ctx.log,
-    onTransaction: (rows) => count.transaction(rows),
-  });
-  // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
-  ctx.onShutdown(() => writer.close());
-  const stats = new EventStats(ctx.db);
-  const count = eventMetrics(ctx.metrics, writer);
-
-  /** The project of the request's key; undefined for a keyless request, which --require-key refuses. */
-  function sender(req: Request): string | undefined {
-    const authorization = req.header('authorization');
-    if (authorization === '' && !ctx.config.requireKey) return undefined;
-    return authenticate(authorization, ctx.auth, 'sdk').projectId;
-  }
-
+export function eventsApi(events: EventService, options: EventsApiOptions): RouteDefinition[] {
   return [
     {
       method: 'POST',
@@ -69,23 +24,13 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         summary: 'Send a batch of analytics events; answered once the accepted events are committed',
         tag: 'events',
         auth: 'sdk',
+        keyOptional: !options.requireKey,
         requestBody: EventBatchSchema,
         responses: {
           200: { description: 'done: do not retry (rejected events are listed by index)', schema: IngestResultSchema },
         },
       },
-      handler: async (req) => {
-        const projectId = sender(req);
-        const receivedAt = Date.now();
-        const batch = parseEnvelope(readJson(req));
-        const { rows, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: ctx.paywalls });
-        const accepted = rows.length === 0 ? 0 : await writer.write(rows);
-        const result: IngestResult = { accepted, duplicates: rows.length - accepted, rejected };
-        count.stored(result.accepted);
-        count.duplicates(result.duplicates);
-        for (const rejection of rejected) count.rejected(rejection.code);
-        return json(200, result);
-      },
+      handler: async (req) => json(200, await events.ingest(readJson(req), req.principal?.projectId)),
     },
     {
       method: 'GET',
@@ -98,14 +43,8 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the statistics', schema: StatsSchema } },
       },
       handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
-        const range = query(StatsQuerySchema, req);
-        const toDay = dayOf(range.to ?? Date.now());
-        const fromDay = range.from === undefined ? toDay - (DEFAULT_STATS_DAYS - 1) : dayOf(range.from);
-        if (fromDay < FIRST_PRINTABLE_DAY || toDay > LAST_PRINTABLE_DAY) throw invalidRange('the range must lie within the years 0000 to 9999');
-        if (fromDay > toDay) throw invalidRange('from must not be after to');
-        if (toDay - fromDay + 1 > MAX_STATS_DAYS) throw invalidRange(`statistics cover at most ${MAX_STATS_DAYS} days per request`);
-        return json(200, stats.forPaywall(projectId, req.params.id!, fromDay, toDay), { 'Cache-Control': 'no-store' });
+        const range = readQuery(req, StatsQuerySchema);
+        return json(200, events.stats(projectOf(req), req.params.id!, range), { 'Cache-Control': 'no-store' });
       },
     },
     {
@@ -119,13 +58,11 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'one event per line', mediaType: 'application/x-ndjson', schema: ExportedEventSchema } },
       },
       handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
-        const { paywallId, from = 0, to = Number.MAX_SAFE_INTEGER } = query(ExportQuerySchema, req);
-        if (from > to) throw invalidRange('from must not be after to');
+        const { paywallId, ...range } = readQuery(req, ExportQuerySchema);
         return {
           status: 200,
           headers: { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' },
-          body: exportEvents(ctx.config.dbPath, { projectId, paywallId, from, to }),
+          body: events.export(projectOf(req), paywallId, range),
         };
       },
     },

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { KNOWN_EVENT_TYPES, type Stats } from './schema.ts';
 import { dayText } from './time.ts';
-import { UNKNOWN_VARIANT } from './writer/sink.ts';
+import { UNKNOWN_VARIANT } from './variants.ts';
 
 type Figures = Stats['variants'][number]['totals'];
 

@@ -1,17 +1,12 @@
 import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
-import { ProblemError } from '../http/problem.ts';
 import { json } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import type { Health } from './service.ts';
 
 const HealthSchema = v.object({ status: v.literal('ok') });
 const ReadySchema = v.object({ status: v.literal('ready') });
 
-export function healthApi(ctx: AppContext): RouteDefinition[] {
-  // SELECT 1 touches no file. Page 1 (the schema) is read from the file itself: the page cache is
-  // dropped first (shrink_memory), else a database whose file is gone or damaged would still look fine.
-  const dropCache = ctx.db.prepare('PRAGMA shrink_memory');
-  const readPage = ctx.db.prepare('SELECT count(*) FROM sqlite_schema').pluck();
+export function healthApi(health: Health): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -23,12 +18,7 @@ export function healthApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'healthy', schema: HealthSchema } },
       },
       handler: () => {
-        try {
-          dropCache.run();
-          readPage.get();
-        } catch {
-          throw new ProblemError(503, 'database_unavailable', 'the database does not answer', { headers: { 'Retry-After': '1' } });
-        }
+        health.checkLive();
         return json(200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
       },
     },
@@ -42,9 +32,7 @@ export function healthApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'ready for traffic', schema: ReadySchema } },
       },
       handler: () => {
-        if (ctx.lifecycle.draining) {
-          throw new ProblemError(503, 'draining', 'the server is shutting down', { headers: { 'Retry-After': '1' } });
-        }
+        health.checkReady();
         return json(200, { status: 'ready' }, { 'Cache-Control': 'no-store' });
       },
     },

@@ -1,6 +1,16 @@
+/**
+ * Authentication at the edge, from the route's declaration (`doc.auth`)
+ * and the request's headers alone: it runs before any body byte is read,
+ * and handlers only read the principal it found. Only the edge reads the
+ * Authorization header, so the rate limiter, auth and handlers can never
+ * disagree about it; when a request carries it twice, the first one counts
+ * (what uWS's getHeader returns, and what the edge copies for body routes).
+ */
 import { ProblemError } from './problem.ts';
+import type { Request } from './request.ts';
+import type { RouteDoc } from './route.ts';
 
-/** Who a request acts for, once its Bearer key is known. */
+/** Who a request acts for, once its key is known. */
 export interface Principal {
   projectId: string;
   keyId: string;
@@ -10,43 +20,58 @@ export interface Principal {
 /** Implemented by the key registry; the http room only knows this shape. */
 export interface Authenticator {
   lookup(token: string): Principal | undefined;
+  /** No key is longer: a longer token is refused without a lookup. */
+  readonly maxTokenLength: number;
 }
+
+/** What the Authorization header says: a known key, or why there is none. */
+export type Identity = Principal | 'missing' | 'malformed' | 'unknown';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** The token of an `Authorization: Bearer …` header, or undefined when the header is absent. */
-export function bearerToken(authorization: string): string | undefined {
-  if (authorization === '') return undefined;
+/** Reads the Authorization header without throwing, so that the rate limiter can key on the result before auth answers. */
+export function identify(authorization: string, auth: Authenticator): Identity {
+  if (authorization === '') return 'missing';
   const match = BEARER.exec(authorization);
-  if (!match) {
-    throw new ProblemError(401, 'invalid_authorization', 'the Authorization header must be "Bearer <API key>"', {
-      headers: { 'WWW-Authenticate': 'Bearer' },
-    });
-  }
-  return match[1];
+  if (!match) return 'malformed';
+  const token = match[1]!;
+  if (token.length > auth.maxTokenLength) return 'unknown';
+  return auth.lookup(token) ?? 'unknown';
 }
 
 /**
- * Authenticates a request. `scope` is the scope the endpoint needs: a secret
- * key may do everything an sdk key may, never the other way round.
+ * The principal a route's request acts for, or the 401/403 that refuses it.
+ * `secret` routes need a secret key; `sdk` routes take either scope (a
+ * secret key may do everything an sdk key may), and with `keyOptional` no
+ * key at all, but never a broken or unknown one.
  */
-export function authenticate(authorization: string, auth: Authenticator, scope: 'sdk' | 'secret'): Principal {
-  const token = bearerToken(authorization);
-  if (token === undefined) {
+export function admit(identity: Identity, doc: RouteDoc): Principal | undefined {
+  if (identity === 'missing') {
+    if (doc.keyOptional) return undefined;
     throw new ProblemError(401, 'missing_api_key', 'this endpoint needs an API key: Authorization: Bearer <API key>', {
       headers: { 'WWW-Authenticate': 'Bearer' },
     });
   }
-  const principal = auth.lookup(token);
-  if (!principal) {
+  if (identity === 'malformed') {
+    throw new ProblemError(401, 'invalid_authorization', 'the Authorization header must be "Bearer <API key>"', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
+  }
+  if (identity === 'unknown') {
     throw new ProblemError(401, 'invalid_api_key', 'the API key is unknown or has been revoked', {
       headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     });
   }
-  if (scope === 'secret' && principal.scope !== 'secret') {
+  if (doc.auth === 'secret' && identity.scope !== 'secret') {
     throw new ProblemError(403, 'insufficient_scope', 'this endpoint needs a secret key; sdk keys may only resolve paywalls and send events', {
       headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
     });
   }
-  return principal;
+  return identity;
+}
+
+/** The project of a request to a route that declares a key (the edge has checked it). */
+export function projectOf(req: Request): string {
+  if (!req.principal) throw new Error(`${req.method} ${req.path} reads a key its route does not require (doc.auth)`);
+  return req.principal.projectId;
 }

@@ -1,5 +1,3 @@
-import * as v from 'valibot';
-import { issuesToErrors } from './issues.ts';
 import { ProblemError } from './problem.ts';
 import type { Request } from './request.ts';
 
@@ -20,15 +18,8 @@ export function readJson(req: Request): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ProblemError(400, 'malformed_json', `the request body is not valid JSON: ${(error as Error).message}`);
+    // V8's message quotes the text around the error, and error bodies never echo input: only its position is kept.
+    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+    throw new ProblemError(400, 'malformed_json', `the request body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}`);
   }
-}
-
-/** Parses `value` with `schema`, or throws the 422 problem listing every issue. */
-export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
-  const result = v.safeParse(schema, value);
-  if (result.success) return result.output;
-  throw new ProblemError(422, 'validation_failed', 'the request document is invalid; see errors', {
-    errors: issuesToErrors(result.issues),
-  });
 }

@@ -12,7 +12,7 @@ import type { Route } from './route.ts';
 export interface EdgePolicy {
   /** Per client IP on SDK routes; undefined means unlimited. */
   sdkLimiter?: RateLimiter;
-  /** Per presented API key (per client IP when none) on management routes; undefined means unlimited. */
+  /** Per API key id (per client IP without a valid key) on management routes; undefined means unlimited. */
   managementLimiter?: RateLimiter;
   /** Take the client IP from X-Forwarded-For, as the proxy in front of paywalld saw it. */
   trustProxy: boolean;
@@ -76,6 +76,13 @@ export function clientIp(forwardedFor: string, remoteAddress: () => string, trus
     if (last !== '') return last;
   }
   return remoteAddress();
+}
+
+/** uWS's text of a loopback peer: 127.0.0.0/8, ::1, or IPv4 loopback mapped into IPv6 (uWS writes every group in full). */
+const LOOPBACK = /^(?:127\.|::1$|(?:0000:){7}0001$|(?:0000:){5}ffff:7f)/i;
+
+export function isLoopback(address: string): boolean {
+  return LOOPBACK.test(address);
 }
 
 /** The limiter a route's requests count against, if any. */

@@ -4,11 +4,7 @@
  * HTTP edge (src/http/server.ts) turns it into an RFC 9457
  * application/problem+json response.
  */
-export interface FieldError {
-  /** JSON pointer (RFC 6901) into the request document, "" for the whole document. */
-  path: string;
-  message: string;
-}
+import type { FieldError } from '../shared/errors.ts';
 
 export class ProblemError extends Error {
   readonly status: number;

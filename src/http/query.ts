@@ -6,6 +6,10 @@
  * path reads a query on every request, and most names and values need no
  * decoding at all.
  */
+import type * as v from 'valibot';
+import { parseQueryParams } from '../shared/query.ts';
+import type { Request } from './request.ts';
+
 export type QueryPairs = readonly (readonly [name: string, value: string])[];
 
 const NEEDS_DECODING = /[%+]/;
@@ -44,4 +48,23 @@ function decode(text: string): string {
     }
   }
   return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * The query as a record of parameters: the first value of each name counts,
+ * an empty value counts as absent (apps send `userId=` for a signed-out
+ * user), and the record has no prototype, so a name such as `__proto__` is
+ * just a name.
+ */
+export function queryParams(pairs: QueryPairs): Record<string, string> {
+  const params: Record<string, string> = Object.create(null);
+  for (const [name, value] of pairs) {
+    if (value !== '' && !Object.hasOwn(params, name)) params[name] = value;
+  }
+  return params;
+}
+
+/** The request's query parsed with `schema`: 400 invalid_query when it does not fit. */
+export function readQuery<S extends v.GenericSchema>(req: Request, schema: S): v.InferOutput<S> {
+  return parseQueryParams(schema, queryParams(req.query()));
 }

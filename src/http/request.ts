@@ -1,3 +1,4 @@
+import type { Principal } from './auth.ts';
 import type { QueryPairs } from './query.ts';
 import type { Params } from './router.ts';
 
@@ -17,6 +18,8 @@ export interface Request {
   /** Raw query string without the `?`. */
   readonly rawQuery: string;
   readonly id: string;
+  /** Whom the request acts for: set by the edge from the route's doc.auth; undefined on public routes and keyless requests. */
+  readonly principal: Principal | undefined;
   /** The request body; empty unless the route asked for one. */
   readonly body: Buffer;
   /** A request header by lower-case name, '' when absent. */

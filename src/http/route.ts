@@ -6,8 +6,13 @@ import type { Request } from './request.ts';
 export interface RouteDoc {
   summary: string;
   tag: string;
-  /** Which key the route wants: none, an sdk key (or secret), or a secret key. */
+  /**
+   * Which key the route wants: none, an sdk key (or secret), or a secret key.
+   * The edge enforces it before reading the body; handlers read req.principal.
+   */
   auth: 'none' | 'sdk' | 'secret';
+  /** A request without any Authorization header passes with no principal (a broken or unknown key is still refused). */
+  keyOptional?: boolean;
   query?: GenericSchema;
   requestBody?: GenericSchema;
   /** Success responses by status; a schema, or a media type for non-JSON bodies. */

@@ -1,5 +1,6 @@
-import type { DomainError, ErrorCode } from '../shared/errors.ts';
-import { ProblemError } from './problem.ts';
+import { DomainError, type ErrorCode } from '../shared/errors.ts';
+import { ProblemError, problemBody } from './problem.ts';
+import type { Reply } from './reply.ts';
 
 /** The HTTP status of each domain error code: the one place the domain meets HTTP. */
 const STATUS: Record<ErrorCode, number> = {
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_id: 422,
   validation_failed: 422,
   database_unavailable: 503,
+  draining: 503,
   ingestion_failed: 503,
   ingestion_overloaded: 503,
 };
@@ -30,4 +32,19 @@ export function problemOf(error: DomainError): ProblemError {
     ...(error.errors ? { errors: error.errors } : {}),
     ...(headers ? { headers } : {}),
   });
+}
+
+export function problemReply(problem: ProblemError): Reply {
+  return {
+    status: problem.status,
+    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
+    body: problemBody(problem),
+  };
+}
+
+/** The reply of an error a client caused (a ProblemError or DomainError); undefined for anything else, which is a bug. */
+export function errorReply(error: unknown): Reply | undefined {
+  if (error instanceof ProblemError) return problemReply(error);
+  if (error instanceof DomainError) return problemReply(problemOf(error));
+  return undefined;
 }

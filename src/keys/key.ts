@@ -8,7 +8,7 @@ export type Scope = (typeof SCOPES)[number];
 export const KEY_PREFIX: Record<Scope, string> = { sdk: 'pwk_sdk_', secret: 'pwk_secret_' };
 
 /** 32 base62 characters: about 190 bits of entropy. */
-const RANDOM_LENGTH = 32;
+export const RANDOM_LENGTH = 32;
 /** How many random characters the stored display prefix keeps: enough to tell keys apart, far too few to guess one. */
 const SHOWN_RANDOM = 4;
 

@@ -1,6 +1,12 @@
-import type { Authenticator, Principal } from '../http/auth.ts';
-import { hashKey } from './key.ts';
+import { hashKey, KEY_PREFIX, RANDOM_LENGTH, type Scope } from './key.ts';
 import type { KeyStore } from './store.ts';
+
+/** Who a request acts for, once its key is known. */
+export interface Principal {
+  projectId: string;
+  keyId: string;
+  scope: Scope;
+}
 
 /** Bound on remembered plain keys, so a flood of distinct valid keys cannot grow memory without limit. */
 const VERIFIED_LIMIT = 10_000;
@@ -12,7 +18,10 @@ const VERIFIED_LIMIT = 10_000;
  * visible share of a resolve request. reload() rebuilds both maps, so a
  * revoked key stops working at the next reload.
  */
-export class KeyRegistry implements Authenticator {
+export class KeyRegistry {
+  /** No key is longer, so the edge refuses a longer token without looking it up. */
+  readonly maxTokenLength = Math.max(...Object.values(KEY_PREFIX).map((prefix) => prefix.length)) + RANDOM_LENGTH;
+
   private byHash = new Map<string, Principal>();
   private verified = new Map<string, Principal>();
 

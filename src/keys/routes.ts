@@ -1,13 +1,12 @@
-import type { AppContext } from '../context.ts';
-import { authenticate } from '../http/auth.ts';
-import { parseWith, readJson } from '../http/json.ts';
-import { ProblemError } from '../http/problem.ts';
+import { projectOf } from '../http/auth.ts';
+import { readJson } from '../http/json.ts';
 import { json } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import { parseWith } from '../shared/validate.ts';
 import { CreatedKeySchema, KeyCreateSchema, KeyInfoSchema, KeyListSchema } from './schema.ts';
-import { keyInfo } from './store.ts';
+import type { KeyService } from './service.ts';
 
-export function keysApi(ctx: AppContext): RouteDefinition[] {
+export function keysApi(keys: KeyService): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -18,10 +17,7 @@ export function keysApi(ctx: AppContext): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the keys', schema: KeyListSchema } },
       },
-      handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
-        return json(200, { keys: ctx.keys.list(projectId).map(keyInfo) });
-      },
+      handler: (req) => json(200, { keys: keys.list(projectOf(req)) }),
     },
     {
       method: 'POST',
@@ -35,11 +31,8 @@ export function keysApi(ctx: AppContext): RouteDefinition[] {
         responses: { 201: { description: 'the new key', schema: CreatedKeySchema } },
       },
       handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
         const { scope } = parseWith(KeyCreateSchema, readJson(req));
-        const created = ctx.keys.create(projectId, scope);
-        ctx.auth.reload();
-        return json(201, created, { 'Cache-Control': 'no-store' });
+        return json(201, keys.create(projectOf(req), scope), { 'Cache-Control': 'no-store' });
       },
     },
     {
@@ -51,15 +44,7 @@ export function keysApi(ctx: AppContext): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the revoked key', schema: KeyInfoSchema } },
       },
-      handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
-        const existing = ctx.keys.get(req.params.id!);
-        // Another project's key is reported exactly like a missing one.
-        if (!existing || existing.project_id !== projectId) throw new ProblemError(404, 'key_not_found', 'no API key with that id');
-        const revoked = ctx.keys.revokeKey(existing.id);
-        ctx.auth.reload();
-        return json(200, keyInfo(revoked));
-      },
+      handler: (req) => json(200, keys.revoke(projectOf(req), req.params.id!)),
     },
   ];
 }

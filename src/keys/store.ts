@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.ts';
-import { ProblemError } from '../http/problem.ts';
 import { newId } from '../ids.ts';
+import { DomainError } from '../shared/errors.ts';
 import { generateKey, type Scope } from './key.ts';
 
 export interface KeyRow {
@@ -77,7 +77,7 @@ export class KeyStore {
   /** Revokes a key; revoking an already revoked key is not an error (idempotent). */
   revokeKey(id: string): KeyRow {
     const row = this.byId.get(id);
-    if (!row) throw new ProblemError(404, 'key_not_found', 'no API key with that id');
+    if (!row) throw new DomainError('key_not_found', 'no API key with that id');
     this.revoke.run(Date.now(), id);
     return this.byId.get(id)!;
   }

@@ -1,5 +1,3 @@
-import type { Route } from '../http/route.ts';
-import type { Router } from '../http/router.ts';
 import type { CounterChild, HistogramChild, MetricsRegistry } from './registry.ts';
 
 /** Latency buckets in seconds: resolve answers in well under a millisecond, exports can take seconds. */
@@ -11,18 +9,25 @@ interface RouteSeries {
   latency: HistogramChild;
 }
 
+/** A route as the router lists it: the route object is only an identity here. */
+export interface ListedRoute {
+  method: string;
+  pattern: string;
+  route: object;
+}
+
 /**
  * Request counts per route, method and status, and latency per route: the
  * edge's `observe` hook. Series are found by the route object itself, so an
  * observation is two map lookups and no string work.
  */
-export function httpMetrics(registry: MetricsRegistry, router: Router<Route>): (route: Route | undefined, status: number, seconds: number) => void {
+export function httpMetrics(registry: MetricsRegistry, routes: readonly ListedRoute[]): (route: object | undefined, status: number, seconds: number) => void {
   const requests = registry.counter('paywalld_http_requests_total', 'HTTP requests answered, by route pattern, method and status.');
   const latency = registry.histogram('paywalld_http_request_duration_seconds', 'Time from request to the last byte handed to the socket.', LATENCY_BOUNDS);
-  const series = new Map<Route | undefined, RouteSeries>();
-  const add = (route: Route | undefined, labels: RouteSeries['labels']) =>
+  const series = new Map<object | undefined, RouteSeries>();
+  const add = (route: object | undefined, labels: RouteSeries['labels']) =>
     series.set(route, { labels, byStatus: new Map(), latency: latency.labels(labels) });
-  for (const { method, pattern, route } of router.routes()) add(route, { route: pattern, method });
+  for (const { method, pattern, route } of routes) add(route, { route: pattern, method });
   add(undefined, { route: 'unmatched', method: '' });
 
   return (route, status, seconds) => {

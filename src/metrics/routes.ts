@@ -1,6 +1,5 @@
-import type { AppContext } from '../context.ts';
-import { authenticate } from '../http/auth.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import type { MetricsRegistry } from './registry.ts';
 
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -10,7 +9,7 @@ const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
  * project's); `serve --metrics-port` also serves it without a key on a
  * separate listener bound to localhost, for a scraper on the same machine.
  */
-export function metricsRoute(ctx: AppContext, auth: 'secret' | 'none'): RouteDefinition {
+export function metricsRoute(metrics: MetricsRegistry, auth: 'secret' | 'none'): RouteDefinition {
   return {
     method: 'GET',
     pattern: '/metrics',
@@ -20,13 +19,10 @@ export function metricsRoute(ctx: AppContext, auth: 'secret' | 'none'): RouteDef
       auth,
       responses: { 200: { description: 'Prometheus text exposition format', mediaType: PROMETHEUS_TEXT } },
     },
-    handler: (req) => {
-      if (auth === 'secret') authenticate(req.header('authorization'), ctx.auth, 'secret');
-      return { status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT, 'Cache-Control': 'no-store' }, body: ctx.metrics.expose() };
-    },
+    handler: () => ({ status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT, 'Cache-Control': 'no-store' }, body: metrics.expose() }),
   };
 }
 
-export function metricsApi(ctx: AppContext): RouteDefinition[] {
-  return [metricsRoute(ctx, 'secret')];
+export function metricsApi(metrics: MetricsRegistry): RouteDefinition[] {
+  return [metricsRoute(metrics, 'secret')];
 }

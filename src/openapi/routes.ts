@@ -2,7 +2,8 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { taggedJson } from '../http/preconditions.ts';
 import type { Route, RouteDefinition } from '../http/route.ts';
 import type { Router } from '../http/router.ts';
-import { openApiDocument } from './document.ts';
+import { openApiDocument } from '../http/openapi.ts';
+import { ComponentNodeSchema } from '../paywalls/document/components.ts';
 
 /**
  * GET /api/openapi.json. It documents the router it is added to, itself
@@ -24,7 +25,7 @@ export function openApiApi(router: Router<Route>): RouteDefinition[] {
       handler: (req) => {
         document ??= openApiDocument(
           router.routes().map(({ method, pattern, route }) => ({ method: method as RouteDefinition['method'], pattern, ...route })),
-          packageJson.version,
+          { version: packageJson.version, schemas: { ComponentNode: ComponentNodeSchema } },
         );
         return taggedJson(req.header('if-none-match'), document);
       },

@@ -1,9 +1,8 @@
-import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
-import { ProductStore } from '../products/store.ts';
+import type { ProductCatalog } from './catalog.ts';
 import type { PaywallOutput } from './document/schema.ts';
 import { CompiledPaywall } from './resolve/compiled.ts';
-import { PaywallStore } from './store.ts';
+import type { PaywallStore } from './store.ts';
 
 interface Entry {
   /** What the compiled form was built from: live revision and catalog state; '' for a paywall with nothing live. */
@@ -24,15 +23,11 @@ const NONE: readonly string[] = Object.freeze([]);
 export class LivePaywalls {
   private byProject = new Map<string, Map<string, Entry>>();
   private projectsByPaywall = new Map<string, readonly string[]>();
-  private readonly store: PaywallStore;
-  private readonly products: ProductStore;
-
   constructor(
-    db: Database,
+    private readonly store: PaywallStore,
+    private readonly products: ProductCatalog,
     private readonly log: Logger,
   ) {
-    this.store = new PaywallStore(db);
-    this.products = new ProductStore(db);
     this.reload();
   }
 
@@ -132,7 +127,7 @@ export class LivePaywalls {
         paywallId,
         revision: liveRevision,
         document: JSON.parse(revision.document) as PaywallOutput,
-        product: (productId) => this.products.get(projectId, productId)?.product,
+        product: (productId) => this.products.find(projectId, productId),
       });
       return { stamp, compiled };
     } catch (error) {

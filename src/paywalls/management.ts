@@ -1,20 +1,14 @@
 import * as v from 'valibot';
-import type { Database } from '../db/database.ts';
-import { ProblemError } from '../http/problem.ts';
-import { entityTag, requireIfMatch, requireIfNoneMatch } from '../http/preconditions.ts';
-import { ProductStore } from '../products/store.ts';
+import { DomainError, type FieldError } from '../shared/errors.ts';
+import { ID_RULE, IdSchema } from '../shared/id.ts';
+import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
+import type { ProductCatalog } from './catalog.ts';
 import { type PaywallDeps, validatePaywall } from './document/index.ts';
-import { IdSchema } from './document/primitives.ts';
+import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
-import { type PaywallRow, PaywallStore, type RevisionRow } from './store.ts';
-
-/** The conditional headers of a write, read by the route before anything else. */
-export interface WritePreconditions {
-  ifMatch: string;
-  ifNoneMatch: string;
-}
+import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -50,12 +44,16 @@ export function paywallTag(row: PaywallRow): string {
   return entityTag(row.version);
 }
 
-function notFound(): ProblemError {
-  return new ProblemError(404, 'paywall_not_found', 'no paywall with this id in the project');
+function notFound(): DomainError {
+  return new DomainError('paywall_not_found', 'no paywall with this id in the project');
 }
 
-function invalid(detail: string, errors: { path: string; message: string }[]): ProblemError {
-  return new ProblemError(422, 'validation_failed', detail, { errors });
+function noSuchRevision(): DomainError {
+  return new DomainError('revision_not_found', 'the paywall has no revision with this number');
+}
+
+function invalid(detail: string, errors: FieldError[]): DomainError {
+  return new DomainError('validation_failed', detail, { errors });
 }
 
 /**
@@ -64,16 +62,11 @@ function invalid(detail: string, errors: { path: string; message: string }[]): P
  * the in-memory live paywalls so the SDK endpoint serves the change at once.
  */
 export class PaywallManager {
-  private readonly store: PaywallStore;
-  private readonly products: ProductStore;
-
   constructor(
-    db: Database,
+    private readonly store: PaywallStore,
+    private readonly products: ProductCatalog,
     private readonly live: LivePaywalls,
-  ) {
-    this.store = new PaywallStore(db);
-    this.products = new ProductStore(db);
-  }
+  ) {}
 
   list(projectId: string): PaywallInfo[] {
     return this.store.list(projectId).map(paywallInfo);
@@ -86,16 +79,15 @@ export class PaywallManager {
     return { row, document: JSON.parse(revision.document) };
   }
 
+  /** Refuses a document text over the size limit before it is parsed. */
+  checkSize(bytes: number): void {
+    const tooLarge = documentSizeErrors(bytes);
+    if (tooLarge.length > 0) throw invalid('the paywall document is invalid; see errors', tooLarge);
+  }
+
   /** Stores `input` as the paywall's newest revision (a draft), creating the paywall if it is new. */
-  write(
-    projectId: string,
-    id: string,
-    input: unknown,
-    preconditions: WritePreconditions,
-  ): { row: PaywallRow; warnings: PaywallWarning[]; created: boolean } {
-    if (!v.is(IdSchema, id)) {
-      throw new ProblemError(422, 'invalid_id', 'a paywall id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
-    }
+  write(projectId: string, id: string, input: unknown, preconditions: Preconditions): { row: PaywallRow; warnings: PaywallWarning[]; created: boolean } {
+    if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
     const result = this.store.transaction(() => {
       const current = this.store.get(projectId, id);
       const tag = current && paywallTag(current);
@@ -118,11 +110,11 @@ export class PaywallManager {
       requireIfMatch(ifMatch, paywallTag(current));
       const target = revision ?? current.latest_revision;
       const stored = this.store.revision(projectId, id, target);
-      if (!stored) throw new ProblemError(404, 'revision_not_found', 'the paywall has no revision with this number');
+      if (!stored) throw noSuchRevision();
       // Products may have been deleted since the revision was written; a live revision must name existing ones.
       const validation = validatePaywall(JSON.parse(stored.document), this.deps(projectId));
       if (!validation.ok) {
-        throw new ProblemError(409, 'revision_invalid', 'the revision is no longer valid (a product it uses was deleted); see errors', {
+        throw new DomainError('revision_invalid', 'the revision is no longer valid (a product it uses was deleted); see errors', {
           errors: validation.errors,
         });
       }
@@ -150,15 +142,16 @@ export class PaywallManager {
     return this.store.revisions(projectId, id).map((row) => revisionInfo(row, paywall));
   }
 
+  /** One revision; its tag changes whenever its info does (the live flag follows the paywall's version). */
   revision(projectId: string, id: string, revision: number): { info: RevisionInfo; document: unknown; tag: string } {
     const paywall = this.store.get(projectId, id);
     if (!paywall) throw notFound();
     const row = this.store.revision(projectId, id, revision);
-    if (!row) throw new ProblemError(404, 'revision_not_found', 'the paywall has no revision with this number');
+    if (!row) throw noSuchRevision();
     return { info: revisionInfo(row, paywall), document: JSON.parse(row.document), tag: entityTag(`${paywall.version}-${revision}`) };
   }
 
   private deps(projectId: string): PaywallDeps {
-    return { productExists: (productId) => this.products.exists(projectId, productId) };
+    return { productExists: (productId) => this.products.find(projectId, productId) !== undefined };
   }
 }

@@ -1,14 +1,15 @@
-import type { AppContext } from '../context.ts';
-import { authenticate } from '../http/auth.ts';
-import { parseWith, readJson } from '../http/json.ts';
+import { projectOf } from '../http/auth.ts';
+import { readJson } from '../http/json.ts';
 import { taggedJson } from '../http/preconditions.ts';
-import { ProblemError } from '../http/problem.ts';
 import { json } from '../http/reply.ts';
 import type { Request } from '../http/request.ts';
 import type { RouteDefinition } from '../http/route.ts';
-import { documentSizeErrors, MAX_DOCUMENT_BYTES } from './document/limits.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { Preconditions } from '../shared/preconditions.ts';
+import { parseWith } from '../shared/validate.ts';
+import { MAX_DOCUMENT_BYTES } from './document/limits.ts';
 import { PaywallSchema } from './document/schema.ts';
-import { PaywallManager, paywallInfo, paywallTag } from './management.ts';
+import { type PaywallManager, paywallInfo, paywallTag } from './management.ts';
 import {
   PaywallDetailSchema,
   PaywallInfoSchema,
@@ -26,16 +27,15 @@ const REVISION_NUMBER = /^[1-9][0-9]{0,8}$/;
 
 function revisionParam(req: Request): number {
   const text = req.params.revision!;
-  if (!REVISION_NUMBER.test(text)) throw new ProblemError(404, 'revision_not_found', 'the paywall has no revision with this number');
+  if (!REVISION_NUMBER.test(text)) throw new DomainError('revision_not_found', 'the paywall has no revision with this number');
   return Number(text);
 }
 
-function secret(ctx: AppContext, req: Request): string {
-  return authenticate(req.header('authorization'), ctx.auth, 'secret').projectId;
+function preconditions(req: Request): Preconditions {
+  return { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
 }
 
-export function paywallsApi(ctx: AppContext): RouteDefinition[] {
-  const paywalls = new PaywallManager(ctx.db, ctx.paywalls);
+export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -46,10 +46,7 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the paywalls, by id', schema: PaywallListSchema } },
       },
-      handler: (req) => {
-        const projectId = secret(ctx, req);
-        return taggedJson(req.header('if-none-match'), { paywalls: paywalls.list(projectId) });
-      },
+      handler: (req) => taggedJson(req.header('if-none-match'), { paywalls: paywalls.list(projectOf(req)) }),
     },
     {
       method: 'GET',
@@ -61,8 +58,7 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the paywall', schema: PaywallDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
-        const { row, document } = paywalls.get(projectId, req.params.id!);
+        const { row, document } = paywalls.get(projectOf(req), req.params.id!);
         return taggedJson(req.header('if-none-match'), { ...paywallInfo(row), document }, paywallTag(row));
       },
     },
@@ -81,14 +77,9 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
         const id = req.params.id!;
-        const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
-        const tooLarge = documentSizeErrors(req.body.length);
-        if (tooLarge.length > 0) {
-          throw new ProblemError(422, 'validation_failed', 'the paywall document is invalid; see errors', { errors: tooLarge });
-        }
-        const { row, warnings, created } = paywalls.write(projectId, id, readJson(req), preconditions);
+        paywalls.checkSize(req.body.length);
+        const { row, warnings, created } = paywalls.write(projectOf(req), id, readJson(req), preconditions(req));
         const headers: Record<string, string> = { ETag: paywallTag(row) };
         if (created) headers.Location = `/api/paywalls/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, { ...paywallInfo(row), warnings }, headers);
@@ -106,10 +97,8 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the paywall, now live', schema: PaywallInfoSchema } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
-        const ifMatch = req.header('if-match');
         const { revision } = req.body.length === 0 ? {} : parseWith(PublishSchema, readJson(req));
-        const row = paywalls.publish(projectId, req.params.id!, revision, ifMatch);
+        const row = paywalls.publish(projectOf(req), req.params.id!, revision, req.header('if-match'));
         return json(200, paywallInfo(row), { ETag: paywallTag(row) });
       },
     },
@@ -123,8 +112,7 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the archived paywall', schema: PaywallInfoSchema } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
-        const row = paywalls.archive(projectId, req.params.id!, req.header('if-match'));
+        const row = paywalls.archive(projectOf(req), req.params.id!, req.header('if-match'));
         return json(200, paywallInfo(row), { ETag: paywallTag(row) });
       },
     },
@@ -137,10 +125,7 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the revisions', schema: RevisionListSchema } },
       },
-      handler: (req) => {
-        const projectId = secret(ctx, req);
-        return taggedJson(req.header('if-none-match'), { revisions: paywalls.revisions(projectId, req.params.id!) });
-      },
+      handler: (req) => taggedJson(req.header('if-none-match'), { revisions: paywalls.revisions(projectOf(req), req.params.id!) }),
     },
     {
       method: 'GET',
@@ -152,8 +137,7 @@ export function paywallsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the revision', schema: RevisionDetailSchema } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
-        const { info, document, tag } = paywalls.revision(projectId, req.params.id!, revisionParam(req));
+        const { info, document, tag } = paywalls.revision(projectOf(req), req.params.id!, revisionParam(req));
         return taggedJson(req.header('if-none-match'), { ...info, document }, tag);
       },
     },

@@ -1,19 +1,13 @@
-import type { AppContext } from '../context.ts';
-import { authenticate } from '../http/auth.ts';
-import { parseWith, readJson } from '../http/json.ts';
+import { projectOf } from '../http/auth.ts';
+import { readJson } from '../http/json.ts';
 import { taggedJson } from '../http/preconditions.ts';
 import { empty, json } from '../http/reply.ts';
-import type { Request } from '../http/request.ts';
 import type { RouteDefinition } from '../http/route.ts';
+import { parseWith } from '../shared/validate.ts';
 import { ProductListSchema, ProductSchema, ProductWriteSchema } from './schema.ts';
-import { ProductManager, productTag } from './service.ts';
+import { type ProductManager, productTag } from './service.ts';
 
-function secret(ctx: AppContext, req: Request): string {
-  return authenticate(req.header('authorization'), ctx.auth, 'secret').projectId;
-}
-
-export function productsApi(ctx: AppContext): RouteDefinition[] {
-  const products = new ProductManager(ctx.db, ctx.paywalls);
+export function productsApi(products: ProductManager): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -24,10 +18,7 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the products, by id', schema: ProductListSchema } },
       },
-      handler: (req) => {
-        const projectId = secret(ctx, req);
-        return taggedJson(req.header('if-none-match'), { products: products.list(projectId).map((stored) => stored.product) });
-      },
+      handler: (req) => taggedJson(req.header('if-none-match'), { products: products.list(projectOf(req)).map((stored) => stored.product) }),
     },
     {
       method: 'GET',
@@ -39,8 +30,7 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the product', schema: ProductSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
-        const stored = products.get(projectId, req.params.id!);
+        const stored = products.get(projectOf(req), req.params.id!);
         return taggedJson(req.header('if-none-match'), stored.product, productTag(stored));
       },
     },
@@ -59,11 +49,10 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
         },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
         const id = req.params.id!;
         const write = parseWith(ProductWriteSchema, readJson(req));
         const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
-        const { stored, created } = products.write(projectId, id, write, preconditions);
+        const { stored, created } = products.write(projectOf(req), id, write, preconditions);
         const headers: Record<string, string> = { ETag: productTag(stored) };
         if (created) headers.Location = `/api/products/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, stored.product, headers);
@@ -79,8 +68,7 @@ export function productsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 204: { description: 'deleted' } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
-        products.delete(projectId, req.params.id!, req.header('if-match'));
+        products.delete(projectOf(req), req.params.id!, req.header('if-match'));
         return empty(204);
       },
     },

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IdSchema } from '../paywalls/document/primitives.ts';
+import { IdSchema } from '../shared/id.ts';
 
 const StoreProductIdSchema = v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(255));
 

@@ -1,16 +1,16 @@
 import * as v from 'valibot';
-import type { Database } from '../db/database.ts';
-import { entityTag, requireIfMatch, requireIfNoneMatch } from '../http/preconditions.ts';
-import { IdSchema } from '../paywalls/document/primitives.ts';
-import type { LivePaywalls } from '../paywalls/live.ts';
 import { DomainError } from '../shared/errors.ts';
+import { ID_RULE, IdSchema } from '../shared/id.ts';
+import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
 import type { ProductWrite } from './schema.ts';
-import { ProductStore, type StoredProduct } from './store.ts';
+import type { ProductStore, StoredProduct } from './store.ts';
 
-/** The conditional headers of a write: '' when absent. */
-export interface ProductPreconditions {
-  ifMatch: string;
-  ifNoneMatch: string;
+/** What products need of paywalls: implemented by the in-memory live paywalls, handed over by the context. */
+export interface ProductUsers {
+  /** The live paywalls that put this product in a slot. */
+  usingProduct(projectId: string, productId: string): string[];
+  /** After a product changed: live paywalls that use it serve the change at once. */
+  refreshProduct(projectId: string, productId: string): void;
 }
 
 /** A product's ETag: its version, which grows with every change (deletion included). */
@@ -28,14 +28,10 @@ function notFound(): DomainError {
  * live paywall's slot cannot be deleted, and live paywalls serve a change at once.
  */
 export class ProductManager {
-  private readonly store: ProductStore;
-
   constructor(
-    db: Database,
-    private readonly live: LivePaywalls,
-  ) {
-    this.store = new ProductStore(db);
-  }
+    private readonly store: ProductStore,
+    private readonly users: ProductUsers,
+  ) {}
 
   list(projectId: string): StoredProduct[] {
     return this.store.list(projectId).map((product) => this.get(projectId, product.id));
@@ -48,10 +44,8 @@ export class ProductManager {
   }
 
   /** Creates or replaces the product; `created` says which. */
-  write(projectId: string, id: string, write: ProductWrite, preconditions: ProductPreconditions): { stored: StoredProduct; created: boolean } {
-    if (!v.is(IdSchema, id)) {
-      throw new DomainError('invalid_id', 'a product id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
-    }
+  write(projectId: string, id: string, write: ProductWrite, preconditions: Preconditions): { stored: StoredProduct; created: boolean } {
+    if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a product id is ${ID_RULE}`);
     if (write.id !== undefined && write.id !== id) {
       throw new DomainError('validation_failed', 'the request document is invalid; see errors', {
         errors: [{ path: '/id', message: 'Must be the id in the path' }],
@@ -62,7 +56,7 @@ export class ProductManager {
       requireIfMatch(preconditions.ifMatch, tag);
       requireIfNoneMatch(preconditions.ifNoneMatch, tag);
     });
-    this.live.refreshProduct(projectId, id);
+    this.users.refreshProduct(projectId, id);
     return result;
   }
 
@@ -71,11 +65,11 @@ export class ProductManager {
     this.store.delete(projectId, id, (current) => {
       if (!current) throw notFound();
       requireIfMatch(ifMatch, productTag(current));
-      const users = this.live.usingProduct(projectId, id);
+      const users = this.users.usingProduct(projectId, id);
       if (users.length > 0) {
         throw new DomainError('product_in_use', `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`);
       }
     });
-    this.live.refreshProduct(projectId, id);
+    this.users.refreshProduct(projectId, id);
   }
 }

@@ -89,9 +89,8 @@ export class ProductStore {
     return row && row.deleted_at === null ? toStored(row) : undefined;
   }
 
-  exists(projectId: string, id: string): boolean {
-    const row = this.byId.get(projectId, id);
-    return row !== undefined && row.deleted_at === null;
+  find(projectId: string, id: string): Product | undefined {
+    return this.get(projectId, id)?.product;
   }
 
   /**

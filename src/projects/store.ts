@@ -1,6 +1,5 @@
 import type { Database } from '../db/database.ts';
 import { newId } from '../ids.ts';
-import { KeyStore } from '../keys/store.ts';
 
 export interface Project {
   id: string;
@@ -19,6 +18,11 @@ export interface CreatedProject {
   keys: { sdk: string; secret: string };
 }
 
+/** What a new project needs of the keys feature: its two keys, written in the project's transaction (the key store). */
+export interface KeyIssuer {
+  create(projectId: string, scope: 'sdk' | 'secret'): { key: string };
+}
+
 const NAME = /^\S(.{0,98}\S)?$/u;
 
 export function validProjectName(name: string): boolean {
@@ -34,15 +38,16 @@ export class ProjectStore {
   private readonly all;
   private readonly byId;
   private readonly count;
-  private readonly keys: KeyStore;
   private readonly createWithKeys;
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly keys: KeyIssuer,
+  ) {
     this.insert = db.prepare('INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)');
     this.all = db.prepare<[], ProjectRow>('SELECT * FROM projects ORDER BY created_at, id');
     this.byId = db.prepare<[string], ProjectRow>('SELECT * FROM projects WHERE id = ?');
     this.count = db.prepare('SELECT count(*) FROM projects').pluck();
-    this.keys = new KeyStore(db);
     // A project is never left without its two keys: both are written in one transaction.
     this.createWithKeys = db.transaction((name: string): CreatedProject => {
       const id = newId('prj');

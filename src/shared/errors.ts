@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'invalid_id'
   | 'validation_failed'
   | 'database_unavailable'
+  | 'draining'
   | 'ingestion_failed'
   | 'ingestion_overloaded';
 

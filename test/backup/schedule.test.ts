@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { parseInterval, prune, scheduleBackups, snapshotName } from '../../src/backup/schedule.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { KeyStore } from '../../src/keys/store.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
 import { Logger } from '../../src/log.ts';
 import { until } from '../events/client.ts';
@@ -17,7 +18,7 @@ test('scheduled snapshots are consistent copies, named by time, and only the new
   const db = openDatabase(path.join(dir, 'live.db'));
   t.after(() => db.close());
   migrate(db);
-  new ProjectStore(db).create('kept');
+  new ProjectStore(db, new KeyStore(db)).create('kept');
   const written: string[] = [];
   const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
   let clock = Date.parse('2026-11-25T06:00:00Z');

@@ -12,13 +12,11 @@ import { makePlan } from '../../src/config-dir/plan.ts';
 import type { DesiredState } from '../../src/config-dir/state.ts';
 import { StoreBackend } from '../../src/config-dir/store-backend.ts';
 import { validateDirectory } from '../../src/config-dir/validate.ts';
+import { configurationServices } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { Logger } from '../../src/log.ts';
-import { LivePaywalls } from '../../src/paywalls/live.ts';
-import { PaywallManager } from '../../src/paywalls/management.ts';
 import { ProductStore } from '../../src/products/store.ts';
-import { ProjectStore } from '../../src/projects/store.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { EXAMPLE } from './helpers.ts';
@@ -42,14 +40,14 @@ test('database target: an edit between plan and write is refused and the whole a
   const db = openDatabase(path.join(tempDir(t), 'paywalld.db'));
   t.after(() => db.close());
   migrate(db);
-  const { project } = new ProjectStore(db).create('acme');
-  const live = new LivePaywalls(db, new Logger('error'));
-  const backend = new StoreBackend(db, project.id, live, 'test.db');
+  const services = configurationServices(db, new Logger('error'));
+  const { project } = services.projects.create('acme');
+  const backend = new StoreBackend(db, project.id, services, 'test.db');
   await applyPlan(await makePlan(desired(), backend, { publish: true, prune: false }), backend, () => {});
 
   const plan = await makePlan(edited(), backend, { publish: true, prune: false });
   assert.deepEqual(plan.steps.map((s) => s.kind), ['update-product', 'update-paywall', 'publish']);
-  const dashboard = new PaywallManager(db, live);
+  const dashboard = services.paywallManager;
   const { document } = dashboard.get(project.id, 'onboarding');
   dashboard.write(project.id, 'onboarding', { ...(document as object), name: 'Edited in the dashboard' }, { ifMatch: '', ifNoneMatch: '' });
 

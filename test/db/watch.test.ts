@@ -27,7 +27,7 @@ test('commits of other connections reach the watcher only when they change confi
   t.mock.timers.tick(10);
   assert.equal(changes, 0);
 
-  const created = new ProjectStore(other).create('from another process');
+  const created = new ProjectStore(other, new KeyStore(other)).create('from another process');
   t.mock.timers.tick(10);
   assert.equal(changes, 1);
   t.mock.timers.tick(10);
@@ -40,7 +40,7 @@ test('commits of other connections reach the watcher only when they change confi
   assert.equal(changes, 2);
 
   // The server's own writes are announced by the code making them, never by the watch.
-  new ProjectStore(server).create('from this process');
+  new ProjectStore(server, new KeyStore(server)).create('from this process');
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
 });

@@ -8,24 +8,28 @@ import type { Route, RouteDoc } from '../../src/http/route.ts';
 import { Router } from '../../src/http/router.ts';
 import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
+import { keyRegistry } from '../helpers/keys.ts';
 
 const doc = (auth: RouteDoc['auth']): RouteDoc => ({ summary: 'test', tag: 'test', auth, responses: {} });
 
-async function edge(t: TestContext, policy: Partial<EdgePolicy>) {
+/** A bare edge with the real key registry: an sdk, a secret and a public route. */
+async function edge(t: TestContext, policy: Partial<EdgePolicy>, log = new Logger('error')) {
+  const keys = keyRegistry(t);
   const router = new Router<Route>();
   router.add('GET', '/sdk', { doc: doc('sdk'), handler: () => json(200, { ok: true }) });
   router.add('POST', '/sdk', { doc: doc('sdk'), maxBody: 1024, handler: () => json(200, { ok: true }) });
   router.add('GET', '/manage', { doc: doc('secret'), handler: () => json(200, { ok: true }) });
   router.add('GET', '/open', { doc: doc('none'), handler: () => json(200, { ok: true }) });
-  const server = new HttpServer({ router, log: new Logger('error'), policy: { ...DEFAULT_POLICY, ...policy } });
+  const server = new HttpServer({ router, log, auth: keys.auth, policy: { ...DEFAULT_POLICY, ...policy } });
   const port = await server.listen('127.0.0.1', 0);
   t.after(() => server.close(1000));
-  return { url: `http://127.0.0.1:${port}`, port };
+  const headers = (key: string, more: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...more });
+  return { url: `http://127.0.0.1:${port}`, port, keys, sdk: headers(keys.sdk), secret: headers(keys.secret), headers };
 }
 
 test('SDK routes allow any origin, with a preflight for authorization and content-type', async (t) => {
-  const { url } = await edge(t, {});
-  const response = await fetch(`${url}/sdk`, { headers: { origin: 'https://app.example' } });
+  const { url, headers, keys } = await edge(t, {});
+  const response = await fetch(`${url}/sdk`, { headers: headers(keys.sdk, { origin: 'https://app.example' }) });
   assert.equal(response.headers.get('access-control-allow-origin'), '*');
   assert.match(response.headers.get('access-control-expose-headers') ?? '', /ETag/);
   const preflight = await fetch(`${url}/sdk`, {
@@ -41,7 +45,7 @@ test('SDK routes allow any origin, with a preflight for authorization and conten
 
 test('the management API is closed to browsers unless --cors-origin lists the origin', async (t) => {
   const closed = await edge(t, {});
-  const denied = await fetch(`${closed.url}/manage`, { headers: { origin: 'https://admin.example' } });
+  const denied = await fetch(`${closed.url}/manage`, { headers: closed.headers(closed.keys.secret, { origin: 'https://admin.example' }) });
   assert.equal(denied.headers.get('access-control-allow-origin'), null);
   const noPreflight = await fetch(`${closed.url}/manage`, {
     method: 'OPTIONS',
@@ -50,10 +54,10 @@ test('the management API is closed to browsers unless --cors-origin lists the or
   assert.equal(noPreflight.headers.get('access-control-allow-origin'), null);
 
   const open = await edge(t, { corsOrigins: ['https://admin.example'] });
-  const allowed = await fetch(`${open.url}/manage`, { headers: { origin: 'https://admin.example' } });
+  const allowed = await fetch(`${open.url}/manage`, { headers: open.headers(open.keys.secret, { origin: 'https://admin.example' }) });
   assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://admin.example');
   assert.equal(allowed.headers.get('vary'), 'Origin');
-  const other = await fetch(`${open.url}/manage`, { headers: { origin: 'https://evil.example' } });
+  const other = await fetch(`${open.url}/manage`, { headers: open.headers(open.keys.secret, { origin: 'https://evil.example' }) });
   assert.equal(other.headers.get('access-control-allow-origin'), null);
   const preflight = await fetch(`${open.url}/manage`, {
     method: 'OPTIONS',
@@ -63,11 +67,11 @@ test('the management API is closed to browsers unless --cors-origin lists the or
 });
 
 test('SDK routes are limited per client IP with 429 and Retry-After; other routes are not', async (t) => {
-  const { url } = await edge(t, { sdkLimiter: new RateLimiter(1, 3) });
+  const { url, sdk, secret, headers, keys } = await edge(t, { sdkLimiter: new RateLimiter(1, 3) });
   const statuses: number[] = [];
-  for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/sdk`)).status);
+  for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/sdk`, { headers: sdk })).status);
   assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
-  const limited = await fetch(`${url}/sdk`, { headers: { origin: 'https://app.example' } });
+  const limited = await fetch(`${url}/sdk`, { headers: headers(keys.sdk, { origin: 'https://app.example' }) });
   assert.equal(limited.status, 429);
   assert.equal(limited.headers.get('retry-after'), '1');
   // Browsers can read the 429: it carries the CORS headers too.
@@ -75,38 +79,54 @@ test('SDK routes are limited per client IP with 429 and Retry-After; other route
   const body = await limited.json();
   assert.equal(body.code, 'rate_limited');
   assert.equal((await fetch(`${url}/open`)).status, 200);
-  assert.equal((await fetch(`${url}/manage`)).status, 200);
+  assert.equal((await fetch(`${url}/manage`, { headers: secret })).status, 200);
 });
 
-test('management routes are limited per presented key', async (t) => {
-  const { url } = await edge(t, { managementLimiter: new RateLimiter(1, 2) });
-  const get = (key: string) => fetch(`${url}/manage`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
-  assert.deepEqual([await get('a'), await get('a'), await get('a')], [200, 200, 429]);
-  assert.equal(await get('b'), 200);
+test('management routes are limited per key id, whatever the spelling of the header; without a valid key per client IP', async (t) => {
+  const { url, keys } = await edge(t, { managementLimiter: new RateLimiter(1, 2) });
+  const get = (authorization: string) => fetch(`${url}/manage`, { headers: { authorization } }).then((r) => r.status);
+  // Spaces and the scheme's case change the text, not the key: one bucket.
+  assert.deepEqual([await get(`Bearer ${keys.secret}`), await get(`bearer   ${keys.secret}`), await get(`BEARER ${keys.secret}  `)], [200, 200, 429]);
+  const other = keys.store.create(keys.projectId, 'secret');
+  keys.auth.reload();
+  assert.equal(await get(`Bearer ${other.key}`), 200);
+  // Unknown keys share the client's bucket, however many are tried.
+  assert.deepEqual([await get('Bearer a'), await get('Bearer b'), await get('Bearer c')], [401, 401, 429]);
 });
 
 test('X-Forwarded-For decides the client only with --trust-proxy, and only its last entry', async (t) => {
-  const forwarded = (url: string, ip: string) => fetch(`${url}/sdk`, { headers: { 'x-forwarded-for': ip } }).then((r) => r.status);
-  const untrusted = await edge(t, { sdkLimiter: new RateLimiter(1, 1) });
-  assert.deepEqual([await forwarded(untrusted.url, '203.0.113.1'), await forwarded(untrusted.url, '203.0.113.2')], [200, 429]);
-
-  const trusted = await edge(t, { sdkLimiter: new RateLimiter(1, 1), trustProxy: true });
-  assert.equal(await forwarded(trusted.url, '203.0.113.1'), 200);
-  assert.equal(await forwarded(trusted.url, '203.0.113.2'), 200);
-  assert.equal(await forwarded(trusted.url, '203.0.113.1'), 429);
+  const { url, sdk } = await edge(t, { sdkLimiter: new RateLimiter(1, 1), trustProxy: true });
+  const forwarded = (ip: string) => fetch(`${url}/sdk`, { headers: { ...sdk, 'x-forwarded-for': ip } }).then((r) => r.status);
+  assert.equal(await forwarded('203.0.113.1'), 200);
+  assert.equal(await forwarded('203.0.113.2'), 200);
+  assert.equal(await forwarded('203.0.113.1'), 429);
   // A client cannot escape its bucket by prepending forged entries.
-  assert.equal(await forwarded(trusted.url, '198.51.100.7, 203.0.113.1'), 429);
+  assert.equal(await forwarded('198.51.100.7, 203.0.113.1'), 429);
+});
+
+test('a proxy on this machine without --trust-proxy is not throttled as one client, and a warning says so once', async (t) => {
+  const lines: string[] = [];
+  const log = new Logger('info', { sink: (text) => lines.push(...text.trim().split('\n')) });
+  const { url, sdk } = await edge(t, { sdkLimiter: new RateLimiter(1, 1) }, log);
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) statuses.push((await fetch(`${url}/sdk`, { headers: { ...sdk, 'x-forwarded-for': `203.0.113.${i}` } })).status);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200]);
+  const warnings = lines.map((line) => JSON.parse(line)).filter((line) => line.level === 'warn');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0].msg, /--trust-proxy is off/);
+  // A loopback client that forwards for nobody is one client like any other.
+  assert.deepEqual([(await fetch(`${url}/sdk`, { headers: sdk })).status, (await fetch(`${url}/sdk`, { headers: sdk })).status], [200, 429]);
 });
 
 test('a request body that does not arrive in time is cut off with 408 and the connection closed', async (t) => {
-  const { port } = await edge(t, { bodyTimeoutMs: 100 });
+  const { port, keys } = await edge(t, { bodyTimeoutMs: 100 });
   const answer = await new Promise<string>((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
     socket.on('close', () => resolve(received));
     socket.on('error', reject);
-    socket.write('POST /sdk HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+    socket.write(`POST /sdk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${keys.sdk}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
   });
   assert.match(answer, /^HTTP\/1.1 408 /);
   assert.match(answer, /"code":"body_timeout"/);

@@ -105,7 +105,7 @@ test('explain=1 is refused with an sdk key, and explain=0 or absent changes noth
   assert.equal(off.status, 200);
   assert.equal((await off.json()).explain, undefined);
   assert.ok(off.headers.get('etag'));
-  await problem(await explain({ explain: 'yes' }), 422, 'validation_failed');
+  await problem(await explain({ explain: 'yes' }), 400, 'invalid_query');
   await problem(await explain({ paywallId: 'missing' }), 404, 'paywall_not_found');
 });
 

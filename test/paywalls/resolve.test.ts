@@ -74,7 +74,7 @@ test('store_product_id follows the platform: ios app_store, android play_store, 
   assert.deepEqual(await storeIds({ platform: 'web' }), ['price_annual', 'checkout-42']);
   assert.deepEqual(await storeIds({}), [null, null]);
   assert.deepEqual(await storeIds({ platform: 'IOS' }), ['com.acme.pro.annual', null]);
-  const invalid = await problem(await client.resolve({ paywallId: 'p', platform: 'windows' }), 422, 'validation_failed');
+  const invalid = await problem(await client.resolve({ paywallId: 'p', platform: 'windows' }), 400, 'invalid_query');
   assert.deepEqual(invalid.errors.map((e: Json) => e.path), ['/platform']);
 });
 
@@ -420,7 +420,7 @@ test('unknown, unpublished, archived paywalls and a missing paywallId', async (t
   await live(client, 'gone', example());
   await client.request('DELETE', '/api/paywalls/gone');
   await problem(await client.resolve({ paywallId: 'gone' }), 404, 'paywall_not_found');
-  const missing = await problem(await client.resolve({}), 422, 'validation_failed');
+  const missing = await problem(await client.resolve({}), 400, 'invalid_query');
   assert.deepEqual(missing.errors.map((e: Json) => e.path), ['/paywallId']);
 });
 

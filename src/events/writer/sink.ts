@@ -1,9 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { dayOf } from '../time.ts';
+import { UNKNOWN_VARIANT } from '../variants.ts';
 import type { EventRow } from './protocol.ts';
-
-/** The roll-ups' variant of events without one (a client that sends this id is counted with them). */
-export const UNKNOWN_VARIANT = 'unknown';
 
 /**
  * Stores events and keeps the daily roll-ups in the same transaction, so the

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ProblemError } from '../../http/problem.ts';
 import type { Logger } from '../../log.ts';
+import { DomainError } from '../../shared/errors.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
@@ -26,11 +26,11 @@ export interface EventWriterOptions extends WriterOptions {
 interface Waiting {
   size: number;
   resolve: (inserted: number) => void;
-  reject: (error: ProblemError) => void;
+  reject: (error: DomainError) => void;
 }
 
-function notStored(detail: string): ProblemError {
-  return new ProblemError(503, 'ingestion_failed', detail, { headers: { 'Retry-After': '1' } });
+function notStored(detail: string): DomainError {
+  return new DomainError('ingestion_failed', detail, { retryAfterSeconds: 1 });
 }
 
 /**
@@ -72,9 +72,7 @@ export class EventWriter {
     if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
     if (this.pending > 0 && this.pending + rows.length > this.options.queueLimit) {
       return Promise.reject(
-        new ProblemError(503, 'ingestion_overloaded', 'too many events are waiting to be written; retry shortly', {
-          headers: { 'Retry-After': '1' },
-        }),
+        new DomainError('ingestion_overloaded', 'too many events are waiting to be written; retry shortly', { retryAfterSeconds: 1 }),
       );
     }
     const id = this.nextId++;
@@ -145,7 +143,7 @@ export class EventWriter {
     }
   }
 
-  private settle(id: number, inserted: number | undefined, error: ProblemError | undefined): void {
+  private settle(id: number, inserted: number | undefined, error: DomainError | undefined): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return;
     this.waiting.delete(id);

@@ -1,4 +1,4 @@
-import { type Path, pointer } from '../../http/issues.ts';
+import { type Path, pointer } from '../../shared/pointer.ts';
 
 function isObjectLike(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { IdSchema, oneOf } from './primitives.ts';
+import { IdSchema } from '../../shared/id.ts';
+import { oneOf } from './primitives.ts';
 
 export const COMPONENT_TYPES = [
   'stack',

@@ -1,4 +1,4 @@
-import { type Path, pointer } from '../../http/issues.ts';
+import { type Path, pointer } from '../../shared/pointer.ts';
 
 const MAX_TREE_DEPTH = 32;
 const MAX_TREE_NODES = 2000;

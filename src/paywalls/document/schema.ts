@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { ownRecord } from '../../shared/record.ts';
 import { ComponentNodeSchema } from './components.ts';
-import { IdSchema, LocaleSchema } from './primitives.ts';
+import { IdSchema } from '../../shared/id.ts';
+import { LocaleSchema } from './primitives.ts';
 
 /** Weights are relative; the cap keeps their sum an exact integer whatever the number of variants. */
 const MAX_WEIGHT = 1_000_000;

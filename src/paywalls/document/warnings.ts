@@ -1,5 +1,5 @@
 import type { ComponentNode } from './components.ts';
-import { type Path, pointer } from '../../http/issues.ts';
+import { type Path, pointer } from '../../shared/pointer.ts';
 import { comparePointers } from './pointer.ts';
 import type { PaywallOutput } from './schema.ts';
 import { walkTree } from './tree.ts';

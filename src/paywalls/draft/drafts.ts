@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import type { Database } from '../../db/database.ts';
-import { ProductStore } from '../../products/store.ts';
 import { DomainError } from '../../shared/errors.ts';
-import { IdSchema } from '../document/primitives.ts';
+import { ID_RULE, IdSchema } from '../../shared/id.ts';
+import type { ProductCatalog } from '../catalog.ts';
 import { type PaywallOutput, validatePaywall } from '../document/index.ts';
 import type { PaywallWarning } from '../document/warnings.ts';
 import { CompiledPaywall } from '../resolve/compiled.ts';
@@ -18,11 +17,7 @@ export const UNSAVED_REVISION = 0;
  * serve it once published. Nothing here writes.
  */
 export class PaywallDrafts {
-  private readonly products: ProductStore;
-
-  constructor(db: Database) {
-    this.products = new ProductStore(db);
-  }
+  constructor(private readonly products: ProductCatalog) {}
 
   /** The warnings a PUT of this document would answer; a DomainError with every error at its pointer when it is invalid. */
   validate(projectId: string, paywallId: string, document: unknown): PaywallWarning[] {
@@ -36,7 +31,7 @@ export class PaywallDrafts {
       paywallId,
       revision: UNSAVED_REVISION,
       document: value,
-      product: (productId) => this.products.get(projectId, productId)?.product,
+      product: (productId) => this.products.find(projectId, productId),
     });
     const attributes: Record<string, unknown> = {};
     if (request.platform !== undefined) attributes.platform = request.platform;
@@ -51,9 +46,9 @@ export class PaywallDrafts {
 
   private check(projectId: string, paywallId: string, document: unknown, prefix: string): { value: PaywallOutput; warnings: PaywallWarning[] } {
     if (!v.is(IdSchema, paywallId)) {
-      throw new DomainError('invalid_id', 'a paywall id is 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit');
+      throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
     }
-    const validation = validatePaywall(document, { productExists: (productId) => this.products.exists(projectId, productId) });
+    const validation = validatePaywall(document, { productExists: (productId) => this.products.find(projectId, productId) !== undefined });
     if (!validation.ok) {
       const errors = validation.errors.map((error) => ({ path: prefix + error.path, message: error.message }));
       throw new DomainError('validation_failed', 'the paywall document is invalid; see errors', { errors });

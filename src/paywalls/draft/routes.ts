@@ -1,15 +1,14 @@
-import type { AppContext } from '../../context.ts';
-import { authenticate } from '../../http/auth.ts';
-import { parseWith, readJson } from '../../http/json.ts';
-import { ProblemError } from '../../http/problem.ts';
+import { projectOf } from '../../http/auth.ts';
+import { readJson } from '../../http/json.ts';
 import { json, rawJson } from '../../http/reply.ts';
-import type { Request } from '../../http/request.ts';
 import type { RouteDefinition } from '../../http/route.ts';
+import { DomainError } from '../../shared/errors.ts';
+import { parseWith } from '../../shared/validate.ts';
+import { documentSizeErrors } from '../document/limits.ts';
 import { PaywallSchema } from '../document/schema.ts';
 import { ResolvedPaywallSchema } from '../resolve/schema.ts';
-import { documentSizeErrors } from '../document/limits.ts';
 import { MAX_PUT_BODY } from '../routes.ts';
-import { PaywallDrafts } from './drafts.ts';
+import type { PaywallDrafts } from './drafts.ts';
 import { DraftValidationSchema, PreviewRequestSchema } from './schema.ts';
 
 /** A preview request is a document plus a few small fields (variant, locale, platform, country). */
@@ -18,11 +17,7 @@ const PREVIEW_FIELDS_BYTES = 4096;
 /** The 422 a PUT answers for a document over the size limit, or nothing. */
 function refuseOversized(bytes: number): void {
   const errors = documentSizeErrors(bytes);
-  if (errors.length > 0) throw new ProblemError(422, 'validation_failed', 'the paywall document is invalid; see errors', { errors });
-}
-
-function secret(ctx: AppContext, req: Request): string {
-  return authenticate(req.header('authorization'), ctx.auth, 'secret').projectId;
+  if (errors.length > 0) throw new DomainError('validation_failed', 'the paywall document is invalid; see errors', { errors });
 }
 
 /**
@@ -30,8 +25,7 @@ function secret(ctx: AppContext, req: Request): string {
  * types, so that it shows the server's own verdict and the server's own
  * resolve instead of a copy of either in the browser.
  */
-export function paywallDraftsApi(ctx: AppContext): RouteDefinition[] {
-  const drafts = new PaywallDrafts(ctx.db);
+export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
   return [
     {
       method: 'POST',
@@ -45,7 +39,7 @@ export function paywallDraftsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the document is valid', schema: DraftValidationSchema } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
+        const projectId = projectOf(req);
         refuseOversized(req.body.length);
         const warnings = drafts.validate(projectId, req.params.id!, readJson(req));
         return json(200, { valid: true, warnings }, { 'Cache-Control': 'no-store' });
@@ -64,7 +58,7 @@ export function paywallDraftsApi(ctx: AppContext): RouteDefinition[] {
         responses: { 200: { description: 'the resolved paywall', schema: ResolvedPaywallSchema } },
       },
       handler: (req) => {
-        const projectId = secret(ctx, req);
+        const projectId = projectOf(req);
         refuseOversized(req.body.length - PREVIEW_FIELDS_BYTES);
         const request = parseWith(PreviewRequestSchema, readJson(req));
         return rawJson(200, drafts.preview(projectId, req.params.id!, request), { 'Cache-Control': 'no-store' });

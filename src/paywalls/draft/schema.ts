@@ -1,6 +1,7 @@
 /** Request and response shapes of the draft endpoints: checks and previews of a document that is not stored. */
 import * as v from 'valibot';
-import { IdSchema, LocaleSchema } from '../document/primitives.ts';
+import { IdSchema } from '../../shared/id.ts';
+import { LocaleSchema } from '../document/primitives.ts';
 import { PaywallWarningSchema } from '../schema.ts';
 
 export const DraftValidationSchema = v.object({

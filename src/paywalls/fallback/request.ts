@@ -1,14 +1,13 @@
 import * as v from 'valibot';
-import type { QueryPairs } from '../../http/query.ts';
 import { DomainError } from '../../shared/errors.ts';
-import { IdSchema } from '../document/primitives.ts';
+import { IdSchema } from '../../shared/id.ts';
 import { MAX_FALLBACK_PAYWALLS } from './schema.ts';
 
 /**
  * The paywall ids of a fallback request: every `paywallId` parameter, each
  * split at commas (ids cannot contain one), without duplicates.
  */
-export function fallbackPaywallIds(query: QueryPairs): string[] {
+export function fallbackPaywallIds(query: Iterable<readonly [name: string, value: string]>): string[] {
   const ids = new Set<string>();
   for (const [name, value] of query) {
     if (name !== 'paywallId') continue;

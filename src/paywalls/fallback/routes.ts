@@ -1,14 +1,14 @@
-import type { AppContext } from '../../context.ts';
-import { authenticate } from '../../http/auth.ts';
+import { projectOf } from '../../http/auth.ts';
 import { taggedJson } from '../../http/preconditions.ts';
 import type { RouteDefinition } from '../../http/route.ts';
+import type { LivePaywalls } from '../live.ts';
 import type { CompiledPaywall } from '../resolve/compiled.ts';
 import { fallbackBundle } from './bundle.ts';
 import { fallbackPaywallIds } from './request.ts';
 import { FallbackBundleSchema, FallbackQuerySchema } from './schema.ts';
 
 /** GET /api/sdk/fallback: the bundle an app keeps for when the server cannot be reached. */
-export function fallbackApi(ctx: AppContext): RouteDefinition[] {
+export function fallbackApi(paywalls: LivePaywalls): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -24,10 +24,10 @@ export function fallbackApi(ctx: AppContext): RouteDefinition[] {
         },
       },
       handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'sdk');
+        const projectId = projectOf(req);
         const live: CompiledPaywall[] = [];
         for (const id of fallbackPaywallIds(req.query())) {
-          const compiled = ctx.paywalls.get(projectId, id);
+          const compiled = paywalls.get(projectId, id);
           if (compiled) live.push(compiled);
         }
         return taggedJson(req.header('if-none-match'), fallbackBundle(live));

@@ -1,4 +1,4 @@
-import { digestTag } from '../../http/preconditions.ts';
+import { digestTag } from '../../shared/digest.ts';
 import type { StoreIds } from '../../products/schema.ts';
 import { storeProductId } from '../../products/store-product-id.ts';
 import type { ComponentNode } from '../document/components.ts';

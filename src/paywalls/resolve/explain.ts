@@ -6,14 +6,10 @@
  * Off the hot path: it reads the live revision's document from the database
  * and serialises afresh; the normal resolve never comes here.
  */
-import type { AppContext } from '../../context.ts';
-import { authenticate } from '../../http/auth.ts';
-import { ProblemError } from '../../http/problem.ts';
-import { json, type Reply } from '../../http/reply.ts';
-import type { Request } from '../../http/request.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { pointer } from '../../shared/pointer.ts';
 import type { PaywallOutput } from '../document/schema.ts';
+import type { LivePaywalls } from '../live.ts';
 import type { PaywallStore } from '../store.ts';
 import { type Attributes, evalCondition, lookupPath } from '../targeting/condition.ts';
 import { assignBucket, pickByWeights } from '../targeting/hash.ts';
@@ -114,23 +110,27 @@ function explain(document: PaywallOutput, compiled: CompiledPaywall, request: Re
   };
 }
 
-/** The explained answer; the key must be a secret key, since it shows the whole targeting setup. */
-export function explainedResolve(ctx: AppContext, store: PaywallStore, req: Request, request: ResolveRequest): Reply {
-  const { projectId, scope } = authenticate(req.header('authorization'), ctx.auth, 'sdk');
-  if (scope !== 'secret') {
-    throw new ProblemError(403, 'insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
-      headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
-    });
+/**
+ * The explained answer: what the SDK endpoint answers for this request, plus
+ * `explain`. Routes let only secret keys here, since it shows the whole
+ * targeting setup and sdk keys ship inside apps.
+ */
+export class ResolveExplainer {
+  constructor(
+    private readonly live: LivePaywalls,
+    private readonly store: PaywallStore,
+  ) {}
+
+  /** `localeParameter`: the request named a locale itself (else Accept-Language, or nothing, chose). */
+  answer(projectId: string, request: ResolveRequest, localeParameter: boolean): Record<string, unknown> {
+    const paywall = this.live.get(projectId, request.paywallId);
+    const revision = paywall && this.store.revision(projectId, request.paywallId, paywall.revision);
+    if (!paywall || !revision) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
+    const choice = paywall.choose(request.userId, request.attributes);
+    const served = paywall.serve(choice, request.locales, request.platform);
+    const body = JSON.parse(served.body.toString('utf8')) as { locale: string };
+    const localeSource: Explain['locale']['source'] = localeParameter ? 'locale' : request.locales.length > 0 ? 'accept-language' : 'none';
+    const document = JSON.parse(revision.document) as PaywallOutput;
+    return { ...body, explain: explain(document, paywall, request, localeSource, body.locale) };
   }
-  const paywall = ctx.paywalls.get(projectId, request.paywallId);
-  const revision = paywall && store.revision(projectId, request.paywallId, paywall.revision);
-  if (!paywall || !revision) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
-  const choice = paywall.choose(request.userId, request.attributes);
-  const served = paywall.serve(choice, request.locales, request.platform);
-  const body = JSON.parse(served.body.toString('utf8')) as { locale: string };
-  let localeSource: Explain['locale']['source'] = 'none';
-  for (const [name, value] of req.query()) if (name === 'locale' && value !== '') localeSource = 'locale';
-  if (localeSource === 'none' && request.locales.length > 0) localeSource = 'accept-language';
-  const document = JSON.parse(revision.document) as PaywallOutput;
-  return json(200, { ...body, explain: explain(document, paywall, request, localeSource, body.locale) }, { 'Cache-Control': 'no-store' });
 }

@@ -1,7 +1,4 @@
-import * as v from 'valibot';
-import { issuesToErrors } from '../../http/issues.ts';
-import { ProblemError } from '../../http/problem.ts';
-import type { Request } from '../../http/request.ts';
+import { parseQueryParams } from '../../shared/query.ts';
 import type { Attributes } from '../targeting/condition.ts';
 import { normalizeLocale, parseAcceptLanguage } from '../targeting/locale.ts';
 import { type Platform, SdkConfigQuerySchema } from './schema.ts';
@@ -23,32 +20,20 @@ const ATTR_PREFIX = 'attr.';
 const NO_LOCALES: readonly string[] = [];
 
 /**
- * Reads the query of GET /api/sdk/config (and Accept-Language when there is
- * no `locale`). Empty parameters count as absent, because apps send `userId=`
- * for a signed-out user; `platform` is case-insensitive (`iOS`).
+ * Reads the query parameters of GET /api/sdk/config (and Accept-Language
+ * when there is no `locale`). `params` has no prototype, so a parameter such
+ * as `attr.__proto__` is just a name; `platform` is case-insensitive (`iOS`).
  */
-export function readResolveRequest(req: Request): ResolveRequest {
-  // Without a prototype, a parameter such as `attr.__proto__` is just a name.
-  const raw: Record<string, string> = Object.create(null);
+export function readResolveRequest(params: Record<string, string>, acceptLanguageHeader: string): ResolveRequest {
   let custom: Record<string, string> | undefined;
-  for (const [name, value] of req.query()) {
-    if (value === '') continue;
-    if (name.startsWith(ATTR_PREFIX)) {
-      const attribute = name.slice(ATTR_PREFIX.length);
-      custom ??= Object.create(null) as Record<string, string>;
-      if (attribute !== '' && !Object.hasOwn(custom, attribute)) custom[attribute] = value;
-    } else if (!Object.hasOwn(raw, name)) {
-      raw[name] = name === 'platform' ? value.toLowerCase() : value;
-    }
+  for (const name in params) {
+    if (!name.startsWith(ATTR_PREFIX) || name.length === ATTR_PREFIX.length) continue;
+    custom ??= Object.create(null) as Record<string, string>;
+    custom[name.slice(ATTR_PREFIX.length)] = params[name]!;
   }
-  const parsed = v.safeParse(SdkConfigQuerySchema, raw);
-  if (!parsed.success) {
-    throw new ProblemError(422, 'validation_failed', 'the query parameters are invalid; see errors', {
-      errors: issuesToErrors(parsed.issues),
-    });
-  }
-  const query = parsed.output;
-  const locales = query.locale !== undefined ? [query.locale] : acceptLanguage(req.header('accept-language'));
+  if (params.platform !== undefined) params.platform = params.platform.toLowerCase();
+  const query = parseQueryParams(SdkConfigQuerySchema, params);
+  const locales = query.locale !== undefined ? [query.locale] : acceptLanguage(acceptLanguageHeader);
   const attributes: Record<string, unknown> = {};
   if (query.userId !== undefined) attributes.userId = query.userId;
   if (query.platform !== undefined) attributes.platform = query.platform;

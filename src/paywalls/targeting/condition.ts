@@ -6,7 +6,7 @@
  * on the hot path never re-reads the document or re-compiles a regex.
  */
 import { RE2JS } from 're2js';
-import { pointer as pointerOf } from '../../http/issues.ts';
+import { pointer as pointerOf } from '../../shared/pointer.ts';
 import { paddedVersionString } from './version.ts';
 
 /** A condition document: logical operators ($and $or $nor $not) and dotted attribute paths. */

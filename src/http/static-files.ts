@@ -1,27 +1,26 @@
-import { gzipSync } from 'node:zlib';
-import { digestTag, notModified } from '../http/preconditions.ts';
-import type { Reply } from '../http/reply.ts';
-import type { DashboardFile } from './build-ui.mjs';
-
 /**
- * What every dashboard response carries. Scripts and styles come only from
- * this origin and never inline, so an injected string can never run; images
- * may come from https and data: URLs because paywall documents point at
- * images there (the preview shows them). Nothing may frame the dashboard.
+ * Static files served from memory: each gzipped once when that is smaller,
+ * tagged with a digest ETag, answered 304 on If-None-Match. The dashboard
+ * serves its UI with it.
  */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-});
+import { gzipSync } from 'node:zlib';
+import { digestTag } from '../shared/digest.ts';
+import { notModified } from './preconditions.ts';
+import type { Reply } from './reply.ts';
 
-/** Hashed names change with their content, so a browser may keep them for a year; index.html is checked every time. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const REVALIDATE = 'no-cache';
+/** One file to serve: its path under the mount point, media type and content. */
+export interface StaticFile {
+  name: string;
+  contentType: string;
+  text: string;
+}
+
+export interface StaticFilesOptions {
+  /** Headers every file's response carries (a CSP, for instance). */
+  headers: Readonly<Record<string, string>>;
+  /** Cache-Control of a file, by name. */
+  cacheControl(name: string): string;
+}
 
 /** One encoding of a file, with its own ETag (a gzipped body is another representation). */
 interface Representation {
@@ -36,15 +35,15 @@ interface ServedFile {
   gzip: Representation | undefined;
 }
 
-export class DashboardFiles {
+export class StaticFiles {
   private readonly files = new Map<string, ServedFile>();
 
-  constructor(files: readonly DashboardFile[]) {
+  constructor(files: readonly StaticFile[], options: StaticFilesOptions) {
     for (const file of files) {
       const headers = {
-        ...SECURITY_HEADERS,
+        ...options.headers,
         'Content-Type': file.contentType,
-        'Cache-Control': file.name === 'index.html' ? REVALIDATE : IMMUTABLE,
+        'Cache-Control': options.cacheControl(file.name),
         Vary: 'Accept-Encoding',
       };
       const represent = (body: Buffer, extra: Record<string, string>): Representation => {
@@ -60,7 +59,7 @@ export class DashboardFiles {
     }
   }
 
-  /** The reply for a file under /dashboard/, or undefined when there is none by that name. */
+  /** The reply for a file, or undefined when there is none by that name. */
   reply(name: string, ifNoneMatch: string, acceptEncoding: string): Reply | undefined {
     const file = this.files.get(name);
     if (!file) return undefined;

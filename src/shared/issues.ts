@@ -1,5 +1,5 @@
 /**
- * Valibot issues as error entries of a problem body: JSON pointers to the
+ * Valibot issues as field errors: JSON pointers to the
  * offending place and plain-English messages. Valibot's default messages
  * quote the received value ("… but received "…""), and error bodies must
  * never echo input back, so every issue is described by what its schema
@@ -7,10 +7,8 @@
  * process, including schemas that give no message of their own.
  */
 import * as v from 'valibot';
-import type { FieldError } from './problem.ts';
-import { type Path, pointer } from '../shared/pointer.ts';
-
-export { type Path, pointer } from '../shared/pointer.ts';
+import type { FieldError } from './errors.ts';
+import { type Path, pointer } from './pointer.ts';
 
 /** The path of a valibot issue; its items carry the key or index of each step. */
 export function issuePath(issue: { readonly path?: readonly { readonly key: unknown }[] | undefined }): Path {

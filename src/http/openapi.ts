@@ -5,25 +5,17 @@
  */
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { RouteDefinition } from '../http/route.ts';
-import { ComponentNodeSchema } from '../paywalls/document/components.ts';
-
-/** Schemas that get a name under components/schemas; a recursive schema needs one for its $ref. */
-const DEFINITIONS = { ComponentNode: ComponentNodeSchema };
-
-const baseConfig: ConversionConfig = {
-  target: 'draft-2020-12',
-  definitions: DEFINITIONS,
-  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-  // A check JSON Schema cannot express (a custom rule) is left out of the description rather than failing the document.
-  errorMode: 'ignore',
-};
+import type { RouteDefinition } from './route.ts';
 
 type Json = Record<string, unknown>;
+type Convert = (schema: GenericSchema, typeMode: 'input' | 'output') => Json;
 
-function convert(schema: GenericSchema, typeMode: 'input' | 'output'): Json {
-  const { $schema: _dialect, $defs: _definitions, ...rest } = toJsonSchema(schema, { ...baseConfig, typeMode }) as Json;
-  return rest;
+/** A schema converter whose `definitions` become $refs into components/schemas. */
+function converter(config: ConversionConfig): Convert {
+  return (schema, typeMode) => {
+    const { $schema: _dialect, $defs: _definitions, ...rest } = toJsonSchema(schema, { ...config, typeMode }) as Json;
+    return rest;
+  };
 }
 
 const ProblemSchema: Json = {
@@ -48,6 +40,9 @@ const SECURITY: Record<RouteDefinition['doc']['auth'], Json[]> = {
   sdk: [{ sdkKey: [] }, { secretKey: [] }],
   secret: [{ secretKey: [] }],
 };
+
+/** An empty requirement makes the key optional (OpenAPI 3.1 §4.8.10). */
+const KEY_OPTIONAL: Json = {};
 
 /** `/api/paywalls/:id` → `/api/paywalls/{id}`, and the names of its path parameters. */
 function openApiPath(pattern: string): { path: string; names: string[] } {
@@ -75,7 +70,7 @@ function operationId(method: string, pattern: string): string {
   return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
 
-function queryParameters(schema: GenericSchema): Json[] {
+function queryParameters(schema: GenericSchema, convert: Convert): Json[] {
   const converted = convert(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(converted.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property as Json & { description?: string };
@@ -89,11 +84,11 @@ function queryParameters(schema: GenericSchema): Json[] {
   });
 }
 
-function operation(route: RouteDefinition, pathNames: string[]): Json {
+function operation(route: RouteDefinition, pathNames: string[], convert: Convert): Json {
   const { doc } = route;
   const parameters = [
     ...pathNames.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-    ...(doc.query ? queryParameters(doc.query) : []),
+    ...(doc.query ? queryParameters(doc.query, convert) : []),
   ];
   const responses: Json = {};
   for (const [status, response] of Object.entries(doc.responses)) {
@@ -109,25 +104,39 @@ function operation(route: RouteDefinition, pathNames: string[]): Json {
     operationId: operationId(route.method, route.pattern),
     summary: doc.summary,
     tags: [doc.tag],
-    security: SECURITY[doc.auth],
+    security: doc.keyOptional ? [...SECURITY[doc.auth], KEY_OPTIONAL] : SECURITY[doc.auth],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(doc.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: convert(doc.requestBody, 'input') } } } } : {}),
     responses,
   };
 }
 
-export function openApiDocument(routes: readonly RouteDefinition[], version: string): Json {
+export interface OpenApiOptions {
+  version: string;
+  /** Schemas that get a name under components/schemas; a recursive schema needs one for its $ref. */
+  schemas: Record<string, GenericSchema>;
+}
+
+export function openApiDocument(routes: readonly RouteDefinition[], options: OpenApiOptions): Json {
+  const config: ConversionConfig = {
+    target: 'draft-2020-12',
+    definitions: options.schemas,
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+    // A check JSON Schema cannot express (a custom rule) is left out of the description rather than failing the document.
+    errorMode: 'ignore',
+  };
+  const convert = converter(config);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const { path, names } = openApiPath(route.pattern);
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, names);
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, names, convert);
   }
-  const components = toJsonSchemaDefs(DEFINITIONS, { ...baseConfig, typeMode: 'input' }) as Record<string, JsonSchema>;
+  const components = toJsonSchemaDefs(options.schemas, { ...config, typeMode: 'input' }) as Record<string, JsonSchema>;
   return {
     openapi: '3.1.0',
     info: {
       title: 'paywalld',
-      version,
+      version: options.version,
       description: 'Self-hosted paywall configuration and analytics server. Authenticate with `Authorization: Bearer <API key>`.',
     },
     paths,

@@ -1,0 +1,98 @@
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../log.ts';
+import type { MetricsRegistry } from '../metrics/registry.ts';
+import { DomainError } from '../shared/errors.ts';
+import { exportEvents } from './export.ts';
+import { type PaywallDirectory, parseEnvelope, prepareBatch } from './ingest.ts';
+import { eventMetrics, type EventCounters } from './metrics.ts';
+import type { IngestResult, Stats } from './schema.ts';
+import { EventStats } from './stats.ts';
+import { dayOf, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
+import { EventWriter } from './writer/writer.ts';
+
+/** Statistics cover at most this many days per request. */
+const MAX_STATS_DAYS = 366;
+/** Statistics default to the 30 days ending today. */
+const DEFAULT_STATS_DAYS = 30;
+
+export interface EventServiceOptions {
+  dbPath: string;
+  retentionDays: number | undefined;
+  /** Events accepted but not yet committed, at most; past it batches are refused with ingestion_overloaded. */
+  queueLimit: number;
+  log: Logger;
+  metrics: MetricsRegistry;
+  /** Attributes keyless events and derives variants, without SQL. */
+  paywalls: PaywallDirectory;
+}
+
+/** A time range as the caller gave it, in epoch milliseconds; absent ends take the defaults. */
+export interface Range {
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+function invalidRange(detail: string): DomainError {
+  return new DomainError('invalid_range', detail);
+}
+
+/**
+ * Ingestion, statistics and export. Built once: it owns the writer thread
+ * (started by the first write) and its metrics; close() commits what is
+ * queued and ends the thread.
+ */
+export class EventService {
+  private readonly writer: EventWriter;
+  private readonly statistics: EventStats;
+  private readonly count: EventCounters;
+
+  constructor(
+    db: Database,
+    private readonly options: EventServiceOptions,
+  ) {
+    this.writer = new EventWriter({
+      dbPath: options.dbPath,
+      retentionDays: options.retentionDays,
+      queueLimit: options.queueLimit,
+      log: options.log,
+      onTransaction: (rows) => this.count.transaction(rows),
+    });
+    this.statistics = new EventStats(db);
+    this.count = eventMetrics(options.metrics, this.writer);
+  }
+
+  /** Stores a batch (a parsed JSON body) for the project of its key, or attributes each event when there is none. */
+  async ingest(body: unknown, projectId: string | undefined): Promise<IngestResult> {
+    const receivedAt = Date.now();
+    const batch = parseEnvelope(body);
+    const { rows, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: this.options.paywalls });
+    const accepted = rows.length === 0 ? 0 : await this.writer.write(rows);
+    const result: IngestResult = { accepted, duplicates: rows.length - accepted, rejected };
+    this.count.stored(result.accepted);
+    this.count.duplicates(result.duplicates);
+    for (const rejection of rejected) this.count.rejected(rejection.code);
+    return result;
+  }
+
+  /** Per-variant statistics of the UTC days the range touches (default: the 30 days ending today). */
+  stats(projectId: string, paywallId: string, range: Range): Stats {
+    const toDay = dayOf(range.to ?? Date.now());
+    const fromDay = range.from === undefined ? toDay - (DEFAULT_STATS_DAYS - 1) : dayOf(range.from);
+    if (fromDay < FIRST_PRINTABLE_DAY || toDay > LAST_PRINTABLE_DAY) throw invalidRange('the range must lie within the years 0000 to 9999');
+    if (fromDay > toDay) throw invalidRange('from must not be after to');
+    if (toDay - fromDay + 1 > MAX_STATS_DAYS) throw invalidRange(`statistics cover at most ${MAX_STATS_DAYS} days per request`);
+    return this.statistics.forPaywall(projectId, paywallId, fromDay, toDay);
+  }
+
+  /** The project's raw events in the range (default: all), as NDJSON chunks read lazily. */
+  export(projectId: string, paywallId: string | undefined, range: Range): Iterable<string> {
+    const { from = 0, to = Number.MAX_SAFE_INTEGER } = range;
+    if (from > to) throw invalidRange('from must not be after to');
+    return exportEvents(this.options.dbPath, { projectId, paywallId, from, to });
+  }
+
+  /** Commits whatever is still queued, then the writer thread ends. */
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+}

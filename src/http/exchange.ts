@@ -1,0 +1,87 @@
+/**
+ * One request/response pair as the edge tracks it, and the request object
+ * handlers see. uWS frees its request object when the callback returns, so
+ * headers are read from it only while `sync` holds, or from the copy made
+ * for routes that read a body.
+ */
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Principal } from './auth.ts';
+import { parseQuery, type QueryPairs } from './query.ts';
+import type { Request } from './request.ts';
+import type { Route } from './route.ts';
+import type { Params } from './router.ts';
+
+export interface Exchange {
+  res: HttpResponse;
+  method: string;
+  path: string;
+  id: string;
+  start: number;
+  aborted: boolean;
+  /** Still inside the uWS callback: writes need no cork, req is still valid. */
+  sync: boolean;
+  /** A request body may still be on the wire, unread: the response closes the connection, which cannot carry another request. */
+  bodyUnread: boolean;
+  /** Woken when the connection is aborted, so a stream waiting for onWritable can stop. */
+  wake: (() => void) | undefined;
+  /** Headers every response to this request carries, whatever the handler answers (CORS). */
+  extraHeaders: Readonly<Record<string, string>> | undefined;
+  /** The matched route, undefined for 404/405/OPTIONS answered by the edge. */
+  route: Route | undefined;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const idPrefix = Math.random().toString(36).slice(2, 8);
+let idCounter = 0;
+
+/** The client's X-Request-Id when it is a sane token, else a new one. */
+export function requestId(incoming: string): string {
+  return REQUEST_ID.test(incoming) ? incoming : `${idPrefix}-${(++idCounter).toString(36)}`;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export class IncomingRequest implements Request {
+  private headers: Map<string, string> | undefined;
+  private parsedQuery: QueryPairs | undefined;
+  body: Buffer = EMPTY;
+  principal: Principal | undefined;
+
+  constructor(
+    private readonly req: HttpRequest,
+    private readonly exchange: Exchange,
+    readonly method: string,
+    readonly path: string,
+    readonly rawQuery: string,
+    readonly params: Params,
+  ) {}
+
+  get id(): string {
+    return this.exchange.id;
+  }
+
+  header(name: string): string {
+    if (this.headers) return this.headers.get(name) ?? '';
+    if (!this.exchange.sync) throw new Error(`header "${name}" read after the request callback returned; read headers before the first await`);
+    return this.req.getHeader(name);
+  }
+
+  /**
+   * Copies every header, for handlers that run after the uWS callback
+   * returned (after the body arrived, or retried after a lock). A repeated
+   * header keeps its first value, as uWS's getHeader does, so a handler
+   * reads what the edge read.
+   */
+  keepHeaders(): void {
+    if (this.headers) return;
+    const headers = new Map<string, string>();
+    this.req.forEach((key, value) => {
+      if (!headers.has(key)) headers.set(key, value);
+    });
+    this.headers = headers;
+  }
+
+  query(): QueryPairs {
+    return (this.parsedQuery ??= parseQuery(this.rawQuery));
+  }
+}

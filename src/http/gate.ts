@@ -1,0 +1,66 @@
+/**
+ * What the edge checks before a route's handler runs or its body is read,
+ * from the route's declaration and the request's headers alone: who the
+ * request acts for (auth.ts) and whether its client may send more (the
+ * rate limits of policy.ts).
+ */
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Logger } from '../log.ts';
+import { admit, type Authenticator, identify, type Principal } from './auth.ts';
+import { clientIp, type EdgePolicy, isLoopback, limiterFor, rateLimited } from './policy.ts';
+import type { Route } from './route.ts';
+
+export class Gate {
+  private proxyWarned = false;
+
+  constructor(
+    private readonly policy: EdgePolicy,
+    private readonly auth: Authenticator | undefined,
+    private readonly log: Logger,
+  ) {}
+
+  /** The request's principal (undefined on public routes and keyless requests), or the 401/403/429 that refuses it. Call inside the uWS callback. */
+  check(route: Route, req: HttpRequest, res: HttpResponse): Principal | undefined {
+    const doc = route.doc;
+    if (!this.policy.trustProxy && !this.proxyWarned) this.warnAboutProxy(req, res);
+    if (doc.auth === 'none') return undefined;
+    if (!this.auth) throw new Error(`${doc.summary}: the route needs a key but the server has no authenticator`);
+    const identity = identify(req.getHeader('authorization'), this.auth);
+    const limiter = limiterFor(route, this.policy);
+    if (limiter) {
+      // Management routes count per key, so one busy integration cannot starve another behind the same IP;
+      // requests without a valid key, and SDK requests (whose key is public), count per client IP.
+      const bucket = doc.auth === 'secret' && typeof identity === 'object' ? identity.keyId : this.client(req, res);
+      const wait = bucket === undefined ? 0 : limiter.take(bucket);
+      if (wait > 0) throw rateLimited(wait);
+    }
+    return admit(identity, doc);
+  }
+
+  /**
+   * The client IP a bucket is keyed by; undefined when it cannot be told:
+   * a loopback peer that forwards for others (a proxy without
+   * --trust-proxy) is not one client, and limiting it would throttle every
+   * user behind it at once.
+   */
+  private client(req: HttpRequest, res: HttpResponse): string | undefined {
+    const forwardedFor = req.getHeader('x-forwarded-for');
+    const ip = clientIp(forwardedFor, () => remoteAddress(res), this.policy.trustProxy);
+    if (!this.policy.trustProxy && forwardedFor !== '' && isLoopback(ip)) return undefined;
+    return ip;
+  }
+
+  /** Once per process: a proxy on this machine forwards requests, but paywalld was not told to trust it. */
+  private warnAboutProxy(req: HttpRequest, res: HttpResponse): void {
+    if (req.getHeader('x-forwarded-for') === '' || !isLoopback(remoteAddress(res))) return;
+    this.proxyWarned = true;
+    this.log.warn('requests arrive through a proxy on this machine (X-Forwarded-For) but --trust-proxy is off', {
+      effect: 'every client looks like the proxy: SDK rate limits are not applied to it, and logs show no client address',
+      fix: 'start with --trust-proxy (PAYWALLD_TRUST_PROXY=true) when the proxy sets X-Forwarded-For',
+    });
+  }
+}
+
+export function remoteAddress(res: HttpResponse): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString();
+}
