@@ -1,42 +1,158 @@
 /**
- * Configuration is read in two steps: readEnv() collects the PAYWALLD_*
- * variables as strings, then serveConfig() merges them under command-line
- * flags, applies defaults and checks types. Flags win over the environment.
+ * Every setting of `paywalld serve`, described once: flag, environment
+ * variable, kind, default and help. The CLI parser (SERVE_OPTIONS), the
+ * environment reader (readEnv), the --help text (settingsHelp) and the
+ * README's table (settingsTable, checked by test/config.test.ts) are all
+ * derived from SETTINGS. serveConfig() merges flags over the environment
+ * over defaults and checks each value. Flags win over the environment.
  */
 import { parseInterval } from './backup/schedule.ts';
 import { isLevel, type Level } from './log.ts';
 
-export const DEFAULT_DB = 'data/paywalld.db';
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 8787;
+interface Setting {
+  /** The variable that can set it instead of the flag. */
+  env: string;
+  kind: 'string' | 'number' | 'integer' | 'boolean' | 'list' | 'duration' | 'level';
+  /** The placeholder after the flag in the help text (`--port N`). */
+  arg?: string;
+  /** The default, written as a user would (parsed like their input); undefined: see `none`. */
+  default?: string;
+  /** What it means to leave it unset when there is no default. */
+  none?: string;
+  min?: number;
+  max?: number;
+  /** One paragraph; `code` spans become plain text in --help. */
+  help: string;
+}
 
-/** Each serve flag that can also come from the environment, with its variable. */
-const ENV_NAMES = {
-  port: 'PAYWALLD_PORT',
-  host: 'PAYWALLD_HOST',
-  db: 'PAYWALLD_DB',
-  'log-level': 'PAYWALLD_LOG_LEVEL',
-  'rate-limit-sdk': 'PAYWALLD_RATE_LIMIT_SDK',
-  'rate-limit-api': 'PAYWALLD_RATE_LIMIT_API',
-  'cors-origin': 'PAYWALLD_CORS_ORIGINS',
-  'body-timeout': 'PAYWALLD_BODY_TIMEOUT',
-  'trust-proxy': 'PAYWALLD_TRUST_PROXY',
-  'retention-days': 'PAYWALLD_RETENTION_DAYS',
-  'metrics-port': 'PAYWALLD_METRICS_PORT',
-  'request-log-rate': 'PAYWALLD_REQUEST_LOG_RATE',
-  'backup-dir': 'PAYWALLD_BACKUP_DIR',
-  'backup-every': 'PAYWALLD_BACKUP_EVERY',
-  'backup-keep': 'PAYWALLD_BACKUP_KEEP',
-  seed: 'PAYWALLD_SEED',
-  'keys-file': 'PAYWALLD_KEYS_FILE',
-} as const;
+export const SETTINGS = {
+  port: { env: 'PAYWALLD_PORT', kind: 'integer', arg: 'N', default: '8787', min: 0, max: 65535, help: 'port to listen on; `0` picks a free one (the `listening` log line says which)' },
+  host: { env: 'PAYWALLD_HOST', kind: 'string', arg: 'ADDR', default: '127.0.0.1', help: 'address to listen on; `0.0.0.0` listens on every interface' },
+  db: {
+    env: 'PAYWALLD_DB',
+    kind: 'string',
+    arg: 'FILE',
+    default: 'data/paywalld.db',
+    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode)',
+  },
+  seed: {
+    env: 'PAYWALLD_SEED',
+    kind: 'string',
+    arg: 'DIR',
+    none: 'none',
+    help: 'apply a configuration directory (see `paywalld validate`) and publish it before the port opens',
+  },
+  'keys-file': {
+    env: 'PAYWALLD_KEYS_FILE',
+    kind: 'string',
+    arg: 'FILE',
+    none: 'none',
+    help: 'write the keys of the project created at start to FILE as JSON, mode 0600, before the port opens, instead of printing them (needs an empty database)',
+  },
+  'log-level': { env: 'PAYWALLD_LOG_LEVEL', kind: 'level', arg: 'L', default: 'info', help: '`debug`, `info`, `warn` or `error`' },
+  'require-key': { env: 'PAYWALLD_REQUIRE_KEY', kind: 'boolean', none: 'off', help: 'refuse event batches sent without an API key (401)' },
+  'rate-limit-sdk': {
+    env: 'PAYWALLD_RATE_LIMIT_SDK',
+    kind: 'number',
+    arg: 'N',
+    default: '1000',
+    min: 0,
+    max: 1e9,
+    help: 'requests/s per client IP on the SDK endpoints, bursts of twice that; `0` = off (see "Limits and protection")',
+  },
+  'rate-limit-api': {
+    env: 'PAYWALLD_RATE_LIMIT_API',
+    kind: 'number',
+    arg: 'N',
+    default: '20',
+    min: 0,
+    max: 1e9,
+    help: 'requests/s per API key on the management API (per client IP without a valid key), bursts of twice that; `0` = off',
+  },
+  'trust-proxy': {
+    env: 'PAYWALLD_TRUST_PROXY',
+    kind: 'boolean',
+    none: 'off',
+    help: 'take the client IP from the last `X-Forwarded-For` entry (only behind a proxy that sets it)',
+  },
+  'cors-origin': {
+    env: 'PAYWALLD_CORS_ORIGINS',
+    kind: 'list',
+    arg: 'ORIGIN',
+    none: 'none',
+    help: 'browser origins allowed on the management API (repeat the flag, or comma-separate in the variable; `*` = any); the SDK endpoints allow every origin',
+  },
+  'body-timeout': {
+    env: 'PAYWALLD_BODY_TIMEOUT',
+    kind: 'number',
+    arg: 'S',
+    default: '30',
+    min: 1,
+    max: 3600,
+    help: 'seconds a request body may take to arrive before the server answers 408 and closes',
+  },
+  'retention-days': {
+    env: 'PAYWALLD_RETENTION_DAYS',
+    kind: 'integer',
+    arg: 'N',
+    none: 'keep all',
+    min: 1,
+    max: 36500,
+    help: 'delete raw events received more than N days ago, in small background batches (daily statistics stay)',
+  },
+  'metrics-port': {
+    env: 'PAYWALLD_METRICS_PORT',
+    kind: 'integer',
+    arg: 'N',
+    none: 'none',
+    min: 0,
+    max: 65535,
+    help: 'also serve `/metrics` without a key on 127.0.0.1:N, for a Prometheus on the same machine; on the main port it needs a secret key',
+  },
+  'request-log-rate': {
+    env: 'PAYWALLD_REQUEST_LOG_RATE',
+    kind: 'integer',
+    arg: 'N',
+    default: '1000',
+    min: 0,
+    max: 1e9,
+    help: 'request log lines per second at most; the rest are counted in a `request log sampled` line (`0` = none); 5xx lines are always written',
+  },
+  'backup-dir': {
+    env: 'PAYWALLD_BACKUP_DIR',
+    kind: 'string',
+    arg: 'DIR',
+    none: 'none',
+    help: 'write a consistent snapshot of the database into DIR every `--backup-every`, keeping the newest `--backup-keep`',
+  },
+  'backup-every': { env: 'PAYWALLD_BACKUP_EVERY', kind: 'duration', arg: 'T', default: '6h', help: 'interval of `--backup-dir` snapshots: `30m`, `6h`, `1d`' },
+  'backup-keep': { env: 'PAYWALLD_BACKUP_KEEP', kind: 'integer', arg: 'N', default: '14', min: 1, max: 100_000, help: 'snapshots `--backup-dir` keeps' },
+} as const satisfies Record<string, Setting>;
 
-export type EnvConfig = Partial<Record<keyof typeof ENV_NAMES, string>>;
+type Name = keyof typeof SETTINGS;
+type OptionOf<S extends Setting> = S['kind'] extends 'boolean'
+  ? { type: 'boolean' }
+  : S['kind'] extends 'list'
+    ? { type: 'string'; multiple: true }
+    : { type: 'string' };
+
+/** Every serve flag as node:util parseArgs wants it: derived from SETTINGS, so a documented flag cannot be missing from the parser. */
+export const SERVE_OPTIONS = Object.fromEntries(
+  Object.entries(SETTINGS).map(([name, setting]: [string, Setting]) => [
+    name,
+    setting.kind === 'boolean' ? { type: 'boolean' } : setting.kind === 'list' ? { type: 'string', multiple: true } : { type: 'string' },
+  ]),
+) as { [K in Name]: OptionOf<(typeof SETTINGS)[K]> };
+
+type FlagValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
+export type ServeFlags = { -readonly [K in Name]?: FlagValue<(typeof SERVE_OPTIONS)[K]> };
+export type EnvConfig = Partial<Record<Name, string>>;
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const out: EnvConfig = {};
-  for (const [flag, name] of Object.entries(ENV_NAMES) as [keyof typeof ENV_NAMES, string][]) {
-    if (env[name] !== undefined && env[name] !== '') out[flag] = env[name];
+  for (const [name, setting] of Object.entries(SETTINGS) as [Name, Setting][]) {
+    const value = env[setting.env];
+    if (value !== undefined && value !== '') out[name] = value;
   }
   return out;
 }
@@ -78,43 +194,24 @@ export interface ServeConfig {
   keysFile: string | undefined;
 }
 
-/**
- * Every serve flag with its type, for node:util parseArgs: the one list the
- * CLI parses and ServeFlags is derived from, so a documented flag cannot be
- * missing from the parser.
- */
-export const SERVE_OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  db: { type: 'string' },
-  'log-level': { type: 'string' },
-  'require-key': { type: 'boolean' },
-  'rate-limit-sdk': { type: 'string' },
-  'rate-limit-api': { type: 'string' },
-  'trust-proxy': { type: 'boolean' },
-  'cors-origin': { type: 'string', multiple: true },
-  'body-timeout': { type: 'string' },
-  'retention-days': { type: 'string' },
-  'metrics-port': { type: 'string' },
-  'request-log-rate': { type: 'string' },
-  'backup-dir': { type: 'string' },
-  'backup-every': { type: 'string' },
-  'backup-keep': { type: 'string' },
-  seed: { type: 'string' },
-  'keys-file': { type: 'string' },
-} as const;
-
-type FlagValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
-export type ServeFlags = { -readonly [K in keyof typeof SERVE_OPTIONS]?: FlagValue<(typeof SERVE_OPTIONS)[K]> };
-
 export class ConfigError extends Error {}
 
 export function dbPath(flag: string | undefined, env: EnvConfig = readEnv()): string {
-  return flag ?? env.db ?? DEFAULT_DB;
+  return flag ?? env.db ?? SETTINGS.db.default;
 }
 
-function number(name: string, text: string | undefined, fallback: number, min: number, max: number, whole = false): number {
-  if (text === undefined) return fallback;
+/** The text of a setting: the flag, else the variable, else the default (undefined when there is none). */
+function textOf(name: Name, flags: ServeFlags, env: EnvConfig): string | undefined {
+  const flag = flags[name];
+  if (typeof flag === 'string') return flag;
+  const setting: Setting = SETTINGS[name];
+  return env[name] ?? setting.default;
+}
+
+function numeric(name: Name, text: string): number {
+  const setting: Setting = SETTINGS[name];
+  const whole = setting.kind === 'integer';
+  const { min = -Infinity, max = Infinity } = setting;
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) {
     throw new ConfigError(`--${name} must be ${whole ? 'an integer' : 'a number'} from ${min} to ${max}`);
@@ -122,55 +219,115 @@ function number(name: string, text: string | undefined, fallback: number, min: n
   return value;
 }
 
-function backups(flags: ServeFlags, env: EnvConfig): ServeConfig['backups'] {
-  const dir = flags['backup-dir'] ?? env['backup-dir'];
-  const every = flags['backup-every'] ?? env['backup-every'];
-  const keep = flags['backup-keep'] ?? env['backup-keep'];
-  if (dir === undefined) {
-    if (every !== undefined || keep !== undefined) throw new ConfigError('--backup-every and --backup-keep need --backup-dir');
-    return undefined;
-  }
-  const everyMs = parseInterval(every ?? '6h');
-  if (everyMs === undefined) throw new ConfigError('--backup-every must be a duration such as 30m, 6h or 1d');
-  return { dir, everyMs, keep: number('backup-keep', keep, 14, 1, 100_000, true) };
+function optionalNumber(name: Name, flags: ServeFlags, env: EnvConfig): number | undefined {
+  const text = textOf(name, flags, env);
+  return text === undefined ? undefined : numeric(name, text);
 }
 
-function optionalPort(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : number('metrics-port', text, 0, 0, 65535, true);
+function requiredNumber(name: Name, flags: ServeFlags, env: EnvConfig): number {
+  return numeric(name, textOf(name, flags, env)!);
 }
 
-function boolean(name: string, flag: boolean | undefined, text: string | undefined): boolean {
-  if (flag !== undefined) return flag;
+function boolean(name: Name, flags: ServeFlags, env: EnvConfig): boolean {
+  const flag = flags[name];
+  if (typeof flag === 'boolean') return flag;
+  const text = env[name];
   if (text === undefined) return false;
   if (/^(1|true|yes|on)$/i.test(text)) return true;
   if (/^(0|false|no|off)$/i.test(text)) return false;
-  throw new ConfigError(`${ENV_NAMES[name as keyof typeof ENV_NAMES]} must be true or false`);
+  throw new ConfigError(`${SETTINGS[name].env} must be true or false`);
+}
+
+function backups(flags: ServeFlags, env: EnvConfig): ServeConfig['backups'] {
+  const dir = flags['backup-dir'] ?? env['backup-dir'];
+  if (dir === undefined) {
+    if ((flags['backup-every'] ?? env['backup-every'] ?? flags['backup-keep'] ?? env['backup-keep']) !== undefined) {
+      throw new ConfigError('--backup-every and --backup-keep need --backup-dir');
+    }
+    return undefined;
+  }
+  const everyMs = parseInterval(textOf('backup-every', flags, env)!);
+  if (everyMs === undefined) throw new ConfigError('--backup-every must be a duration such as 30m, 6h or 1d');
+  return { dir, everyMs, keep: requiredNumber('backup-keep', flags, env) };
 }
 
 export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): ServeConfig {
-  const logLevel = flags['log-level'] ?? env['log-level'] ?? 'info';
+  const logLevel = textOf('log-level', flags, env)!;
   if (!isLevel(logLevel)) throw new ConfigError('--log-level must be one of debug, info, warn, error');
   const origins = flags['cors-origin'] ?? env['cors-origin']?.split(',') ?? [];
-  const retentionText = flags['retention-days'] ?? env['retention-days'];
   return {
-    host: flags.host ?? env.host ?? DEFAULT_HOST,
-    port: number('port', flags.port ?? env.port, DEFAULT_PORT, 0, 65535, true),
+    host: textOf('host', flags, env)!,
+    port: requiredNumber('port', flags, env),
     dbPath: dbPath(flags.db, env),
     logLevel,
-    requestLogRate: number('request-log-rate', flags['request-log-rate'] ?? env['request-log-rate'], 1000, 0, 1e9, true),
-    requireKey: flags['require-key'] ?? false,
-    rateLimitSdk: number('rate-limit-sdk', flags['rate-limit-sdk'] ?? env['rate-limit-sdk'], 100, 0, 1e9),
-    rateLimitApi: number('rate-limit-api', flags['rate-limit-api'] ?? env['rate-limit-api'], 20, 0, 1e9),
-    trustProxy: boolean('trust-proxy', flags['trust-proxy'], env['trust-proxy']),
+    requestLogRate: requiredNumber('request-log-rate', flags, env),
+    requireKey: boolean('require-key', flags, env),
+    rateLimitSdk: requiredNumber('rate-limit-sdk', flags, env),
+    rateLimitApi: requiredNumber('rate-limit-api', flags, env),
+    trustProxy: boolean('trust-proxy', flags, env),
     corsOrigins: origins.map((o) => o.trim()).filter((o) => o !== ''),
-    bodyTimeoutMs: number('body-timeout', flags['body-timeout'] ?? env['body-timeout'], 30, 1, 3600) * 1000,
-    retentionDays: retentionText === undefined ? undefined : number('retention-days', retentionText, 0, 1, 36500, true),
+    bodyTimeoutMs: requiredNumber('body-timeout', flags, env) * 1000,
+    retentionDays: optionalNumber('retention-days', flags, env),
     eventQueueLimit: 100_000,
-    metricsPort: optionalPort(flags['metrics-port'] ?? env['metrics-port']),
+    metricsPort: optionalNumber('metrics-port', flags, env),
     backups: backups(flags, env),
     watchIntervalMs: 250,
     drainTimeoutMs: 10_000,
-    seedDir: flags.seed ?? env.seed,
-    keysFile: flags['keys-file'] ?? env['keys-file'],
+    seedDir: textOf('seed', flags, env),
+    keysFile: textOf('keys-file', flags, env),
   };
+}
+
+function defaultText(setting: Setting): string {
+  return setting.default === undefined ? (setting.none ?? 'none') : setting.default;
+}
+
+/** The README's settings table (markdown), row for row what SETTINGS says. */
+export function settingsTable(): string {
+  const rows = (Object.entries(SETTINGS) as [Name, Setting][]).map(([name, setting]) => {
+    const fallback = setting.default === undefined ? defaultText(setting) : `\`${setting.default}\``;
+    return `| \`--${name}\` | \`${setting.env}\` | ${fallback} | ${setting.help} |`;
+  });
+  return ['| flag | environment | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+const HELP_WIDTH = 78;
+const HELP_INDENT = 18;
+
+/** `words` after `start` (which ends where they begin), wrapped at HELP_WIDTH with continuation lines indented. */
+function wrap(words: readonly string[], indent: number, start: string): string {
+  let out = start;
+  let column = start.length - start.lastIndexOf('\n') - 1;
+  let fresh = true;
+  for (const word of words) {
+    if (!fresh && column + 1 + word.length > HELP_WIDTH) {
+      out += `\n${' '.repeat(indent)}${word}`;
+      column = indent + word.length;
+    } else {
+      out += (fresh ? '' : ' ') + word;
+      column += (fresh ? 0 : 1) + word.length;
+    }
+    fresh = false;
+  }
+  return out;
+}
+
+/** One option's --help lines: the flag, then its help with the variable and default, wrapped. */
+function optionHelp(name: Name): string {
+  const setting: Setting = SETTINGS[name];
+  const flag = `  --${name}${setting.arg ? ` ${setting.arg}` : ''}`;
+  const text = `${setting.help.replaceAll('`', '')} (env ${setting.env}, default ${defaultText(setting)})`;
+  const first = flag.length < HELP_INDENT - 1 ? flag.padEnd(HELP_INDENT) : `${flag}\n${' '.repeat(HELP_INDENT)}`;
+  return wrap(text.split(' '), HELP_INDENT, first);
+}
+
+/** The options section of `serve --help`. */
+export function settingsHelp(): string {
+  return (Object.keys(SETTINGS) as Name[]).map(optionHelp).join('\n');
+}
+
+/** The usage line's options: `[--port N] [--require-key] …`. */
+export function settingsUsage(): string {
+  const parts = (Object.entries(SETTINGS) as [Name, Setting][]).map(([name, setting]) => `[--${name}${setting.arg ? ` ${setting.arg}` : ''}]${setting.kind === 'list' ? '...' : ''}`);
+  return wrap(parts, 17, '  paywalld serve ');
 }

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, readEnv, serveConfig } from '../src/config.ts';
+import { ConfigError, readEnv, SETTINGS, serveConfig, settingsTable } from '../src/config.ts';
 
 test('defaults apply when neither flags nor environment say otherwise', () => {
   const config = serveConfig({}, {});
   assert.equal(config.host, '127.0.0.1');
   assert.equal(config.port, 8787);
   assert.equal(config.dbPath, 'data/paywalld.db');
-  assert.equal(config.rateLimitSdk, 100);
+  assert.equal(config.rateLimitSdk, 1000);
+  assert.equal(config.requireKey, false);
   assert.equal(config.rateLimitApi, 20);
   assert.equal(config.trustProxy, false);
   assert.deepEqual(config.corsOrigins, []);
@@ -22,6 +25,7 @@ test('the environment fills in, flags win over it', () => {
     PAYWALLD_TRUST_PROXY: 'true',
     PAYWALLD_CORS_ORIGINS: 'https://a.example, https://b.example',
     PAYWALLD_RATE_LIMIT_SDK: '0',
+    PAYWALLD_REQUIRE_KEY: 'yes',
   });
   const fromEnv = serveConfig({}, env);
   assert.equal(fromEnv.port, 9000);
@@ -30,6 +34,7 @@ test('the environment fills in, flags win over it', () => {
   assert.equal(fromEnv.trustProxy, true);
   assert.deepEqual(fromEnv.corsOrigins, ['https://a.example', 'https://b.example']);
   assert.equal(fromEnv.rateLimitSdk, 0);
+  assert.equal(fromEnv.requireKey, true);
   const flagged = serveConfig({ port: '1234', 'cors-origin': ['https://c.example'], 'trust-proxy': false }, env);
   assert.equal(flagged.port, 1234);
   assert.deepEqual(flagged.corsOrigins, ['https://c.example']);
@@ -48,4 +53,18 @@ test('bad values are refused with the flag named', () => {
     [{}, { 'trust-proxy': 'maybe' }, /PAYWALLD_TRUST_PROXY must be true or false/],
   ];
   for (const [flags, env, message] of cases) assert.throws(() => serveConfig(flags, env), (e) => e instanceof ConfigError && message.test(e.message));
+});
+
+test("README's settings table is exactly what the settings descriptors say", () => {
+  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const start = readme.indexOf('| flag | environment | default | meaning |');
+  assert.ok(start >= 0, 'README.md has no settings table');
+  const table = readme.slice(start, readme.indexOf('\n\n', start));
+  assert.equal(table, settingsTable(), `README.md's table differs from src/config.ts SETTINGS; the table should read:\n${settingsTable()}`);
+});
+
+test('every setting has an environment variable of its own', () => {
+  const variables = Object.values(SETTINGS).map((setting) => setting.env);
+  assert.equal(new Set(variables).size, variables.length);
+  for (const variable of variables) assert.match(variable, /^PAYWALLD_[A-Z_]+$/);
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { dbPath } from '../config.ts';
+import { dbPath, SETTINGS } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 
@@ -16,7 +16,8 @@ export interface Command {
 export class UsageError extends Error {}
 
 export const DB_OPTION = { db: { type: 'string' } } as const;
-export const DB_HELP = '  --db FILE     database file (env PAYWALLD_DB, default data/paywalld.db)';
+const { db } = SETTINGS;
+export const DB_HELP = `  --db FILE     the SQLite database file (env ${db.env}, default ${db.default})`;
 
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
