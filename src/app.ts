@@ -83,11 +83,23 @@ async function startMetricsListener(ctx: AppContext, port: number): Promise<Http
   return server;
 }
 
-function edgePolicy(config: ServeConfig): EdgePolicy {
+/** The limits and CORS the edge enforces; each rate limiter's refusals are counted in /metrics. */
+function edgePolicy(config: ServeConfig, metrics: AppContext['metrics']): EdgePolicy {
   const limiter = (perSecond: number) => (perSecond > 0 ? new RateLimiter(perSecond, perSecond * 2) : undefined);
+  const sdkLimiter = limiter(config.rateLimitSdk);
+  const managementLimiter = limiter(config.rateLimitApi);
+  metrics.gauge(
+    'paywalld_rate_limited_total',
+    'Requests refused with 429, by limit: sdk (per client IP) or management (per API key).',
+    () => [
+      [{ limit: 'sdk' }, sdkLimiter?.refused ?? 0],
+      [{ limit: 'management' }, managementLimiter?.refused ?? 0],
+    ],
+    'counter',
+  );
   return {
-    sdkLimiter: limiter(config.rateLimitSdk),
-    managementLimiter: limiter(config.rateLimitApi),
+    sdkLimiter,
+    managementLimiter,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     bodyTimeoutMs: config.bodyTimeoutMs,
@@ -118,7 +130,7 @@ export async function startServer(
     failFastOnLocks(db);
     const router = buildRouter(ctx);
     processMetrics(ctx.metrics, config.dbPath);
-    const server = new HttpServer({ router, log, auth: ctx.auth, policy: edgePolicy(config), observe: httpMetrics(ctx.metrics, router.routes()) });
+    const server = new HttpServer({ router, log, auth: ctx.auth, policy: edgePolicy(config, ctx.metrics), observe: httpMetrics(ctx.metrics, router.routes()) });
     const port = await server.listen(config.host, config.port);
     let metricsServer: HttpServer | undefined;
     try {

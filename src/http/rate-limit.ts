@@ -6,6 +6,8 @@
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** Requests refused so far (a /metrics counter). */
+  refused = 0;
 
   constructor(
     readonly ratePerSecond: number,
@@ -28,6 +30,7 @@ export class RateLimiter {
       bucket.tokens -= 1;
       return 0;
     }
+    this.refused++;
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond));
   }
 

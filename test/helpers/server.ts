@@ -19,11 +19,11 @@ export interface TestServer {
  * directory; stopped when the test ends. Rate limits are off unless a test
  * sets them: tests send many requests from one address on purpose.
  */
-export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}): Promise<TestServer> {
+export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}, log = new Logger('error')): Promise<TestServer> {
   const dbPath = overrides.dbPath ?? path.join(tempDir(t), 'paywalld.db');
   const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
   const config: ServeConfig = { ...defaults, ...overrides };
-  const server = await startServer(config, new Logger('error'));
+  const server = await startServer(config, log);
   t.after(() => server.stop());
   const bootstrap = server.bootstrap;
   if (!bootstrap) throw new Error('expected an empty database to create the default project');
