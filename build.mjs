@@ -45,7 +45,7 @@ if (!embedded) throw new Error('build.mjs: src/dashboard/files.ts was not found 
 await build({ ...options, entryPoints: ['src/events/writer/thread.ts'], outfile: path.join(out, 'events-writer.js') });
 
 // The bundle is CommonJS wherever dist/ is copied, whatever package.json sits above it.
-fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: 'commonjs' }) + '\n');
+fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 fs.copyFileSync(require.resolve(`uWebSockets.js/binaries/${uwsAddon}`), path.join(out, uwsAddon));
 fs.copyFileSync(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'), path.join(out, 'better_sqlite3.node'));
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);

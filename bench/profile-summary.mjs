@@ -40,7 +40,9 @@ export function summarise(file, top = 15) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const functions = new Map();
   let busyUs = 0;
   let idleUs = 0;

@@ -107,7 +107,7 @@ export class Logger {
   private write(level: Level, msg: string, fields?: Record<string, unknown>): void {
     if (RANK[level] < RANK[this.level]) return;
     this.flush();
-    this.sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + '\n');
+    this.sink(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
   }
 }
 

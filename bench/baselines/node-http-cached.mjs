@@ -5,7 +5,7 @@ import http from 'node:http';
 import { bodyOfSize } from '../lib/body.mjs';
 
 const body = bodyOfSize(Number(process.argv[2]));
-const server = http.createServer((req, res) => {
+const server = http.createServer((_req, res) => {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
   res.end(body);
 });

@@ -21,7 +21,10 @@ export const backupCommand: Command = {
   help,
   async run(argv) {
     const { values, positionals } = parse(argv, DB_OPTION);
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 1) throw new UsageError('backup takes exactly one FILE');
     const target = path.resolve(positionals[0]!);
     const { pages } = await snapshot(existingDbPath(values.db), target);

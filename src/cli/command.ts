@@ -60,5 +60,5 @@ export function openForCommand(dbFlag: string | undefined, options: { create?: b
 }
 
 export function print(line: string): void {
-  process.stdout.write(line + '\n');
+  process.stdout.write(`${line}\n`);
 }

@@ -44,7 +44,7 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage() + '\n');
+    process.stdout.write(`${usage()}\n`);
     return name === undefined ? 2 : 0;
   }
   const command = commands.find((c) => c.name === name);

@@ -29,7 +29,10 @@ export const keysCommand: Command = {
       project: { type: 'string' },
       scope: { type: 'string' },
     });
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     const [sub, ...rest] = positionals;
     if (sub !== 'create' && sub !== 'list' && sub !== 'revoke') {
       throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown subcommand "keys ${sub}"`);

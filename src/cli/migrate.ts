@@ -18,7 +18,10 @@ export const migrateCommand: Command = {
   help,
   run(argv) {
     const { values, positionals } = parse(argv, DB_OPTION);
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 0) throw new UsageError('migrate takes no arguments');
     const db = openDatabase(dbPath(values.db));
     try {

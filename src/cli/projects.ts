@@ -19,7 +19,10 @@ export const projectsCommand: Command = {
   help,
   run(argv) {
     const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' } });
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     const [sub, ...rest] = positionals;
     if (sub === 'create') {
       if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');

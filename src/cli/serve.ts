@@ -22,7 +22,10 @@ export const serveCommand: Command = {
   help,
   async run(argv) {
     const { values, positionals } = parse(argv, SERVE_OPTIONS);
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });

@@ -122,7 +122,7 @@ export class Gauge implements Metric {
   expose(): string {
     const value = this.collect();
     let out = header(this.name, this.help, this.type);
-    if (typeof value === 'number') return out + `${this.name} ${value}\n`;
+    if (typeof value === 'number') return `${out}${this.name} ${value}\n`;
     for (const [labels, v] of value) out += `${this.name}${labelText(labels)} ${v}\n`;
     return out;
   }

@@ -51,7 +51,7 @@ export class LivePaywalls {
   /** The variant the resolve endpoint gives this user when it knows nothing else about them. */
   variantFor(projectId: string, paywallId: string, userId: string): string | undefined {
     const compiled = this.get(projectId, paywallId);
-    return compiled && compiled.variantId(compiled.choose(userId, { userId }));
+    return compiled?.variantId(compiled.choose(userId, { userId }));
   }
 
   /** How many live revisions are compiled in memory (a /metrics gauge). */

@@ -9,6 +9,6 @@ export type Path = readonly (string | number)[];
 /** RFC 6901 JSON pointer of a path ("" is the whole document). */
 export function pointer(path: Path): string {
   let out = '';
-  for (const key of path) out += '/' + String(key).replaceAll('~', '~0').replaceAll('/', '~1');
+  for (const key of path) out += `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
   return out;
 }

@@ -33,7 +33,9 @@ test('migrations are versioned, recorded and applied once', (t) => {
 });
 
 test('the registry lists versions strictly in order from 1', () => {
-  migrations.forEach((m, i) => assert.equal(m.version, i + 1, m.name));
+  migrations.forEach((m, i) => {
+    assert.equal(m.version, i + 1, m.name);
+  });
 });
 
 test('a failing migration leaves the schema as it was', (t) => {

@@ -70,7 +70,9 @@ async function send(url: string, key: string, sent: Batch, into: Outcome): Promi
     result.rejected.map((r) => r.index),
     rejectedIndex === undefined ? [] : [rejectedIndex],
   );
-  ids.forEach((id, i) => (i === rejectedIndex ? into.refused : into.acknowledged).add(id));
+  ids.forEach((id, i) => {
+    (i === rejectedIndex ? into.refused : into.acknowledged).add(id);
+  });
   into.answered.push(sent);
   return 'answered';
 }

@@ -84,7 +84,7 @@ test('a body over 1 MiB is 413 body_too_large, answered without reading the rest
 
 test('an unknown or revoked key is 401 even though keys are optional', async (t) => {
   const { url, keys } = await startTestServer(t);
-  const unknown = await sendEvents(url, { events: numbered('a', 1) }, { ...JSON_TYPE, ...bearer('pwk_sdk_' + 'A'.repeat(32)) });
+  const unknown = await sendEvents(url, { events: numbered('a', 1) }, { ...JSON_TYPE, ...bearer(`pwk_sdk_${'A'.repeat(32)}`) });
   await problem(unknown, 401, 'invalid_api_key');
   const malformed = await sendEvents(url, { events: numbered('a', 1) }, { ...JSON_TYPE, authorization: 'Basic eDp5' });
   await problem(malformed, 401, 'invalid_authorization');

@@ -44,7 +44,7 @@ function answerWhileBodyPending(port: number, head: string): Promise<{ answer: s
     });
     socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? (closedByServer = true) : reject(error)));
     socket.write(head);
-    socket.write('{"x":"' + 'a'.repeat(1024));
+    socket.write(`{"x":"${'a'.repeat(1024)}`);
   });
 }
 

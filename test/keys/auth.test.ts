@@ -18,7 +18,7 @@ test('the management API needs a key: missing 401, malformed 401, unknown 401', 
   const malformed = await fetch(`${url}/api/keys`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
   assert.equal(malformed.status, 401);
   assert.equal(await code(malformed), 'invalid_authorization');
-  const unknown = await fetch(`${url}/api/keys`, { headers: bearer('pwk_secret_' + 'A'.repeat(32)) });
+  const unknown = await fetch(`${url}/api/keys`, { headers: bearer(`pwk_secret_${'A'.repeat(32)}`) });
   assert.equal(unknown.status, 401);
   assert.equal(await code(unknown), 'invalid_api_key');
 });

@@ -255,7 +255,12 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     const looked: string[] = [];
     const doc = example();
     doc.slots.tertiary = 'pro_annual';
-    validatePaywall(doc, { productExists: (id) => (looked.push(id), PRODUCTS.has(id)) });
+    validatePaywall(doc, {
+      productExists: (id) => {
+        looked.push(id);
+        return PRODUCTS.has(id);
+      },
+    });
     assert.deepEqual(looked.sort(), ['pro_annual', 'pro_monthly']);
   });
 
@@ -337,21 +342,21 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     doc.root = nested(40);
     doc.variants[0].root = { type: 'stack', props: { axis: 'vertical' }, children: [{ type: 'spacer' }, nested(33)] };
     assert.deepEqual(errorsOf(doc), [
-      { path: '/root' + '/children/0'.repeat(32), message: 'The tree is nested deeper than 32 levels' },
-      { path: '/variants/0/root/children/1' + '/children/0'.repeat(31), message: 'The tree is nested deeper than 32 levels' },
+      { path: `/root${'/children/0'.repeat(32)}`, message: 'The tree is nested deeper than 32 levels' },
+      { path: `/variants/0/root/children/1${'/children/0'.repeat(31)}`, message: 'The tree is nested deeper than 32 levels' },
     ]);
   });
 
   test('100,000 nested stacks give a clean error, not a stack overflow', () => {
     const doc = example();
     doc.root = nested(100_000);
-    assert.deepEqual(errorPaths(doc), ['/root' + '/children/0'.repeat(32)]);
+    assert.deepEqual(errorPaths(doc), [`/root${'/children/0'.repeat(32)}`]);
   });
 
   test('a chain of 100,000 fallbacks gives a clean error', () => {
     let node: Record<string, unknown> = { type: 'spacer' };
     for (let i = 0; i < 100_000; i++) node = { type: 'spacer', fallback: node };
-    assert.deepEqual(errorPaths({ ...example(), root: node }), ['/root' + '/fallback'.repeat(32)]);
+    assert.deepEqual(errorPaths({ ...example(), root: node }), [`/root${'/fallback'.repeat(32)}`]);
   });
 
   test('a tree of more than 2,000 nodes, at the tree root', () => {
@@ -377,14 +382,14 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     doc.metadata = { a: deep };
     doc.audiences[0].when = { $not: { $not: deep } };
     assert.deepEqual(errorPaths(doc), [
-      '/audiences/0/when/$not/$not' + '/0'.repeat(30),
-      '/metadata/a' + '/0'.repeat(31),
+      `/audiences/0/when/$not/$not${'/0'.repeat(30)}`,
+      `/metadata/a${'/0'.repeat(31)}`,
     ]);
   });
 
   test('invalid locale tags', () => {
     const doc = example();
-    doc.strings['de_DE'] = { title: 'x' };
+    doc.strings.de_DE = { title: 'x' };
     doc.variants[0].strings = { 'e': { title: 'x' } };
     assert.deepEqual(errorsOf(doc), [
       { path: '/strings/de_DE', message: 'Must be a language tag such as "en" or "pt-BR"' },
@@ -404,7 +409,7 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
       '/audiences/0/id',
       '/root/id',
       '/slots/primary~1slot',
-      '/strings/en/' + 'x'.repeat(65),
+      `/strings/en/${'x'.repeat(65)}`,
       '/variants/0/id',
     ]);
   });

@@ -142,7 +142,7 @@ describe('assignBucket', () => {
       }
       return h >>> 0;
     };
-    return (fnv(fnv(seed + value) + '') % 10000) / 10000;
+    return (fnv(`${fnv(seed + value)}`) % 10000) / 10000;
   }
 
   test('is an integer in [0, 10000) that hash v2 scales by 1/10000 exactly', () => {

@@ -88,7 +88,7 @@ test('an invalid regex in a condition', async (t) => {
 });
 
 test('a tree deeper than 32 levels', async (t) => {
-  await rejects(t, { ...example(), root: nested(33) }, ['/root' + '/children/0'.repeat(32)]);
+  await rejects(t, { ...example(), root: nested(33) }, [`/root${'/children/0'.repeat(32)}`]);
 });
 
 test('a fallback counts as one level deeper than its node', async (t) => {
@@ -96,7 +96,7 @@ test('a fallback counts as one level deeper than its node', async (t) => {
   let deepest = root;
   while (deepest.children) deepest = deepest.children[0];
   deepest.fallback = { type: 'text', props: { text: 'older apps' } };
-  await rejects(t, { ...example(), root }, ['/root' + '/children/0'.repeat(31) + '/fallback']);
+  await rejects(t, { ...example(), root }, [`/root${'/children/0'.repeat(31)}/fallback`]);
 });
 
 test('a tree of more than 2,000 nodes', async (t) => {

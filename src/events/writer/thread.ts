@@ -96,7 +96,7 @@ function close(): void {
 function retentionPass(deletedSoFar = 0): void {
   if (!retention || closing) return;
   retentionRunning = true;
-  let step;
+  let step: { deleted: number; more: boolean };
   try {
     step = retention.step(Date.now());
   } catch (error) {

@@ -126,7 +126,9 @@ export class EventWriter {
         let rows = 0;
         for (const id of message.ids) rows += this.waiting.get(id)?.size ?? 0;
         this.options.onTransaction?.(rows);
-        message.ids.forEach((id, i) => this.settle(id, message.inserted[i]!, undefined));
+        message.ids.forEach((id, i) => {
+          this.settle(id, message.inserted[i]!, undefined);
+        });
         return;
       }
       case 'failed':

@@ -301,7 +301,10 @@ const VALUE_OPERATORS = new Map<string, OperatorSpec>([
     },
     check(operand, pointer, problems) {
       if (!Array.isArray(operand)) problems.push({ path: pointer, message: 'needs an array' });
-      else operand.forEach((item, index) => checkValueCondition(item, `${pointer}/${index}`, problems));
+      else
+        operand.forEach((item, index) => {
+          checkValueCondition(item, `${pointer}/${index}`, problems);
+        });
     },
   }],
 ]);
@@ -320,7 +323,10 @@ function checkConditionObject(condition: unknown, pointer: string, problems: Con
     const at = pointer + pointerOf([key]);
     if (LIST_OPERATORS.has(key)) {
       if (!Array.isArray(operand)) problems.push({ path: at, message: 'needs an array of conditions' });
-      else operand.forEach((item, index) => checkConditionObject(item, `${at}/${index}`, problems));
+      else
+        operand.forEach((item, index) => {
+          checkConditionObject(item, `${at}/${index}`, problems);
+        });
     } else if (key === '$not') {
       checkConditionObject(operand, at, problems);
     } else if (VALUE_OPERATORS.has(key)) {
