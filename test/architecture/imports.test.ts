@@ -10,7 +10,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 const SRC = path.resolve(import.meta.dirname, '..', '..', 'src');
-const IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*'([^']+)'/g;
+/** `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`; group 1 is `type ` for type-only imports. */
+const IMPORT = /\b(?:import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?'([^']+)'|\bimport\s*\(\s*'([^']+)'/g;
 
 /** Folders under src/ that are not features: the edge, the shared leaf, the database module, the CLI. */
 const NOT_FEATURES = new Set(['http', 'shared', 'db', 'cli']);
@@ -18,6 +19,7 @@ const NOT_FEATURES = new Set(['http', 'shared', 'db', 'cli']);
 interface Edge {
   from: string;
   to: string;
+  typeOnly: boolean;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -34,11 +36,11 @@ function importEdges(): Edge[] {
   for (const file of sourceFiles(SRC)) {
     const text = fs.readFileSync(file, 'utf8');
     for (const match of text.matchAll(IMPORT)) {
-      const specifier = match[1]!;
+      const specifier = (match[2] ?? match[3])!;
       if (!specifier.startsWith('.')) continue;
       const target = path.resolve(path.dirname(file), specifier);
       if (!target.startsWith(SRC + path.sep)) continue;
-      edges.push({ from: path.relative(SRC, file), to: path.relative(SRC, target) });
+      edges.push({ from: path.relative(SRC, file), to: path.relative(SRC, target), typeOnly: match[1] !== undefined });
     }
   }
   return edges;
@@ -54,6 +56,8 @@ const violations = (rule: (edge: Edge) => boolean) => edges.filter(rule).map(({ 
 test('the import scan sees the code base (a broken scan would pass every rule)', () => {
   assert.ok(edges.some(({ from, to }) => from === 'app.ts' && to === 'context.ts'));
   assert.ok(edges.some(({ from, to }) => isRoutes(from) && folder(to) === 'http'));
+  assert.ok(edges.some(({ typeOnly }) => typeOnly));
+  assert.ok(edges.some(({ from, to, typeOnly }) => from === 'context.ts' && to === path.join('keys', 'store.ts') && !typeOnly));
 });
 
 test('no feature file but its routes.ts imports src/http/', () => {
@@ -75,11 +79,8 @@ test('src/http/ knows no feature, and src/shared/ depends on nothing but itself'
   assert.deepEqual(violations(({ from, to }) => folder(from) === 'shared' && folder(to) !== 'shared'), []);
 });
 
-test("features meet through each other's public shapes only (schema.ts, the paywall document), never stores or internals", () => {
-  const isPublicShape = (to: string) => path.basename(to) === 'schema.ts' || to.startsWith(path.join('paywalls', 'document') + path.sep);
-  const infrastructure = (to: string) => !isFeature(to) || to === path.join('metrics', 'registry.ts');
-  assert.deepEqual(
-    violations(({ from, to }) => isFeature(from) && isFeature(to) && folder(from) !== folder(to) && !infrastructure(to) && !isPublicShape(to)),
-    [],
-  );
+test("no feature reaches into another's store, routes or writer thread: it gets services, or names the interface it needs", () => {
+  const internal = (to: string, typeOnly: boolean) =>
+    isRoutes(to) || (path.basename(to) === 'store.ts' && !typeOnly) || to.startsWith(path.join('events', 'writer') + path.sep);
+  assert.deepEqual(violations(({ from, to, typeOnly }) => isFeature(from) && folder(from) !== folder(to) && internal(to, typeOnly)), []);
 });
