@@ -38,7 +38,10 @@ export const applyCommand: Command = {
       prune: { type: 'boolean' },
       plan: { type: 'string' },
     });
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 1) throw new UsageError('apply takes exactly one DIR');
     if (values.plan !== undefined && (values.publish !== undefined || values.prune !== undefined)) {
       throw new UsageError('--publish and --prune come from the saved plan when --plan is given');

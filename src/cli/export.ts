@@ -20,7 +20,10 @@ export const exportCommand: Command = {
   help,
   async run(argv) {
     const { values, positionals } = parse(argv, TARGET_OPTIONS);
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 1) throw new UsageError('export takes exactly one DIR');
     const dir = positionals[0]!;
     const target = openTarget(values);

@@ -35,7 +35,10 @@ export const planCommand: Command = {
       prune: { type: 'boolean' },
       out: { type: 'string' },
     });
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 1) throw new UsageError('plan takes exactly one DIR');
     const dir = positionals[0]!;
     const desired = readDirectory(dir);

@@ -25,7 +25,10 @@ export const validateCommand: Command = {
   help,
   run(argv) {
     const { values, positionals } = parse(argv, { strict: { type: 'boolean' }, format: { type: 'string' } });
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 1) throw new UsageError('validate takes exactly one DIR');
     const format = values.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');

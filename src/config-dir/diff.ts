@@ -70,7 +70,10 @@ function edits(lines: readonly string[], next: readonly string[]): Edit[] {
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) out.push({ op: ' ', line: next[j]!, at: i++ }), j++;
+    if (i < n && j < m && a[i] === b[j]) {
+      out.push({ op: ' ', line: next[j]!, at: i++ });
+      j++;
+    }
     // Removals before additions, as unified diffs show a replaced line.
     else if (i < n && (j === m || table[cell(i + 1, j)]! >= table[cell(i, j + 1)]!)) out.push({ op: '-', line: lines[i]!, at: i++ });
     else out.push({ op: '+', line: next[j]!, at: j++ });

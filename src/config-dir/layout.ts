@@ -32,5 +32,5 @@ export const SettingsFileSchema = v.strictObject({
 
 /** How every file of the directory is written by export: stable, so an unchanged project exports identical bytes. */
 export function formatJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

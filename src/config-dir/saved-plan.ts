@@ -27,7 +27,7 @@ function digest(plan: Plan): string {
 
 export function writePlan(file: string, plan: Plan, options: PlanOptions): void {
   const saved: SavedPlan = { format: FORMAT, target: plan.target, options, base: plan.base, steps: digest(plan) };
-  fs.writeFileSync(file, JSON.stringify(saved, null, 2) + '\n');
+  fs.writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
 }
 
 export function readPlan(file: string): SavedPlan {

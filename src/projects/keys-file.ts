@@ -15,7 +15,7 @@ export function writeKeysFile(file: string, created: CreatedProject | undefined)
   const dir = path.dirname(path.resolve(file));
   fs.mkdirSync(dir, { recursive: true });
   const temporary = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
-  fs.writeFileSync(temporary, JSON.stringify(created) + '\n', { mode: 0o600, flag: 'w' });
+  fs.writeFileSync(temporary, `${JSON.stringify(created)}\n`, { mode: 0o600, flag: 'w' });
   fs.chmodSync(temporary, 0o600);
   fs.renameSync(temporary, file);
 }

@@ -230,7 +230,7 @@ test('the key comes from PAYWALLD_KEY or --key and is never printed, not even on
   assert.match(sdk.stderr, /403 insufficient_scope/);
   assert.ok(!sdk.stderr.includes(server.keys.sdk) && !sdk.stdout.includes(server.keys.sdk));
 
-  const wrong = 'pwk_secret_' + 'x'.repeat(32);
+  const wrong = `pwk_secret_${'x'.repeat(32)}`;
   const unknown = runCli(['export', tempDir(t), '--server', server.url], { env: { PAYWALLD_KEY: wrong } });
   assert.equal(unknown.status, 1);
   assert.match(unknown.stderr, /401 invalid_api_key/);

@@ -39,7 +39,7 @@ export function readJson(file: string): any {
 }
 
 export function writeJson(file: string, value: unknown): void {
-  fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Every file under `dir` with its bytes, by relative path. */
