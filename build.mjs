@@ -64,7 +64,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-fs.writeFileSync(path.join(clientOut, 'package.json'), JSON.stringify({ type: 'module', types: './index.d.ts' }) + '\n');
+fs.writeFileSync(path.join(clientOut, 'package.json'), `${JSON.stringify({ type: 'module', types: './index.d.ts' })}\n`);
 writeClientDeclarations(clientOut);
 console.log(`built ${path.relative(process.cwd(), clientOut)}/index.js and its declarations`);
 

@@ -171,7 +171,7 @@ export function createClient(options: ClientOptions): PaywalldClient {
       }
       failure = new PaywalldError(304, 'unexpected_not_modified', 'the server answered 304 to a request without a cached answer');
     } catch (error) {
-      // Only a missing answer, an overloaded or failing server fall back; a refusal (401, 404, 422) is the app's to see.
+      // Only a missing answer, an overloaded or failing server fall back; a refusal (400, 401, 404) is the app's to see.
       const transient =
         error instanceof TransportError || (error instanceof PaywalldError && (error.status >= 500 || error.status === 429 || error.code === 'invalid_response'));
       if (!transient) throw error;

@@ -59,7 +59,10 @@ export const fallbackCommand: Command = {
       project: { type: 'string' },
       paywall: { type: 'string', multiple: true },
     });
-    if (values.help) return print(help), 0;
+    if (values.help) {
+      print(help);
+      return 0;
+    }
     if (positionals.length !== 0) throw new UsageError('fallback takes no positional arguments');
     if (!values.out) throw new UsageError('fallback needs --out FILE');
     const out = path.resolve(values.out);
@@ -74,7 +77,7 @@ export const fallbackCommand: Command = {
       if (missing.length > 0) throw new Error(`not live in project ${projectId}: ${missing.join(', ')}`);
       if (ids.length === 0) throw new Error(`project ${projectId} has no live paywall; publish one first`);
       const bundle = fallbackBundle(ids.map((id) => live.get(projectId, id) as CompiledPaywall));
-      writeAtomically(out, JSON.stringify(bundle) + '\n');
+      writeAtomically(out, `${JSON.stringify(bundle)}\n`);
       print(`Wrote ${bundle.paywalls.map((p) => `${p.paywall_id} (revision ${p.revision})`).join(', ')} to ${out}`);
       return 0;
     } finally {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
-import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { DIST_CLIENT, exported, metric, seededServer } from './setup.ts';

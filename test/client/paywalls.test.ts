@@ -94,7 +94,7 @@ test('a refusal is the app\'s to see, never hidden behind the cache or the bundl
   await assert.rejects(client.getPaywall('missing'), (error: any) => error instanceof PaywalldError && error.status === 404 && error.code === 'paywall_not_found');
   const wrongKey = createClient({ baseUrl: server.url, apiKey: 'pwk_sdk_nope', fallback: bundle });
   await assert.rejects(wrongKey.getPaywall('onboarding'), (error: any) => error.status === 401);
-  await assert.rejects(client.getPaywall('onboarding', { userId: 'x'.repeat(300) }), (error: any) => error.status === 422 && error.code === 'validation_failed');
+  await assert.rejects(client.getPaywall('onboarding', { userId: 'x'.repeat(300) }), (error: any) => error.status === 400 && error.code === 'invalid_query');
 });
 
 test('createClient refuses what it cannot work with', async () => {
