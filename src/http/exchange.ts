@@ -39,23 +39,6 @@ export function requestId(incoming: string): string {
   return REQUEST_ID.test(incoming) ? incoming : `${idPrefix}-${(++idCounter).toString(36)}`;
 }
 
-/**
- * The largest request head (request line and headers) the edge accepts.
- * uWS itself closes a head over 4 KiB that arrives in more than one read,
- * but takes one that arrives at once up to its 512 KiB receive buffer:
- * the edge makes 4 KiB the limit either way, answered with 431.
- */
-export const MAX_HEAD_BYTES = 4096;
-
-/** The size of the request head as sent (`METHOD /path?query HTTP/1.1`, then `name: value` lines), near enough: characters for bytes. */
-export function headSize(req: HttpRequest, method: string, path: string, rawQuery: string): number {
-  let size = method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 13;
-  req.forEach((name, value) => {
-    size += name.length + value.length + 4;
-  });
-  return size;
-}
-
 const EMPTY = Buffer.alloc(0);
 
 export class IncomingRequest implements Request {

@@ -14,7 +14,7 @@ import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
 import type { Authenticator } from './auth.ts';
 import { readBody } from './body.ts';
-import { type Exchange, headSize, IncomingRequest, MAX_HEAD_BYTES, requestId } from './exchange.ts';
+import { type Exchange, IncomingRequest, requestId } from './exchange.ts';
 import { Gate } from './gate.ts';
 import { corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
 import { ProblemError } from './problem.ts';
@@ -121,10 +121,6 @@ export class HttpServer {
     };
     this.inFlight++;
     try {
-      const query = req.getQuery() ?? '';
-      if (headSize(req, ex.method, ex.path, query) > MAX_HEAD_BYTES) {
-        throw new ProblemError(431, 'headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
-      }
       const match = this.options.router.match(ex.method, ex.path);
       if (match.kind === 'not_found') {
         this.respond(ex, problemReply(new ProblemError(404, 'not_found', 'there is no resource at this path')));
@@ -143,7 +139,7 @@ export class HttpServer {
         ex.bodyUnread = route.maxBody !== undefined;
         ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
         const principal = this.gate.check(route, req, res);
-        const request = new IncomingRequest(req, ex, ex.method, ex.path, query, decodeParams(match.params));
+        const request = new IncomingRequest(req, ex, ex.method, ex.path, req.getQuery() ?? '', decodeParams(match.params));
         request.principal = principal;
         this.run(ex, request, route);
       }
