@@ -42,7 +42,11 @@ test('a write lock held by another process: writes answer 503 with Retry-After w
 
   const release = await holdWriteLock(t, server.dbPath);
   const finished: string[] = [];
-  const track = <T>(name: string, promise: Promise<T>) => promise.then((value) => (finished.push(name), value));
+  const track = <T>(name: string, promise: Promise<T>) =>
+    promise.then((value) => {
+      finished.push(name);
+      return value;
+    });
   const put = track('put', client.request('PUT', '/api/products/new', { body: { name: 'New', store_ids: {} } }));
   // A route without a body reads its headers again when it is retried.
   const remove = track('delete', client.request('DELETE', '/api/products/spare'));
