@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import type { Route } from '../../src/http/route.ts';
-import { rawRequest } from '../helpers/raw.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 interface Listed {
@@ -95,6 +94,29 @@ test('a route that reads a body refuses a bad key from the headers alone, before
   }
 });
 
+/**
+ * Sends `first`, then `second` on the same connection once the first answer's
+ * head arrived (uWS drops an asynchronous answer when a pipelined request
+ * follows it), and resolves with everything received until the server closes.
+ */
+function oneAfterAnother(port: number, first: string, second: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    let sent = false;
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      if (!sent && answer.includes('\r\n\r\n')) {
+        sent = true;
+        socket.write(second);
+      }
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    socket.write(first);
+  });
+}
+
 test('HEAD answers headers only on every GET route, so the next response on the connection is framed right', async (t) => {
   const { url, server, keys } = await startTestServer(t);
   // One stored event, so the NDJSON export has a body HEAD must not send.
@@ -109,7 +131,7 @@ test('HEAD answers headers only on every GET route, so the next response on the 
   for (const { pattern } of gets) {
     const head = `HEAD ${pathOf(pattern)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${keys.secret}\r\n\r\n`;
     const next = `GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
-    const answer = await rawRequest(server.port, head + next, 5000);
+    const answer = await oneAfterAnother(server.port, head, next);
     const responses = answer.split(/(?=HTTP\/1\.1 \d{3} )/);
     assert.equal(responses.length, 2, `HEAD ${pattern}: ${answer.slice(0, 300)}`);
     const headEnd = responses[0]!.indexOf('\r\n\r\n') + 4;

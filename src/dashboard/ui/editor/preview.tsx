@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call, enc, type ResolvedPaywall } from '../api.ts';
+import { type ApiError, call, enc, type ResolvedPaywall } from '../api.ts';
 import { type PaywallAction, PaywallView, type ResolvedNode } from '../paywall-view.tsx';
 
 interface DocumentShape {
