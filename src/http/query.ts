@@ -7,7 +7,7 @@
  * decoding at all.
  */
 import type * as v from 'valibot';
-import { parseQueryParams } from '../shared/query.ts';
+import { collectQueryParams, parseQueryParams } from '../shared/query.ts';
 import type { Request } from './request.ts';
 
 export type QueryPairs = readonly (readonly [name: string, value: string])[];
@@ -50,18 +50,9 @@ function decode(text: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/**
- * The query as a record of parameters: the first value of each name counts,
- * an empty value counts as absent (apps send `userId=` for a signed-out
- * user), and the record has no prototype, so a name such as `__proto__` is
- * just a name.
- */
+/** The query as a record of parameters, by the one rule of src/shared/query.ts. */
 export function queryParams(pairs: QueryPairs): Record<string, string> {
-  const params: Record<string, string> = Object.create(null);
-  for (const [name, value] of pairs) {
-    if (value !== '' && !Object.hasOwn(params, name)) params[name] = value;
-  }
-  return params;
+  return collectQueryParams(pairs).params;
 }
 
 /** The request's query parsed with `schema`: 400 invalid_query when it does not fit. */

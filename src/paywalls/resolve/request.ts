@@ -1,4 +1,4 @@
-import { parseQueryParams } from '../../shared/query.ts';
+import { collectQueryParams, parseQueryParams } from '../../shared/query.ts';
 import type { Attributes } from '../targeting/condition.ts';
 import { normalizeLocale, parseAcceptLanguage } from '../targeting/locale.ts';
 import { type Platform, SdkConfigQuerySchema } from './schema.ts';
@@ -20,17 +20,12 @@ const ATTR_PREFIX = 'attr.';
 const NO_LOCALES: readonly string[] = [];
 
 /**
- * Reads the query parameters of GET /api/sdk/config (and Accept-Language
- * when there is no `locale`). `params` has no prototype, so a parameter such
- * as `attr.__proto__` is just a name; `platform` is case-insensitive (`iOS`).
+ * Reads the query of GET /api/sdk/config (and Accept-Language when there is
+ * no `locale`), by the one rule for query parameters; `attr.NAME` parameters
+ * are the custom attributes, and `platform` is case-insensitive (`iOS`).
  */
-export function readResolveRequest(params: Record<string, string>, acceptLanguageHeader: string): ResolveRequest {
-  let custom: Record<string, string> | undefined;
-  for (const name in params) {
-    if (!name.startsWith(ATTR_PREFIX) || name.length === ATTR_PREFIX.length) continue;
-    custom ??= Object.create(null) as Record<string, string>;
-    custom[name.slice(ATTR_PREFIX.length)] = params[name]!;
-  }
+export function readResolveRequest(pairs: Iterable<readonly [name: string, value: string]>, acceptLanguageHeader: string): ResolveRequest {
+  const { params, prefixed: custom } = collectQueryParams(pairs, ATTR_PREFIX);
   if (params.platform !== undefined) params.platform = params.platform.toLowerCase();
   const query = parseQueryParams(SdkConfigQuerySchema, params);
   const locales = query.locale !== undefined ? [query.locale] : acceptLanguage(acceptLanguageHeader);

@@ -34,15 +34,15 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
         },
       },
       handler: (req) => {
-        const params = queryParams(req.query());
-        const request = readResolveRequest(params, req.header('accept-language'));
+        const request = readResolveRequest(req.query(), req.header('accept-language'));
         if (request.explain) {
           if (req.principal?.scope !== 'secret') {
             throw new ProblemError(403, 'insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
               headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
             });
           }
-          return json(200, explainer.answer(projectOf(req), request, params.locale !== undefined), { 'Cache-Control': 'no-store' });
+          const localeParameter = queryParams(req.query()).locale !== undefined;
+          return json(200, explainer.answer(projectOf(req), request, localeParameter), { 'Cache-Control': 'no-store' });
         }
         const paywall = live.get(projectOf(req), request.paywallId);
         // Unknown, unpublished, archived and another project's paywalls look the same.
