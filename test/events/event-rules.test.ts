@@ -12,10 +12,12 @@ function event(extra: Json = {}): Json {
 
 test('per-event failures do not sink the batch: accepted + duplicates + rejected = events sent', async (t) => {
   const { url, keys } = await startTestServer(t);
+  // A duplicate is the same id at the same client time: both copies carry one ts.
+  const ts = Date.now();
   const events = [
-    event({ id: 'ok-1' }),
+    event({ id: 'ok-1', ts }),
     event({ type: 'Bad Type' }),
-    event({ id: 'ok-1' }),
+    event({ id: 'ok-1', ts }),
     event({ ts: 'yesterday' }),
     event({ id: 'ok-2', user_id: 'u1' }),
   ];
