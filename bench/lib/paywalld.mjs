@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baselineAnswers, paywalldAnswers } from './answers.mjs';
 import { seedFixture } from './fixture.mjs';
 import { run, startProcess } from './processes.mjs';
 
@@ -65,20 +66,25 @@ export async function startPaywalld(dist, file, { logFile, nodeOptions = [] }) {
   return { ...server, url: `http://127.0.0.1:${server.match[1]}` };
 }
 
-/** A cached-body baseline server (bench/baselines/); resolves once it listens. */
+/**
+ * A cached-body baseline server (bench/baselines/); resolves once it listens.
+ * `answers()` resolves with its answers so far by status (bench/lib/answers.mjs).
+ */
 export async function startBaseline(file, args, logFile) {
   const server = await startProcess(process.execPath, [file, ...args], { ready: /^listening (\d+)$/m, logFile });
-  return { ...server, url: `http://127.0.0.1:${server.match[1]}` };
+  const url = `http://127.0.0.1:${server.match[1]}`;
+  return { ...server, url, answers: () => baselineAnswers(url) };
 }
 
 /**
  * A database in `dir` with one project, a paywalld on it, and the fixture
- * paywall published: what most scenarios start from.
+ * paywall published: what most scenarios start from. `answers()` resolves
+ * with its answers so far by status, from its /metrics.
  */
 export async function servingPaywalld(ctx, dir) {
   const file = path.join(dir, 'paywalld.db');
   const project = await createDatabase(ctx.dist, file);
   const server = await startPaywalld(ctx.dist, file, { logFile: path.join(dir, 'paywalld.log'), nodeOptions: ctx.nodeOptions(dir) });
   await seedFixture(server.url, project.secret);
-  return { ...server, file, project };
+  return { ...server, file, project, answers: () => paywalldAnswers(server.url, project.secret) };
 }

@@ -117,7 +117,8 @@ export const rss = (pid) => statusKb(pid, 'VmRSS');
 /** The highest resident set size the process has had (VmHWM), in bytes. */
 export const peakRss = (pid) => statusKb(pid, 'VmHWM');
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+/** Clock ticks per second of /proc/PID/stat (and of wrk's cpu_ticks, bench/wrk/report.lua). */
+export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 /** CPU time a process (all its threads) has used so far, in seconds. */
 export function cpuSeconds(pid) {

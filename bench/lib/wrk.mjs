@@ -2,12 +2,14 @@
  * Runs wrk on the load core with one of the Lua scripts in bench/wrk/ and
  * reads the line bench/wrk/report.lua prints. A run with any response of 400
  * or more ("Non-2xx or 3xx responses" in wrk's words) or any socket error is
- * a failure: the figures of a run that errored say nothing.
+ * a failure: the figures of a run that errored say nothing. wrk cannot see
+ * the other non-2xx statuses without a Lua response() callback, which would
+ * make wrk the bottleneck; bench/lib/answers.mjs counts them at the servers.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pinning, run } from './processes.mjs';
+import { CLOCK_TICKS, pinning, run } from './processes.mjs';
 
 const SCRIPTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'wrk');
 
@@ -23,7 +25,9 @@ export function requireWrk() {
 
 /**
  * One wrk run. `script` is a file in bench/wrk/, `scriptArgs` what follows
- * `--`. Resolves with requests/s and latency percentiles in ms.
+ * `--`. Resolves with requests/s, latency percentiles in ms, and `loadCpu`:
+ * the share of one core wrk itself used while it measured (1 = a whole core;
+ * near 1 means the load generator, not the server, set the pace).
  */
 export async function wrk({ url, script, scriptArgs = [], connections, seconds, threads = 1, headers = [], timeout = '10s' }) {
   const args = [
@@ -60,5 +64,6 @@ export async function wrk({ url, script, scriptArgs = [], connections, seconds, 
     p90: report.p90_us / 1000,
     p99: report.p99_us / 1000,
     max: report.max_us / 1000,
+    loadCpu: report.cpu_ticks >= 0 ? report.cpu_ticks / CLOCK_TICKS / elapsed : NaN,
   };
 }

@@ -7,7 +7,6 @@
 -- over the last moments, SPACING_MS apart, oldest first, the newest now. With
 -- many connections the batches' time ranges overlap, as those of many
 -- devices do. bench/lib/events.mjs (batchTime) gives the baseline the same.
-dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")
 
 local SPACING_MS = 300
 
@@ -65,3 +64,5 @@ function request()
   end
   return wrk.format("POST", "/api/sdk/events", headers, '{"events":[' .. table.concat(parts, ",") .. ']}')
 end
+
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "report.lua")
