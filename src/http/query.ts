@@ -23,15 +23,16 @@ export function parseQuery(raw: string): QueryPairs {
     if (end === -1) end = raw.length;
     if (end > start) {
       const eq = raw.indexOf('=', start);
-      if (eq === -1 || eq > end) pairs.push([decode(raw.slice(start, end)), '']);
-      else pairs.push([decode(raw.slice(start, eq)), decode(raw.slice(eq + 1, end))]);
+      if (eq === -1 || eq > end) pairs.push([decodeComponent(raw.slice(start, end)), '']);
+      else pairs.push([decodeComponent(raw.slice(start, eq)), decodeComponent(raw.slice(eq + 1, end))]);
     }
     start = end + 1;
   }
   return pairs;
 }
 
-function decode(text: string): string {
+/** One name or value of a query, decoded as URLSearchParams decodes it. */
+export function decodeComponent(text: string): string {
   if (!NEEDS_DECODING.test(text)) return text;
   const bytes: number[] = [];
   for (let i = 0; i < text.length; i++) {
