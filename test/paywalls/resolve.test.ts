@@ -458,3 +458,24 @@ test('custom attributes are plain names, whatever they are called', async (t) =>
     [{}, false],
   ]);
 });
+
+test('query parameters: limits and the platform list answer 422 naming each parameter; escapes, case and repeats are read as sent', async (t) => {
+  const { client } = await setup(t);
+  await live(client, 'onboarding', example());
+  const invalid = await problem(
+    await client.resolve({ paywallId: 'onboarding', userId: 'u'.repeat(257), platform: 'tv', appVersion: '1'.repeat(257) }),
+    422,
+    'validation_failed',
+  );
+  assert.deepEqual(invalid.errors.map((e: Json) => e.path), ['/userId', '/platform', '/appVersion']);
+  const tooLongId = await problem(await client.resolve({ paywallId: 'p'.repeat(65) }), 422, 'validation_failed');
+  assert.deepEqual(tooLongId.errors.map((e: Json) => e.path), ['/paywallId']);
+
+  const plain = await resolved(client, { paywallId: 'onboarding', userId: 'u'.repeat(256), platform: 'ios', locale: 'de' });
+  const shouted = await resolved(client, { paywallId: 'onboarding', userId: 'u'.repeat(256), platform: 'IOS', locale: 'de' });
+  assert.deepEqual(shouted, plain, 'platform is case-insensitive, 256 characters is the longest userId');
+  const url = (query: string) => fetch(`${client.url}/api/sdk/config?${query}`, { headers: { authorization: `Bearer ${client.sdk}` } });
+  const escaped = await url(`paywall%49d=onboarding&user%49d=&userId=${'u'.repeat(256)}&userId=other&platform=i%4Fs&locale=d%65`);
+  assert.equal(escaped.status, 200);
+  assert.deepEqual(await escaped.json(), plain, 'escaped names and values, an empty first userId skipped, the first non-empty one kept');
+});

@@ -10,10 +10,12 @@ import {
 } from '../../src/paywalls/targeting/condition.ts';
 import {
   assignBucket,
+  assignBucketAfter,
   chooseVariation,
   getBucketRanges,
   hash,
   pickByWeights,
+  seedHash,
   type VariationRange,
 } from '../../src/paywalls/targeting/hash.ts';
 import {
@@ -151,6 +153,17 @@ describe('assignBucket', () => {
       assert.ok(Number.isInteger(bucket) && bucket >= 0 && bucket < 10_000, `${id} → ${bucket}`);
       assert.equal(bucket / 10_000, referenceHashV2('paywall-7', id));
       assert.equal(hash('paywall-7', id, 2), referenceHashV2('paywall-7', id));
+    }
+  });
+
+  test('with the seed hashed ahead (seedHash, assignBucketAfter) it is the same bucket', () => {
+    for (const seed of ['paywall-7', '', 'pä¥wall-😀', 'x'.repeat(300)]) {
+      const state = seedHash(seed);
+      for (const id of [...userIds.slice(0, 2_000), '', 'Jürgen', '😀-user', 'u'.repeat(256)]) {
+        const bucket = assignBucketAfter(state, id);
+        assert.equal(bucket, assignBucket(seed, id), `${seed} + ${id}`);
+        assert.equal(bucket / 10_000, referenceHashV2(seed, id), `${seed} + ${id}`);
+      }
     }
   });
 

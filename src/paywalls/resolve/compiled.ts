@@ -4,7 +4,7 @@ import { storeProductId } from '../../products/store-product-id.ts';
 import type { ComponentNode } from '../document/components.ts';
 import type { PaywallOutput } from '../document/schema.ts';
 import { type Attributes, compileCondition } from '../targeting/condition.ts';
-import { assignBucket, pickByWeights } from '../targeting/hash.ts';
+import { assignBucketAfter, pickByWeights, seedHash } from '../targeting/hash.ts';
 import { pickLocale } from '../targeting/locale.ts';
 import type { Platform, ResolvedPaywall } from './schema.ts';
 import { LocaleStrings } from './strings.ts';
@@ -68,6 +68,21 @@ export interface ServedBody {
 /** Distinct bodies kept per paywall; past it the cache starts over rather than grow without bound. */
 const MAX_CACHED_BODIES = 1024;
 
+/** The body cache's platform dimension: none, then the platforms. */
+const PLATFORM_SLOTS = 4;
+function platformSlot(platform: Platform | undefined): number {
+  switch (platform) {
+    case undefined:
+      return 0;
+    case 'ios':
+      return 1;
+    case 'android':
+      return 2;
+    case 'web':
+      return 3;
+  }
+}
+
 function split(weights: number[]): Split {
   return { weights, first: Math.max(0, weights.findIndex((weight) => weight > 0)) };
 }
@@ -84,18 +99,25 @@ export class CompiledPaywall {
   readonly revision: number;
   /** Every product some variant's slots name. */
   readonly productIds: ReadonlySet<string>;
-  private readonly seed: string;
+  /** The hash state after the seed (the document's, else the paywall id). */
+  private readonly seed: number;
   private readonly variants: CompiledVariant[];
   private readonly split: Split;
   private readonly audiences: CompiledAudience[];
   private readonly products = new Map<string, CatalogProduct | undefined>();
-  private readonly bodies = new Map<string, ServedBody>();
+  /**
+   * Served bodies by locale, one map per (variant, audience, assignment,
+   * platform) at the index cacheIndex() gives: the hot path finds a body
+   * with arithmetic and one lookup of an interned locale tag.
+   */
+  private bodies: (Map<string, ServedBody> | undefined)[] = [];
+  private cachedBodies = 0;
 
   constructor(input: CompileInput) {
     const doc = input.document;
     this.paywallId = input.paywallId;
     this.revision = input.revision;
-    this.seed = doc.seed ?? input.paywallId;
+    this.seed = seedHash(doc.seed ?? input.paywallId);
     this.variants = doc.variants.map((variant): CompiledVariant => {
       const holdout = variant.holdout === true;
       const strings = new LocaleStrings(doc.default_locale, doc.strings, variant.strings);
@@ -135,7 +157,7 @@ export class CompiledPaywall {
       }
     }
     if (userId === undefined) return { variant: weights.first, audience, hashed: false };
-    const picked = pickByWeights(assignBucket(this.seed, userId), weights.weights);
+    const picked = pickByWeights(assignBucketAfter(this.seed, userId), weights.weights);
     return { variant: picked < 0 ? weights.first : picked, audience, hashed: true };
   }
 
@@ -163,14 +185,26 @@ export class CompiledPaywall {
   serve(choice: Choice, locales: readonly string[], platform: Platform | undefined): ServedBody {
     const variant = this.variants[choice.variant]!;
     const locale = pickLocale(locales, variant.locales, variant.strings.defaultLocale);
-    const key = `${choice.variant}|${choice.audience}|${choice.hashed ? 'h' : 'd'}|${platform ?? ''}|${locale}`;
-    let served = this.bodies.get(key);
+    const index = this.cacheIndex(choice, platform);
+    let served = this.bodies[index]?.get(locale);
     if (!served) {
-      if (this.bodies.size >= MAX_CACHED_BODIES) this.bodies.clear();
+      if (this.cachedBodies >= MAX_CACHED_BODIES) {
+        this.bodies = [];
+        this.cachedBodies = 0;
+      }
       served = this.render(choice, variant, locale, platform);
-      this.bodies.set(key, served);
+      let byLocale = this.bodies[index];
+      if (!byLocale) this.bodies[index] = byLocale = new Map();
+      byLocale.set(locale, served);
+      this.cachedBodies++;
     }
     return served;
+  }
+
+  private cacheIndex(choice: Choice, platform: Platform | undefined): number {
+    const audienceSlots = this.audiences.length + 1;
+    const split = choice.variant * audienceSlots + choice.audience + 1;
+    return (split * 2 + (choice.hashed ? 1 : 0)) * PLATFORM_SLOTS + platformSlot(platform);
   }
 
   private render(choice: Choice, variant: CompiledVariant, locale: string, platform: Platform | undefined): ServedBody {

@@ -22,10 +22,14 @@ function fnvStep(state: number, codeUnit: number): number {
   return state + (state << 1) + (state << 4) + (state << 7) + (state << 8) + (state << 24);
 }
 
-function fnv1a32(text: string): number {
-  let state = FNV_OFFSET_BASIS;
+/** The FNV-1a state after `text`, from `state`: hashing a + b is continuing a's state over b. */
+function fnvOver(state: number, text: string): number {
   for (let i = 0; i < text.length; i++) state = fnvStep(state, text.charCodeAt(i));
-  return state >>> 0;
+  return state;
+}
+
+function fnv1a32(text: string): number {
+  return fnvOver(FNV_OFFSET_BASIS, text) >>> 0;
 }
 
 /** fnv1a32(String(n)) for a uint32 n, hashing its decimal digits without building the string. */
@@ -104,6 +108,19 @@ export function chooseVariation(n: number, ranges: readonly VariationRange[]): n
  */
 export function assignBucket(seed: string, userId: string): number {
   return hashV2Bucket(seed, userId);
+}
+
+/**
+ * The hash state after a seed, for assignBucketAfter: a compiled paywall
+ * hashes its seed once instead of joining it to every user id.
+ */
+export function seedHash(seed: string): number {
+  return fnvOver(FNV_OFFSET_BASIS, seed);
+}
+
+/** assignBucket(seed, userId), given seedHash(seed). */
+export function assignBucketAfter(seedState: number, userId: string): number {
+  return fnv1a32OfDecimal(fnvOver(seedState, userId) >>> 0) % BUCKETS;
 }
 
 /**
