@@ -49,11 +49,11 @@ interface CompiledAudience {
 
 /** The variant a request gets, and why. */
 export interface Choice {
-  variant: number;
+  readonly variant: number;
   /** Index of the audience that matched, -1 for none. */
-  audience: number;
+  readonly audience: number;
   /** false: no userId, so the split's first variant with traffic. */
-  hashed: boolean;
+  readonly hashed: boolean;
 }
 
 /** A resolved response, serialised once and served as is until the paywall is recompiled. */
@@ -104,11 +104,13 @@ export class CompiledPaywall {
   private readonly variants: CompiledVariant[];
   private readonly split: Split;
   private readonly audiences: CompiledAudience[];
+  /** Every possible Choice, made once, at choiceIndex(): the hot path allocates none. */
+  private readonly choices: Choice[] = [];
   private readonly products = new Map<string, CatalogProduct | undefined>();
   /**
    * Served bodies by locale, one map per (variant, audience, assignment,
-   * platform) at the index cacheIndex() gives: the hot path finds a body
-   * with arithmetic and one lookup of an interned locale tag.
+   * platform), at choiceIndex() * PLATFORM_SLOTS + the platform's slot: the
+   * hot path finds a body with arithmetic and one lookup of a locale tag.
    */
   private bodies: (Map<string, ServedBody> | undefined)[] = [];
   private cachedBodies = 0;
@@ -138,6 +140,11 @@ export class CompiledPaywall {
       // hasOwn: a variant named `constructor` that the audience leaves out must weigh 0, not Object.
       split: split(doc.variants.map((variant) => (Object.hasOwn(audience.weights, variant.id) ? audience.weights[variant.id]! : 0))),
     }));
+    for (let variant = 0; variant < this.variants.length; variant++) {
+      for (let audience = -1; audience < this.audiences.length; audience++) {
+        for (const hashed of [false, true]) this.choices[this.choiceIndex(variant, audience, hashed)] = Object.freeze({ variant, audience, hashed });
+      }
+    }
     const productIds = new Set<string>();
     for (const variant of this.variants) for (const [, productId] of variant.slots) productIds.add(productId);
     for (const productId of productIds) this.products.set(productId, input.product(productId));
@@ -156,9 +163,9 @@ export class CompiledPaywall {
         break;
       }
     }
-    if (userId === undefined) return { variant: weights.first, audience, hashed: false };
+    if (userId === undefined) return this.choices[this.choiceIndex(weights.first, audience, false)]!;
     const picked = pickByWeights(assignBucketAfter(this.seed, userId), weights.weights);
-    return { variant: picked < 0 ? weights.first : picked, audience, hashed: true };
+    return this.choices[this.choiceIndex(picked < 0 ? weights.first : picked, audience, true)]!;
   }
 
   /** What a request with no userId that no audience matches gets: the variant the fallback bundle carries. */
@@ -185,7 +192,7 @@ export class CompiledPaywall {
   serve(choice: Choice, locales: readonly string[], platform: Platform | undefined): ServedBody {
     const variant = this.variants[choice.variant]!;
     const locale = pickLocale(locales, variant.locales, variant.strings.defaultLocale);
-    const index = this.cacheIndex(choice, platform);
+    const index = this.choiceIndex(choice.variant, choice.audience, choice.hashed) * PLATFORM_SLOTS + platformSlot(platform);
     let served = this.bodies[index]?.get(locale);
     if (!served) {
       if (this.cachedBodies >= MAX_CACHED_BODIES) {
@@ -201,10 +208,9 @@ export class CompiledPaywall {
     return served;
   }
 
-  private cacheIndex(choice: Choice, platform: Platform | undefined): number {
-    const audienceSlots = this.audiences.length + 1;
-    const split = choice.variant * audienceSlots + choice.audience + 1;
-    return (split * 2 + (choice.hashed ? 1 : 0)) * PLATFORM_SLOTS + platformSlot(platform);
+  /** A dense index of (variant, audience, assignment), for the choices and the body cache. */
+  private choiceIndex(variant: number, audience: number, hashed: boolean): number {
+    return (variant * (this.audiences.length + 1) + audience + 1) * 2 + (hashed ? 1 : 0);
   }
 
   private render(choice: Choice, variant: CompiledVariant, locale: string, platform: Platform | undefined): ServedBody {

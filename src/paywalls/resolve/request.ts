@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { issuesToErrors } from '../../http/issues.ts';
 import { ProblemError } from '../../http/problem.ts';
 import { decodeComponent } from '../../http/query.ts';
-import type { Request } from '../../http/request.ts';
 import type { Attributes } from '../targeting/condition.ts';
 import { normalizeLocale, parseAcceptLanguage } from '../targeting/locale.ts';
 import { parameterRules, passes } from './query-rules.ts';
@@ -40,8 +39,8 @@ const APP_VERSION = slot('appVersion');
 const EXPLAIN = slot('explain');
 
 /**
- * Reads the query of GET /api/sdk/config (and Accept-Language when there is
- * no `locale`). Empty parameters count as absent, because apps send `userId=`
+ * Reads the raw query (without `?`) of GET /api/sdk/config, and the
+ * Accept-Language header, used when there is no `locale`. Empty parameters count as absent, because apps send `userId=`
  * for a signed-out user; the first non-empty occurrence of a parameter wins;
  * `platform` is case-insensitive (`iOS`); names and values are decoded as
  * URLSearchParams decodes them.
@@ -51,8 +50,7 @@ const EXPLAIN = slot('explain');
  * (query-rules.ts) instead of running valibot; a query that breaks a rule is
  * handed to valibot, whose issues make the 422.
  */
-export function readResolveRequest(req: Request): ResolveRequest {
-  const raw = req.rawQuery;
+export function readResolveRequest(raw: string, acceptLanguageHeader: string): ResolveRequest {
   const values: (string | undefined)[] = new Array<string | undefined>(RULES.length).fill(undefined);
   let custom: Record<string, string> | undefined;
   // Most queries hold no escape at all: then no part needs decoding.
@@ -89,7 +87,7 @@ export function readResolveRequest(req: Request): ResolveRequest {
   const country = values[COUNTRY];
   const appVersion = values[APP_VERSION];
   const requested = values[LOCALE];
-  const locales = requested !== undefined ? [requested] : acceptLanguage(req.header('accept-language'));
+  const locales = requested !== undefined ? [requested] : acceptLanguage(acceptLanguageHeader);
   const attributes: Record<string, unknown> = {};
   if (userId !== undefined) attributes.userId = userId;
   if (platform !== undefined) attributes.platform = platform;
