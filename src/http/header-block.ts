@@ -5,11 +5,12 @@
  * verbatim, so one call can carry many headers: the first header's name, and
  * its value followed by the other lines. Blocks are cached per headers
  * object, which the hot paths reuse (a compiled paywall's headers, the CORS
- * headers), so the joining happens once.
+ * headers), so the joining happens once; they are kept as UTF-8 bytes, which
+ * uWS reads in place, where a string is converted to UTF-8 on every call.
  */
 export interface HeaderBlock {
-  name: string;
-  value: string;
+  name: Buffer;
+  value: Buffer;
 }
 
 const blocks = new WeakMap<Readonly<Record<string, string>>, HeaderBlock | null>();
@@ -19,13 +20,19 @@ const LINE_BREAK = /[\r\n]/;
 export function headerBlock(headers: Readonly<Record<string, string>>): HeaderBlock | null {
   let block = blocks.get(headers);
   if (block !== undefined) return block;
-  block = null;
+  let first: string | undefined;
+  let text = '';
   for (const name in headers) {
     const value = headers[name]!;
     if (LINE_BREAK.test(name) || LINE_BREAK.test(value)) throw new Error(`header ${JSON.stringify(name)} contains a line break`);
-    if (block === null) block = { name, value };
-    else block.value += `\r\n${name}: ${value}`;
+    if (first === undefined) {
+      first = name;
+      text = value;
+    } else {
+      text += `\r\n${name}: ${value}`;
+    }
   }
+  block = first === undefined ? null : { name: Buffer.from(first), value: Buffer.from(text) };
   blocks.set(headers, block);
   return block;
 }

@@ -4,9 +4,10 @@ import { headerBlock } from '../../src/http/header-block.ts';
 
 test('headers join into one block: the first name, then its value and the other lines', () => {
   assert.deepEqual(headerBlock({ 'Content-Type': 'application/json', ETag: '"x"', Vary: 'Accept-Language' }), {
-    name: 'Content-Type',
-    value: 'application/json\r\nETag: "x"\r\nVary: Accept-Language',
+    name: Buffer.from('Content-Type'),
+    value: Buffer.from('application/json\r\nETag: "x"\r\nVary: Accept-Language'),
   });
+  assert.deepEqual(headerBlock({ 'Content-Disposition': 'attachment; filename="é.ndjson"' })?.value, Buffer.from('attachment; filename="é.ndjson"'), 'UTF-8, as uWS writes strings');
   assert.equal(headerBlock({}), null);
 });
 
