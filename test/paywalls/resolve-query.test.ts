@@ -54,7 +54,7 @@ function reference(req: Request): unknown {
 
 function read(req: Request): unknown {
   try {
-    return readResolveRequest(req.rawQuery, req.header('accept-language'));
+    return readResolveRequest(req.rawQuery, () => req.header('accept-language'));
   } catch (error) {
     if (error instanceof ProblemError) return { status: error.status, errors: error.errors };
     throw error;

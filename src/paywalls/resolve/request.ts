@@ -24,11 +24,19 @@ const ATTR_PREFIX = 'attr.';
 const NO_LOCALES: readonly string[] = [];
 
 const RULES = parameterRules(SdkConfigQuerySchema);
-const SLOTS = new Map(RULES.map((rule, i) => [rule.name, i]));
 function slot(name: string): number {
-  const index = SLOTS.get(name);
-  if (index === undefined) throw new Error(`SdkConfigQuerySchema has no parameter ${name}`);
+  const index = RULES.findIndex((rule) => rule.name === name);
+  if (index === -1) throw new Error(`SdkConfigQuerySchema has no parameter ${name}`);
   return index;
+}
+
+/** The rule whose name is text[start, end), -1 for none; compared in place, so a plain name is never copied. */
+function ruleAt(text: string, start: number, end: number): number {
+  for (let i = 0; i < RULES.length; i++) {
+    const name = RULES[i]!.name;
+    if (name.length === end - start && text.startsWith(name, start)) return i;
+  }
+  return -1;
 }
 const PAYWALL_ID = slot('paywallId');
 const USER_ID = slot('userId');
@@ -40,7 +48,7 @@ const EXPLAIN = slot('explain');
 
 /**
  * Reads the raw query (without `?`) of GET /api/sdk/config, and the
- * Accept-Language header, used when there is no `locale`. Empty parameters count as absent, because apps send `userId=`
+ * Accept-Language header when there is no `locale` (asked for only then). Empty parameters count as absent, because apps send `userId=`
  * for a signed-out user; the first non-empty occurrence of a parameter wins;
  * `platform` is case-insensitive (`iOS`); names and values are decoded as
  * URLSearchParams decodes them.
@@ -50,7 +58,7 @@ const EXPLAIN = slot('explain');
  * (query-rules.ts) instead of running valibot; a query that breaks a rule is
  * handed to valibot, whose issues make the 422.
  */
-export function readResolveRequest(raw: string, acceptLanguageHeader: string): ResolveRequest {
+export function readResolveRequest(raw: string, acceptLanguageHeader: () => string): ResolveRequest {
   const values: (string | undefined)[] = new Array<string | undefined>(RULES.length).fill(undefined);
   let custom: Record<string, string> | undefined;
   // Most queries hold no escape at all: then no part needs decoding.
@@ -62,15 +70,15 @@ export function readResolveRequest(raw: string, acceptLanguageHeader: string): R
     const eq = raw.indexOf('=', start);
     // A pair without a value, or with an empty one, is absent (decoding never empties a non-empty text).
     if (eq !== -1 && eq < end - 1) {
-      const name = plain ? raw.slice(start, eq) : decodeComponent(raw.slice(start, eq));
-      const index = SLOTS.get(name);
-      if (index !== undefined) {
+      const name = plain ? undefined : decodeComponent(raw.slice(start, eq));
+      const index = name === undefined ? ruleAt(raw, start, eq) : ruleAt(name, 0, name.length);
+      if (index !== -1) {
         if (values[index] === undefined) {
           const value = plain ? raw.slice(eq + 1, end) : decodeComponent(raw.slice(eq + 1, end));
           values[index] = index === PLATFORM ? value.toLowerCase() : value;
         }
-      } else if (name.startsWith(ATTR_PREFIX)) {
-        const attribute = name.slice(ATTR_PREFIX.length);
+      } else if (name === undefined ? raw.startsWith(ATTR_PREFIX, start) : name.startsWith(ATTR_PREFIX)) {
+        const attribute = name === undefined ? raw.slice(start + ATTR_PREFIX.length, eq) : name.slice(ATTR_PREFIX.length);
         // Without a prototype, a parameter such as `attr.__proto__` is just a name.
         custom ??= Object.create(null) as Record<string, string>;
         if (attribute !== '' && !Object.hasOwn(custom, attribute)) {
@@ -87,7 +95,7 @@ export function readResolveRequest(raw: string, acceptLanguageHeader: string): R
   const country = values[COUNTRY];
   const appVersion = values[APP_VERSION];
   const requested = values[LOCALE];
-  const locales = requested !== undefined ? [requested] : acceptLanguage(acceptLanguageHeader);
+  const locales = requested !== undefined ? [requested] : acceptLanguage(acceptLanguageHeader());
   const attributes: Record<string, unknown> = {};
   if (userId !== undefined) attributes.userId = userId;
   if (platform !== undefined) attributes.platform = platform;

@@ -33,7 +33,7 @@ export function resolveApi(ctx: AppContext): RouteDefinition[] {
       },
       handler: (req) => {
         const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'sdk');
-        const request = readResolveRequest(req.rawQuery, req.header('accept-language'));
+        const request = readResolveRequest(req.rawQuery, () => req.header('accept-language'));
         if (request.explain) return explainedResolve(ctx, revisions, req, request);
         const paywall = ctx.paywalls.get(projectId, request.paywallId);
         // Unknown, unpublished, archived and another project's paywalls look the same.

@@ -32,14 +32,39 @@ function fnv1a32(text: string): number {
   return fnvOver(FNV_OFFSET_BASIS, text) >>> 0;
 }
 
-/** fnv1a32(String(n)) for a uint32 n, hashing its decimal digits without building the string. */
+/** Decimal digits of fnv1a32OfDecimal, least significant first; one buffer, since hashing never nests. */
+const DIGITS = new Uint8Array(10);
+
+/**
+ * fnv1a32(String(n)) for a uint32 n, hashing its decimal digits without
+ * building the string. n is split at 10^5 so that each half fits an int32 and
+ * its digits come from integer division (a uint32 does not fit one).
+ */
 function fnv1a32OfDecimal(n: number): number {
-  let divisor = 1;
-  while (divisor * 10 <= n) divisor *= 10;
-  let state = FNV_OFFSET_BASIS;
-  for (; divisor >= 1; divisor /= 10) {
-    state = fnvStep(state, 0x30 + (Math.floor(n / divisor) % 10));
+  let count = 0;
+  let high = Math.floor(n / 100_000);
+  let low = n - high * 100_000;
+  if (high > 0) {
+    // low's five digits, leading zeros included, then high's.
+    for (let i = 0; i < 5; i++) {
+      const rest = (low / 10) | 0;
+      DIGITS[count++] = low - rest * 10;
+      low = rest;
+    }
+    do {
+      const rest = (high / 10) | 0;
+      DIGITS[count++] = high - rest * 10;
+      high = rest;
+    } while (high > 0);
+  } else {
+    do {
+      const rest = (low / 10) | 0;
+      DIGITS[count++] = low - rest * 10;
+      low = rest;
+    } while (low > 0);
   }
+  let state = FNV_OFFSET_BASIS;
+  while (count > 0) state = fnvStep(state, 0x30 + DIGITS[--count]!);
   return state >>> 0;
 }
 
