@@ -36,3 +36,26 @@ export function headerBlock(headers: Readonly<Record<string, string>>): HeaderBl
   blocks.set(headers, block);
   return block;
 }
+
+type Headers = Readonly<Record<string, string>>;
+const joined = new WeakMap<Headers, WeakMap<Headers, HeaderBlock | null>>();
+
+/**
+ * Two sets of headers as one block, `second`'s lines after `first`'s (a name
+ * in both is written twice, as two writes would), cached per pair: the
+ * resolve hot path writes its CORS headers and its body's headers, both
+ * reused objects, with one call.
+ */
+export function joinedHeaderBlock(first: Headers | undefined, second: Headers | undefined): HeaderBlock | null {
+  if (first === undefined) return second === undefined ? null : headerBlock(second);
+  if (second === undefined) return headerBlock(first);
+  let bySecond = joined.get(first);
+  if (!bySecond) joined.set(first, (bySecond = new WeakMap()));
+  let block = bySecond.get(second);
+  if (block !== undefined) return block;
+  const a = headerBlock(first);
+  const b = headerBlock(second);
+  block = a === null ? b : b === null ? a : { name: a.name, value: Buffer.concat([a.value, Buffer.from('\r\n'), b.name, Buffer.from(': '), b.value]) };
+  bySecond.set(second, block);
+  return block;
+}

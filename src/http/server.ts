@@ -12,7 +12,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
 import { readBody } from './body.ts';
-import { headerBlock } from './header-block.ts';
+import { joinedHeaderBlock } from './header-block.ts';
 import { parseQuery, type QueryPairs } from './query.ts';
 import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, limiterFor, preflightHeaders, rateLimited } from './policy.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -293,10 +293,8 @@ export class HttpServer {
   private writeHead(ex: Exchange, reply: Reply): void {
     ex.res.writeStatus(statusLine(reply.status));
     ex.res.writeHeader(REQUEST_ID_HEADER, ex.id);
-    const extra = ex.extraHeaders && headerBlock(ex.extraHeaders);
-    if (extra) ex.res.writeHeader(extra.name, extra.value);
-    const own = reply.headers && headerBlock(reply.headers);
-    if (own) ex.res.writeHeader(own.name, own.value);
+    const block = joinedHeaderBlock(ex.extraHeaders, reply.headers);
+    if (block) ex.res.writeHeader(block.name, block.value);
   }
 
   /** Streams chunks, waiting for the socket to drain whenever uWS reports backpressure. */
