@@ -38,6 +38,8 @@ function ruleAt(text: string, start: number, end: number): number {
   }
   return -1;
 }
+/** A value per rule, none yet: copied per request, which costs less than building a new array. */
+const NO_VALUES: (string | undefined)[] = RULES.map(() => undefined);
 const PAYWALL_ID = slot('paywallId');
 const USER_ID = slot('userId');
 const PLATFORM = slot('platform');
@@ -59,7 +61,7 @@ const EXPLAIN = slot('explain');
  * handed to valibot, whose issues make the 422.
  */
 export function readResolveRequest(raw: string, acceptLanguageHeader: () => string): ResolveRequest {
-  const values: (string | undefined)[] = new Array<string | undefined>(RULES.length).fill(undefined);
+  const values = NO_VALUES.slice();
   let custom: Record<string, string> | undefined;
   // Most queries hold no escape at all: then no part needs decoding.
   const plain = raw.indexOf('%') === -1 && raw.indexOf('+') === -1;
