@@ -10,23 +10,22 @@ import { test } from 'node:test';
 import * as v from 'valibot';
 import { issuesToErrors } from '../../src/http/issues.ts';
 import { ProblemError } from '../../src/http/problem.ts';
-import type { Request } from '../../src/http/request.ts';
 import { parseQuery } from '../../src/http/query.ts';
 import { parameterRules } from '../../src/paywalls/resolve/query-rules.ts';
 import { readResolveRequest } from '../../src/paywalls/resolve/request.ts';
 import { SdkConfigQuerySchema } from '../../src/paywalls/resolve/schema.ts';
 import { normalizeLocale, parseAcceptLanguage } from '../../src/paywalls/targeting/locale.ts';
 
-/** A request as the edge hands it to a handler: only the query and headers matter to the reader. */
-function request(rawQuery: string, headers: Record<string, string> = {}): Request {
-  return { method: 'GET', path: '/api/sdk/config', params: {}, rawQuery, id: 'test', body: Buffer.alloc(0), header: (name) => headers[name] ?? '', query: () => parseQuery(rawQuery) };
+/** A query and the Accept-Language header: what the reader reads of a request. */
+function request(rawQuery: string, headers: Record<string, string> = {}): { rawQuery: string; acceptLanguage: string } {
+  return { rawQuery, acceptLanguage: headers['accept-language'] ?? '' };
 }
 
 /** The reading it replaced: URLSearchParams pairs into a record, then valibot. */
-function reference(req: Request): unknown {
+function reference(req: { rawQuery: string; acceptLanguage: string }): unknown {
   const raw: Record<string, string> = Object.create(null);
   let custom: Record<string, string> | undefined;
-  for (const [name, value] of req.query()) {
+  for (const [name, value] of parseQuery(req.rawQuery)) {
     if (value === '') continue;
     if (name.startsWith('attr.')) {
       const attribute = name.slice('attr.'.length);
@@ -39,7 +38,7 @@ function reference(req: Request): unknown {
   const parsed = v.safeParse(SdkConfigQuerySchema, raw);
   if (!parsed.success) return { status: 422, errors: issuesToErrors(parsed.issues) };
   const query = parsed.output;
-  const accept = req.header('accept-language');
+  const accept = req.acceptLanguage;
   const locales = query.locale !== undefined ? [query.locale] : accept === '' ? [] : parseAcceptLanguage(accept);
   const attributes: Record<string, unknown> = {};
   if (query.userId !== undefined) attributes.userId = query.userId;
@@ -52,9 +51,9 @@ function reference(req: Request): unknown {
   return { paywallId: query.paywallId, userId: query.userId, platform: query.platform, locales, attributes, explain: query.explain === '1' };
 }
 
-function read(req: Request): unknown {
+function read(req: { rawQuery: string; acceptLanguage: string }): unknown {
   try {
-    return readResolveRequest(req.rawQuery, () => req.header('accept-language'));
+    return readResolveRequest(req.rawQuery, () => req.acceptLanguage);
   } catch (error) {
     if (error instanceof ProblemError) return { status: error.status, errors: error.errors };
     throw error;
