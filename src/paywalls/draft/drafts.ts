@@ -38,8 +38,9 @@ export class PaywallDrafts {
     if (request.country !== undefined) attributes.country = request.country.toUpperCase();
     if (request.locale !== undefined) attributes.locale = request.locale;
     // The audience is still decided by the attributes; only the variant is the author's pick.
-    const choice = compiled.choose(undefined, attributes);
-    if (request.variant !== undefined) choice.variant = variantIndex(value, request.variant);
+    const chosen = compiled.choose(undefined, attributes);
+    // choose() hands out shared read-only choices: the author's pick is a new one.
+    const choice = request.variant === undefined ? chosen : { ...chosen, variant: variantIndex(value, request.variant) };
     const locales = request.locale === undefined ? [] : [request.locale];
     return compiled.serve(choice, locales, request.platform).body;
   }
