@@ -5,15 +5,17 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from './exchange.ts';
-import { headerBlock } from './header-block.ts';
+import { joinedHeaderBlock } from './header-block.ts';
 import type { Body, Reply } from './reply.ts';
 
-const statusLines = new Map<number, string>();
-function statusLine(status: number): string {
+/** Status lines as bytes, which uWS reads in place (a string it converts on every call). */
+const statusLines = new Map<number, Buffer>();
+function statusLine(status: number): Buffer {
   let line = statusLines.get(status);
-  if (!line) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`));
+  if (!line) statusLines.set(status, (line = Buffer.from(`${status} ${STATUS_CODES[status] ?? 'Unknown'}`)));
   return line;
 }
+const REQUEST_ID_HEADER = Buffer.from('X-Request-Id');
 
 function byteLength(body: Body): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -79,11 +81,9 @@ export class Responder {
   /** Status line and headers; the caller corks when outside the uWS callback. */
   private writeHead(ex: Exchange, reply: Reply): void {
     ex.res.writeStatus(statusLine(reply.status));
-    ex.res.writeHeader('X-Request-Id', ex.id);
-    const extra = ex.extraHeaders && headerBlock(ex.extraHeaders);
-    if (extra) ex.res.writeHeader(extra.name, extra.value);
-    const own = reply.headers && headerBlock(reply.headers);
-    if (own) ex.res.writeHeader(own.name, own.value);
+    ex.res.writeHeader(REQUEST_ID_HEADER, ex.id);
+    const block = joinedHeaderBlock(ex.extraHeaders, reply.headers);
+    if (block) ex.res.writeHeader(block.name, block.value);
   }
 
   /** Streams chunks, waiting for the socket to drain whenever uWS reports backpressure. */

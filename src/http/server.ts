@@ -1,27 +1,28 @@
 /**
  * The HTTP edge: the only code that touches uWebSockets.js request and
- * response objects, and the only place where a ProblemError (or any other
- * exception) becomes a response. The uWS rules live here:
+ * response objects (with exchange.ts, gate.ts and respond.ts), and the only
+ * place where an error becomes a response. This file dispatches: match the
+ * route, let the gate check it, read the body if the route wants one, run
+ * the handler, hand the reply to the responder. The uWS rules live here:
  *  - headers, URL and query are read synchronously inside the callback;
  *  - onAborted is registered before anything asynchronous happens;
  *  - writes after the callback returned are wrapped in res.cork;
  *  - nothing touches res after it was aborted.
  */
-import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
+import type { Authenticator } from './auth.ts';
 import { readBody } from './body.ts';
-import { joinedHeaderBlock } from './header-block.ts';
-import { parseQuery, type QueryPairs } from './query.ts';
-import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, limiterFor, preflightHeaders, rateLimited } from './policy.ts';
-import { DomainError } from '../shared/errors.ts';
-import { ProblemError, problemBody } from './problem.ts';
-import { problemOf } from './status.ts';
-import type { Body, Reply } from './reply.ts';
-import type { Request } from './request.ts';
+import { type Exchange, IncomingRequest, requestId } from './exchange.ts';
+import { Gate } from './gate.ts';
+import { corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
+import { ProblemError } from './problem.ts';
+import type { Reply } from './reply.ts';
+import { Responder } from './respond.ts';
 import type { Route } from './route.ts';
 import type { Params, Router } from './router.ts';
+import { errorReply, problemReply } from './status.ts';
 
 const uws = loadUws();
 
@@ -30,81 +31,11 @@ interface ListenWithOptions {
   listen(host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void): unknown;
 }
 
-/** Status lines as bytes, which uWS reads in place (a string it converts on every call). */
-const statusLines = new Map<number, Buffer>();
-function statusLine(status: number): Buffer {
-  let line = statusLines.get(status);
-  if (!line) statusLines.set(status, (line = Buffer.from(`${status} ${STATUS_CODES[status] ?? 'Unknown'}`)));
-  return line;
-}
-const REQUEST_ID_HEADER = Buffer.from('X-Request-Id');
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const idPrefix = Math.random().toString(36).slice(2, 8);
-let idCounter = 0;
-function requestId(incoming: string): string {
-  return REQUEST_ID.test(incoming) ? incoming : `${idPrefix}-${(++idCounter).toString(36)}`;
-}
-
-interface Exchange {
-  res: HttpResponse;
-  method: string;
-  path: string;
-  id: string;
-  start: number;
-  aborted: boolean;
-  /** Still inside the uWS callback: writes need no cork, req is still valid. */
-  sync: boolean;
-  /** Woken when the connection is aborted, so a stream waiting for onWritable can stop. */
-  wake: (() => void) | undefined;
-  /** Headers every response to this request carries, whatever the handler answers (CORS). */
-  extraHeaders: Readonly<Record<string, string>> | undefined;
-  /** The matched route, undefined for 404/405/OPTIONS answered by the edge. */
-  route: Route | undefined;
-}
-
-class IncomingRequest implements Request {
-  private headers: Map<string, string> | undefined;
-  private parsedQuery: QueryPairs | undefined;
-  body: Buffer = EMPTY;
-
-  constructor(
-    private readonly req: HttpRequest,
-    private readonly exchange: Exchange,
-    readonly method: string,
-    readonly path: string,
-    readonly rawQuery: string,
-    readonly params: Params,
-  ) {}
-
-  get id(): string {
-    return this.exchange.id;
-  }
-
-  header(name: string): string {
-    if (this.headers) return this.headers.get(name) ?? '';
-    if (!this.exchange.sync) throw new Error(`header "${name}" read after the request callback returned; read headers before the first await`);
-    return this.req.getHeader(name);
-  }
-
-  /** Copies every header, for routes whose handler runs after the body arrived. */
-  keepHeaders(): void {
-    if (this.headers) return;
-    const headers = new Map<string, string>();
-    this.req.forEach((key, value) => headers.set(key, value));
-    this.headers = headers;
-  }
-
-  query(): QueryPairs {
-    return (this.parsedQuery ??= parseQuery(this.rawQuery));
-  }
-}
-
-const EMPTY = Buffer.alloc(0);
-
 export interface ServerOptions {
   router: Router<Route>;
   log: Logger;
+  /** Looks up API keys for routes that declare one (doc.auth); needed when any route does. */
+  auth?: Authenticator;
   policy?: EdgePolicy;
   /** Called once per answered or aborted request (metrics). */
   observe?: (route: Route | undefined, status: number, seconds: number) => void;
@@ -117,9 +48,20 @@ export class HttpServer {
   private draining = false;
   private idle: (() => void) | undefined;
   private readonly policy: EdgePolicy;
+  private readonly gate: Gate;
+  private readonly responder: Responder;
 
   constructor(private readonly options: ServerOptions) {
     this.policy = options.policy ?? DEFAULT_POLICY;
+    for (const { method, pattern, route } of options.router.routes()) {
+      if (route.doc.auth !== 'none' && !options.auth) throw new Error(`${method} ${pattern} needs a key, but the server has no authenticator`);
+    }
+    this.gate = new Gate(this.policy, options.auth, options.log);
+    this.responder = new Responder({
+      finish: (ex, status) => this.finish(ex, status),
+      streamFailed: (ex, error) => this.logFailure(ex, error),
+      closing: () => this.draining,
+    });
     this.app = uws.App();
     this.app.any('/*', (res, req) => this.handle(res, req));
   }
@@ -172,6 +114,7 @@ export class HttpServer {
       start: performance.now(),
       aborted: false,
       sync: true,
+      bodyUnread: false,
       wake: undefined,
       extraHeaders: undefined,
       route: undefined,
@@ -192,15 +135,12 @@ export class HttpServer {
       } else {
         const route = match.route;
         ex.route = route;
+        // Until the body is read, an answer (401, 429, …) leaves it on the wire: the connection then closes.
+        ex.bodyUnread = route.maxBody !== undefined;
         ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
-        const limiter = limiterFor(route, this.policy);
-        if (limiter) {
-          // Management routes count per presented key, so one busy integration cannot starve another behind the same IP.
-          const authorization = route.doc.auth === 'secret' ? req.getHeader('authorization') : '';
-          const wait = limiter.take(authorization || clientIp(req.getHeader('x-forwarded-for'), () => remoteAddress(res), this.policy.trustProxy));
-          if (wait > 0) throw rateLimited(wait);
-        }
+        const principal = this.gate.check(route, req, res);
         const request = new IncomingRequest(req, ex, ex.method, ex.path, req.getQuery() ?? '', decodeParams(match.params));
+        request.principal = principal;
         this.run(ex, request, route);
       }
     } catch (error) {
@@ -211,11 +151,12 @@ export class HttpServer {
 
   private run(ex: Exchange, request: IncomingRequest, route: Route): void {
     if (route.maxBody !== undefined) {
-      this.watchAbort(ex);
+      this.responder.watchAbort(ex);
       request.keepHeaders();
       const length = request.header('content-length');
       readBody(ex.res, route.maxBody, length === '' ? undefined : Number(length), this.policy.bodyTimeoutMs)
         .then((body) => {
+          ex.bodyUnread = false;
           request.body = body;
           return route.handler(request);
         })
@@ -227,7 +168,7 @@ export class HttpServer {
     }
     const reply = route.handler(request);
     if (reply instanceof Promise) {
-      this.watchAbort(ex);
+      this.responder.watchAbort(ex);
       reply.then(
         (value) => this.respond(ex, value),
         (error) => this.respond(ex, this.failure(ex, error)),
@@ -237,99 +178,23 @@ export class HttpServer {
     }
   }
 
-  private watchAbort(ex: Exchange): void {
-    ex.res.onAborted(() => {
-      ex.aborted = true;
-      ex.wake?.();
-      this.finish(ex, 499);
-    });
+  private respond(ex: Exchange, reply: Reply): void {
+    this.responder.respond(ex, reply);
   }
 
   private failure(ex: Exchange, error: unknown): Reply {
-    if (error instanceof ProblemError) return problemReply(error);
-    if (error instanceof DomainError) return problemReply(problemOf(error));
+    const reply = errorReply(error);
+    if (reply) return reply;
+    this.logFailure(ex, error);
+    return problemReply(new ProblemError(500, 'internal_error', 'the server failed to handle this request; it has been logged'));
+  }
+
+  private logFailure(ex: Exchange, error: unknown): void {
     this.options.log.error('unhandled error', {
       request_id: ex.id,
       method: ex.method,
       path: ex.path,
       error: error instanceof Error ? error.stack : String(error),
-    });
-    return problemReply(new ProblemError(500, 'internal_error', 'the server failed to handle this request; it has been logged'));
-  }
-
-  private respond(ex: Exchange, reply: Reply): void {
-    if (ex.aborted) return;
-    const body = reply.body;
-    if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-      if (ex.sync) {
-        // A stream outlives the uWS callback even when the handler answered synchronously.
-        this.watchAbort(ex);
-        this.writeHead(ex, reply);
-      } else {
-        ex.res.cork(() => this.writeHead(ex, reply));
-      }
-      void this.stream(ex, body);
-      return;
-    }
-    // 408 and 413 stop reading the body mid-stream, so the connection cannot carry another request.
-    const close = this.draining || reply.status === 413 || reply.status === 408;
-    const write = () => {
-      this.writeHead(ex, reply);
-      if (ex.method === 'HEAD' || reply.status === 204 || reply.status === 304) {
-        // In uWS v20.30 any argument to endWithoutBody (even undefined) is taken as a length still
-        // to come, so it is called bare and a HEAD response's length is written by hand.
-        if (ex.method === 'HEAD' && body !== undefined) ex.res.writeHeader('Content-Length', String(byteLength(body)));
-        ex.res.endWithoutBody();
-      } else {
-        ex.res.end(body, close);
-      }
-    };
-    if (ex.sync) write();
-    else ex.res.cork(write);
-    this.finish(ex, reply.status);
-  }
-
-  /** Status line and headers; the caller corks when outside the uWS callback. */
-  private writeHead(ex: Exchange, reply: Reply): void {
-    ex.res.writeStatus(statusLine(reply.status));
-    ex.res.writeHeader(REQUEST_ID_HEADER, ex.id);
-    const block = joinedHeaderBlock(ex.extraHeaders, reply.headers);
-    if (block) ex.res.writeHeader(block.name, block.value);
-  }
-
-  /** Streams chunks, waiting for the socket to drain whenever uWS reports backpressure. */
-  private async stream(ex: Exchange, chunks: AsyncIterable<Body> | Iterable<Body>): Promise<void> {
-    let status = 200;
-    try {
-      for await (const chunk of chunks) {
-        if (ex.aborted) return;
-        let drained = true;
-        ex.res.cork(() => {
-          drained = ex.res.write(chunk);
-        });
-        if (!drained) await this.writable(ex);
-        if (ex.aborted) return;
-      }
-    } catch (error) {
-      // Headers are out already: all that is left is to log and cut the response short.
-      this.failure(ex, error);
-      status = 500;
-      if (!ex.aborted) ex.res.close();
-      return;
-    }
-    if (!ex.aborted) ex.res.cork(() => ex.res.end());
-    this.finish(ex, status);
-  }
-
-  private writable(ex: Exchange): Promise<void> {
-    return new Promise((resolve) => {
-      ex.wake = resolve;
-      ex.res.onWritable(() => {
-        // Resumed from inside this callback, the stream would write and register its next onWritable
-        // before uWS is done with this one, and that registration is lost: the stream then waits forever.
-        setImmediate(resolve);
-        return true;
-      });
     });
   }
 
@@ -341,22 +206,6 @@ export class HttpServer {
     }
     if (--this.inFlight === 0 && this.idle) this.idle();
   }
-}
-
-function problemReply(problem: ProblemError): Reply {
-  return {
-    status: problem.status,
-    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
-    body: problemBody(problem),
-  };
-}
-
-function remoteAddress(res: HttpResponse): string {
-  return Buffer.from(res.getRemoteAddressAsText()).toString();
-}
-
-function byteLength(body: Body): number {
-  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
 function decodeParams(params: Params): Params {

@@ -1,22 +1,24 @@
-import type { AppContext } from '../../context.ts';
-import { authenticate } from '../../http/auth.ts';
+import { projectOf } from '../../http/auth.ts';
 import { notModified } from '../../http/preconditions.ts';
 import { ProblemError } from '../../http/problem.ts';
+import { queryParams } from '../../http/query.ts';
+import { json } from '../../http/reply.ts';
 import type { RouteDefinition } from '../../http/route.ts';
-import { PaywallStore } from '../store.ts';
-import { explainedResolve } from './explain.ts';
+import { DomainError } from '../../shared/errors.ts';
+import type { LivePaywalls } from '../live.ts';
+import type { ResolveExplainer } from './explain.ts';
 import { ExplainedPaywallSchema } from './explain-schema.ts';
 import { readResolveRequest } from './request.ts';
 import { SdkConfigQuerySchema } from './schema.ts';
 
 /**
  * GET /api/sdk/config, the hot path: the key comes from the in-memory key
- * registry, the paywall from the in-memory live paywalls, the body from the
- * compiled paywall's cache. No SQL, and on a cache hit no serialisation.
+ * registry (checked by the edge), the paywall from the in-memory live
+ * paywalls, the body from the compiled paywall's cache. No SQL, and on a
+ * cache hit no serialisation. explain=1 (a secret key only) leaves the hot
+ * path for the explainer.
  */
-export function resolveApi(ctx: AppContext): RouteDefinition[] {
-  const revisions = new PaywallStore(ctx.db);
-  ctx.metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => ctx.paywalls.compiledCount());
+export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -32,12 +34,19 @@ export function resolveApi(ctx: AppContext): RouteDefinition[] {
         },
       },
       handler: (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'sdk');
-        const request = readResolveRequest(req.rawQuery, () => req.header('accept-language'));
-        if (request.explain) return explainedResolve(ctx, revisions, req, request);
-        const paywall = ctx.paywalls.get(projectId, request.paywallId);
+        const request = readResolveRequest(req.query(), req.header('accept-language'));
+        if (request.explain) {
+          if (req.principal?.scope !== 'secret') {
+            throw new ProblemError(403, 'insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
+              headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
+            });
+          }
+          const localeParameter = queryParams(req.query()).locale !== undefined;
+          return json(200, explainer.answer(projectOf(req), request, localeParameter), { 'Cache-Control': 'no-store' });
+        }
+        const paywall = live.get(projectOf(req), request.paywallId);
         // Unknown, unpublished, archived and another project's paywalls look the same.
-        if (!paywall) throw new ProblemError(404, 'paywall_not_found', 'no live paywall with this id in the project');
+        if (!paywall) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
         const choice = paywall.choose(request.userId, request.attributes);
         const served = paywall.serve(choice, request.locales, request.platform);
         if (notModified(req.header('if-none-match'), served.etag)) return { status: 304, headers: served.notModifiedHeaders };
