@@ -8,12 +8,10 @@
  */
 import type * as v from 'valibot';
 import { collectQueryParams, parseQueryParams } from '../shared/query.ts';
+import { decodeComponent } from '../shared/query-component.ts';
 import type { Request } from './request.ts';
 
 export type QueryPairs = readonly (readonly [name: string, value: string])[];
-
-const NEEDS_DECODING = /[%+]/;
-const HEX = /^[0-9A-Fa-f]{2}$/;
 
 export function parseQuery(raw: string): QueryPairs {
   const pairs: (readonly [string, string])[] = [];
@@ -29,26 +27,6 @@ export function parseQuery(raw: string): QueryPairs {
     start = end + 1;
   }
   return pairs;
-}
-
-/** One name or value of a query, decoded as URLSearchParams decodes it. */
-export function decodeComponent(text: string): string {
-  if (!NEEDS_DECODING.test(text)) return text;
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '+') {
-      bytes.push(0x20);
-    } else if (char === '%' && HEX.test(text.slice(i + 1, i + 3))) {
-      bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else {
-      const code = text.codePointAt(i)!;
-      if (code > 0xffff) i++;
-      for (const byte of Buffer.from(String.fromCodePoint(code))) bytes.push(byte);
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /** The query as a record of parameters, by the one rule of src/shared/query.ts. */

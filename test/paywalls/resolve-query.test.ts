@@ -3,17 +3,18 @@
  * query and checks rules read from SdkConfigQuerySchema instead of running
  * valibot on every request. These tests hold it to what it replaced: the
  * query parsed as URLSearchParams parses it, the first non-empty value of
- * each parameter, and valibot's verdict and issues.
+ * each parameter (collectQueryParams), and valibot's verdict and issues
+ * (parseQueryParams: 400 invalid_query).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as v from 'valibot';
-import { issuesToErrors } from '../../src/http/issues.ts';
-import { ProblemError } from '../../src/http/problem.ts';
 import { parseQuery } from '../../src/http/query.ts';
 import { parameterRules } from '../../src/paywalls/resolve/query-rules.ts';
 import { readResolveRequest } from '../../src/paywalls/resolve/request.ts';
 import { SdkConfigQuerySchema } from '../../src/paywalls/resolve/schema.ts';
+import { DomainError } from '../../src/shared/errors.ts';
+import { collectQueryParams, parseQueryParams } from '../../src/shared/query.ts';
 import { normalizeLocale, parseAcceptLanguage } from '../../src/paywalls/targeting/locale.ts';
 
 /** A query and the Accept-Language header: what the reader reads of a request. */
@@ -21,41 +22,34 @@ function request(rawQuery: string, headers: Record<string, string> = {}): { rawQ
   return { rawQuery, acceptLanguage: headers['accept-language'] ?? '' };
 }
 
-/** The reading it replaced: URLSearchParams pairs into a record, then valibot. */
+/** The reading it replaced: URLSearchParams pairs, the one rule for parameters (collectQueryParams), then valibot. */
 function reference(req: { rawQuery: string; acceptLanguage: string }): unknown {
-  const raw: Record<string, string> = Object.create(null);
-  let custom: Record<string, string> | undefined;
-  for (const [name, value] of parseQuery(req.rawQuery)) {
-    if (value === '') continue;
-    if (name.startsWith('attr.')) {
-      const attribute = name.slice('attr.'.length);
-      custom ??= Object.create(null) as Record<string, string>;
-      if (attribute !== '' && !Object.hasOwn(custom, attribute)) custom[attribute] = value;
-    } else if (!Object.hasOwn(raw, name)) {
-      raw[name] = name === 'platform' ? value.toLowerCase() : value;
-    }
+  try {
+    const { params, prefixed: custom } = collectQueryParams(parseQuery(req.rawQuery), 'attr.');
+    if (params.platform !== undefined) params.platform = params.platform.toLowerCase();
+    const query = parseQueryParams(SdkConfigQuerySchema, params);
+    const accept = req.acceptLanguage;
+    const locales = query.locale !== undefined ? [query.locale] : accept === '' ? [] : parseAcceptLanguage(accept);
+    const attributes: Record<string, unknown> = {};
+    if (query.userId !== undefined) attributes.userId = query.userId;
+    if (query.platform !== undefined) attributes.platform = query.platform;
+    if (query.country !== undefined) attributes.country = query.country.toUpperCase();
+    if (query.appVersion !== undefined) attributes.appVersion = query.appVersion;
+    const locale = locales[0] === undefined ? undefined : (normalizeLocale(locales[0]) ?? locales[0]);
+    if (locale !== undefined) attributes.locale = locale;
+    if (custom) attributes.attr = custom;
+    return { paywallId: query.paywallId, userId: query.userId, platform: query.platform, locales, attributes, explain: query.explain === '1' };
+  } catch (error) {
+    if (error instanceof DomainError) return { code: error.code, errors: error.errors };
+    throw error;
   }
-  const parsed = v.safeParse(SdkConfigQuerySchema, raw);
-  if (!parsed.success) return { status: 422, errors: issuesToErrors(parsed.issues) };
-  const query = parsed.output;
-  const accept = req.acceptLanguage;
-  const locales = query.locale !== undefined ? [query.locale] : accept === '' ? [] : parseAcceptLanguage(accept);
-  const attributes: Record<string, unknown> = {};
-  if (query.userId !== undefined) attributes.userId = query.userId;
-  if (query.platform !== undefined) attributes.platform = query.platform;
-  if (query.country !== undefined) attributes.country = query.country.toUpperCase();
-  if (query.appVersion !== undefined) attributes.appVersion = query.appVersion;
-  const locale = locales[0] === undefined ? undefined : (normalizeLocale(locales[0]) ?? locales[0]);
-  if (locale !== undefined) attributes.locale = locale;
-  if (custom) attributes.attr = custom;
-  return { paywallId: query.paywallId, userId: query.userId, platform: query.platform, locales, attributes, explain: query.explain === '1' };
 }
 
 function read(req: { rawQuery: string; acceptLanguage: string }): unknown {
   try {
     return readResolveRequest(req.rawQuery, () => req.acceptLanguage);
   } catch (error) {
-    if (error instanceof ProblemError) return { status: error.status, errors: error.errors };
+    if (error instanceof DomainError) return { code: error.code, errors: error.errors };
     throw error;
   }
 }

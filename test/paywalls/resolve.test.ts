@@ -459,16 +459,16 @@ test('custom attributes are plain names, whatever they are called', async (t) =>
   ]);
 });
 
-test('query parameters: limits and the platform list answer 422 naming each parameter; escapes, case and repeats are read as sent', async (t) => {
+test('query parameters: limits and the platform list answer 400 naming each parameter; escapes, case and repeats are read as sent', async (t) => {
   const { client } = await setup(t);
   await live(client, 'onboarding', example());
   const invalid = await problem(
     await client.resolve({ paywallId: 'onboarding', userId: 'u'.repeat(257), platform: 'tv', appVersion: '1'.repeat(257) }),
-    422,
-    'validation_failed',
+    400,
+    'invalid_query',
   );
   assert.deepEqual(invalid.errors.map((e: Json) => e.path), ['/userId', '/platform', '/appVersion']);
-  const tooLongId = await problem(await client.resolve({ paywallId: 'p'.repeat(65) }), 422, 'validation_failed');
+  const tooLongId = await problem(await client.resolve({ paywallId: 'p'.repeat(65) }), 400, 'invalid_query');
   assert.deepEqual(tooLongId.errors.map((e: Json) => e.path), ['/paywallId']);
 
   const plain = await resolved(client, { paywallId: 'onboarding', userId: 'u'.repeat(256), platform: 'ios', locale: 'de' });

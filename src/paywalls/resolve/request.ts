@@ -1,7 +1,5 @@
-import * as v from 'valibot';
-import { issuesToErrors } from '../../http/issues.ts';
-import { ProblemError } from '../../http/problem.ts';
-import { decodeComponent } from '../../http/query.ts';
+import { parseQueryParams } from '../../shared/query.ts';
+import { decodeComponent } from '../../shared/query-component.ts';
 import type { Attributes } from '../targeting/condition.ts';
 import { normalizeLocale, parseAcceptLanguage } from '../targeting/locale.ts';
 import { parameterRules, passes } from './query-rules.ts';
@@ -58,7 +56,8 @@ const EXPLAIN = slot('explain');
  * This runs on every resolve request, so it scans the raw query once and
  * checks the values against the rules read from SdkConfigQuerySchema
  * (query-rules.ts) instead of running valibot; a query that breaks a rule is
- * handed to valibot, whose issues make the 422.
+ * handed to valibot (parseQueryParams), whose issues make the 400
+ * invalid_query every endpoint answers for a bad query.
  */
 export function readResolveRequest(raw: string, acceptLanguageHeader: () => string): ResolveRequest {
   const values = NO_VALUES.slice();
@@ -81,10 +80,10 @@ export function readResolveRequest(raw: string, acceptLanguageHeader: () => stri
         }
       } else if (name === undefined ? raw.startsWith(ATTR_PREFIX, start) : name.startsWith(ATTR_PREFIX)) {
         const attribute = name === undefined ? raw.slice(start + ATTR_PREFIX.length, eq) : name.slice(ATTR_PREFIX.length);
-        // Without a prototype, a parameter such as `attr.__proto__` is just a name.
-        custom ??= Object.create(null) as Record<string, string>;
-        if (attribute !== '' && !Object.hasOwn(custom, attribute)) {
-          custom[attribute] = plain ? raw.slice(eq + 1, end) : decodeComponent(raw.slice(eq + 1, end));
+        if (attribute !== '') {
+          // Without a prototype, a parameter such as `attr.__proto__` is just a name.
+          custom ??= Object.create(null) as Record<string, string>;
+          if (!Object.hasOwn(custom, attribute)) custom[attribute] = plain ? raw.slice(eq + 1, end) : decodeComponent(raw.slice(eq + 1, end));
         }
       }
     }
@@ -109,18 +108,15 @@ export function readResolveRequest(raw: string, acceptLanguageHeader: () => stri
   return { paywallId, userId, platform, locales, attributes, explain: values[EXPLAIN] === '1' };
 }
 
-/** The 422 of a query that breaks a rule, with valibot's issues as the schema states them. */
+/** The 400 invalid_query of a query that breaks a rule: parseQueryParams states the schema's issues. */
 function refuse(values: readonly (string | undefined)[]): never {
   const query: Record<string, string> = Object.create(null);
   RULES.forEach((rule, i) => {
     if (values[i] !== undefined) query[rule.name] = values[i];
   });
-  const parsed = v.safeParse(SdkConfigQuerySchema, query);
+  parseQueryParams(SdkConfigQuerySchema, query);
   // passes() and the schema disagree: a bug in query-rules.ts, which must not turn into a wrong answer.
-  if (parsed.success) throw new Error('the resolve query failed the rules read from SdkConfigQuerySchema, yet the schema accepts it');
-  throw new ProblemError(422, 'validation_failed', 'the query parameters are invalid; see errors', {
-    errors: issuesToErrors(parsed.issues),
-  });
+  throw new Error('the resolve query failed the rules read from SdkConfigQuerySchema, yet the schema accepts it');
 }
 
 function acceptLanguage(header: string): readonly string[] {

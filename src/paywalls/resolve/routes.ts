@@ -34,7 +34,7 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
         },
       },
       handler: (req) => {
-        const request = readResolveRequest(req.query(), req.header('accept-language'));
+        const request = readResolveRequest(req.rawQuery, () => req.header('accept-language'));
         if (request.explain) {
           if (req.principal?.scope !== 'secret') {
             throw new ProblemError(403, 'insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
