@@ -13,9 +13,9 @@ import { parseQuery } from '../../src/http/query.ts';
 import { parameterRules } from '../../src/paywalls/resolve/query-rules.ts';
 import { readResolveRequest } from '../../src/paywalls/resolve/request.ts';
 import { SdkConfigQuerySchema } from '../../src/paywalls/resolve/schema.ts';
+import { normalizeLocale, parseAcceptLanguage } from '../../src/paywalls/targeting/locale.ts';
 import { DomainError } from '../../src/shared/errors.ts';
 import { collectQueryParams, parseQueryParams } from '../../src/shared/query.ts';
-import { normalizeLocale, parseAcceptLanguage } from '../../src/paywalls/targeting/locale.ts';
 
 /** A query and the Accept-Language header: what the reader reads of a request. */
 function request(rawQuery: string, headers: Record<string, string> = {}): { rawQuery: string; acceptLanguage: string } {

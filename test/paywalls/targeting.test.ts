@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { RE2JS } from 're2js';
 import {
-  compileCondition,
   type Condition,
+  compileCondition,
   evalCondition,
   validateCondition,
 } from '../../src/paywalls/targeting/condition.ts';

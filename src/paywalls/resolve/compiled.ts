@@ -1,6 +1,6 @@
-import { digestTag } from '../../shared/digest.ts';
 import type { StoreIds } from '../../products/schema.ts';
 import { storeProductId } from '../../products/store-product-id.ts';
+import { digestTag } from '../../shared/digest.ts';
 import type { ComponentNode } from '../document/components.ts';
 import type { PaywallOutput } from '../document/schema.ts';
 import { type Attributes, compileCondition } from '../targeting/condition.ts';
