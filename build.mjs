@@ -1,16 +1,22 @@
 // Bundles the server into dist/paywalld.js (CommonJS, so the same bundle can
-// later be embedded in a Node single executable) and copies the two native
-// addons next to it; src/native.ts loads them from there when bundled.
+// later be embedded in a Node single executable) and copies the native addons
+// next to it, named by Node.js ABI; src/native.ts loads the ones of the
+// running Node.js from there when bundled. Every ABI with a better-sqlite3
+// build at hand gets its addons: the one npm built, and those runtimes.mjs
+// built for other runtimes (so `node runtimes.mjs 24 && npm run build` makes
+// a dist/ that Node.js 20 and 24 both run).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildUi } from './src/dashboard/build-ui.mjs';
+import { addonName, sqliteAddons, uwsAddon } from './runtimes.mjs';
 
 const require = createRequire(import.meta.url);
 const out = path.resolve('dist');
-const uwsAddon = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
+// What `paywalld --version` reports (src/runtime/versions.ts).
+const versions = { paywalld: require('./package.json').version, betterSqlite3: require('better-sqlite3/package.json').version };
 
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
@@ -23,7 +29,7 @@ const options = {
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  define: { PAYWALLD_BUNDLED: 'true', 'import.meta.url': 'PAYWALLD_IMPORT_META_URL' },
+  define: { PAYWALLD_BUNDLED: 'true', PAYWALLD_VERSIONS: JSON.stringify(versions), 'import.meta.url': 'PAYWALLD_IMPORT_META_URL' },
   banner: { js: "const PAYWALLD_IMPORT_META_URL = require('node:url').pathToFileURL(__filename).href;" },
 };
 // The dashboard is built first and embedded: src/dashboard/files.ts is swapped for a module holding its files.
@@ -46,10 +52,19 @@ await build({ ...options, entryPoints: ['src/events/writer/thread.ts'], outfile:
 
 // The bundle is CommonJS wherever dist/ is copied, whatever package.json sits above it.
 fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
-fs.copyFileSync(require.resolve(`uWebSockets.js/binaries/${uwsAddon}`), path.join(out, uwsAddon));
-fs.copyFileSync(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'), path.join(out, 'better_sqlite3.node'));
+const addons = [];
+function copyAddon(from, name) {
+  fs.copyFileSync(from, path.join(out, name));
+  addons.push(name);
+}
+for (const [abi, sqlite] of sqliteAddons()) {
+  copyAddon(sqlite, addonName('better_sqlite3', abi));
+  // An ABI no uWS build has (Node 18, 26…) still runs every command but serve, which then says why it cannot.
+  const uws = uwsAddon(abi);
+  if (uws) copyAddon(uws, addonName('uws', abi));
+}
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
-console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${uwsAddon} and better_sqlite3.node`);
+console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${addons.join(', ')}`);
 
 // The client for apps (client/): one ES module with no imports, for browsers, Node, React Native, Deno and Bun.
 const clientOut = path.join(out, 'client');

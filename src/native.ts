@@ -5,52 +5,92 @@
  * pure-Node server; loading the files ourselves makes a missing addon a loud
  * start-up error instead.
  *
- * From source the addons come from node_modules; in the bundle (build.mjs
- * defines PAYWALLD_BUNDLED) they sit next to dist/paywalld.js. The single
- * executable runs that same bundle from a cache directory holding the same
- * files (src/sea-entry.ts).
+ * Each addon is built for one Node.js ABI (NODE_MODULE_VERSION), so the files
+ * carry it in their names and the running process picks its own:
+ *  - uWS: src/runtime/uws-builds.ts chooses the build for the ABI and glibc;
+ *    when none fits, loadUws throws the message that says what would work.
+ *    Only `serve` calls it: every other command runs without uWS.
+ *  - better-sqlite3: from source, node_modules holds the build `npm ci` made
+ *    for its Node.js, and runtimes/ those runtimes.mjs made for other ones.
+ *
+ * In the bundle (build.mjs defines PAYWALLD_BUNDLED) the addons sit next to
+ * dist/paywalld.js under those names. The single executable runs that same
+ * bundle from a cache directory holding the same files (src/sea-entry.ts).
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addonName, currentHost, type Host } from './runtime/host.ts';
+import { chooseUwsBuild, noUwsMessage, type UwsBuild } from './runtime/uws-builds.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
 
 const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
-
-/** File names of the addons, as build.mjs copies them next to the bundle. */
-export const UWS_ADDON = `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`;
-export const SQLITE_ADDON = 'better_sqlite3.node';
-
-function addonPath(fileName: string, packagePath: string): string {
-  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), fileName);
-  return createRequire(import.meta.url).resolve(packagePath);
-}
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
 
 const loaded = new Map<string, unknown>();
 
-function loadAddon(fileName: string, packagePath: string): unknown {
-  const cached = loaded.get(fileName);
+function dlopen(file: string): unknown {
+  const cached = loaded.get(file);
   if (cached) return cached;
-  const file = addonPath(fileName, packagePath);
   const module = { exports: {} as unknown };
   try {
     process.dlopen(module, file);
   } catch (error) {
     throw new Error(`cannot load native addon ${file}: ${(error as Error).message}`);
   }
-  loaded.set(fileName, module.exports);
+  loaded.set(file, module.exports);
   return module.exports;
+}
+
+/** The bundle was built without this runtime's addon: say how to build one rather than fail in dlopen. */
+function missingFromBundle(what: string, file: string, host: Host): Error {
+  const major = host.node.slice(1).split('.')[0];
+  return new Error(
+    [
+      `${path.dirname(file)} has no ${what} addon for Node.js ${host.node} (${path.basename(file)}).`,
+      `Build it for this Node.js: run \`node runtimes.mjs ${major}\`, then \`npm run build\`, in the source tree.`,
+      'See "Which Node.js" in README.md.',
+    ].join('\n'),
+  );
 }
 
 /** The addon's exports; its type declarations lack the listen-options constant that v20.30 exports. */
 export type Uws = typeof import('uWebSockets.js') & { LIBUS_LISTEN_EXCLUSIVE_PORT: number };
 
+/** Where the chosen build's addon for this host lies: beside the bundle, or in its package under the repository's node_modules. */
+function uwsAddonPath(build: UwsBuild, host: Host): string {
+  const name = addonName('uws', host);
+  return bundled ? path.join(here, name) : path.join(here, '..', 'node_modules', build.directory, name);
+}
+
+/** The uWS build this process would serve with, or undefined (for --version). */
+export function uwsBuild(): UwsBuild | undefined {
+  return chooseUwsBuild(currentHost());
+}
+
 export function loadUws(): Uws {
-  return loadAddon(UWS_ADDON, `uWebSockets.js/binaries/${UWS_ADDON}`) as Uws;
+  const host = currentHost();
+  const build = chooseUwsBuild(host);
+  if (!build) throw new Error(noUwsMessage(host));
+  const file = uwsAddonPath(build, host);
+  if (!fs.existsSync(file)) throw bundled ? missingFromBundle('uWebSockets.js', file, host) : new Error(noUwsMessage(host));
+  return dlopen(file) as Uws;
 }
 
 /** The better-sqlite3 addon object, handed to `new Database(file, { nativeBinding })`. */
 export function loadSqliteAddon(): object {
-  return loadAddon(SQLITE_ADDON, 'better-sqlite3/build/Release/better_sqlite3.node') as object;
+  const host = currentHost();
+  const name = addonName('better_sqlite3', host);
+  if (bundled) {
+    const file = path.join(here, name);
+    if (!fs.existsSync(file)) throw missingFromBundle('better-sqlite3', file, host);
+    return dlopen(file) as object;
+  }
+  // runtimes.mjs builds one per ABI into runtimes/better-sqlite3-<version>/; otherwise the one npm built.
+  const { version } = require('better-sqlite3/package.json') as { version: string };
+  const other = path.join(here, '..', 'runtimes', `better-sqlite3-${version}`, name);
+  return dlopen(fs.existsSync(other) ? other : require.resolve('better-sqlite3/build/Release/better_sqlite3.node')) as object;
 }

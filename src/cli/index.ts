@@ -12,6 +12,7 @@ import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
 import { validateCommand } from './validate.ts';
+import { versionReport } from '../runtime/versions.ts';
 
 const commands: Command[] = [
   serveCommand,
@@ -36,7 +37,8 @@ function usage(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run "paywalld <command> --help" for the options of a command.',
+    'Run "paywalld <command> --help" for the options of a command,',
+    '"paywalld --version" for the versions of paywalld, Node.js, uWebSockets.js and SQLite.',
   ].join('\n');
 }
 
@@ -46,6 +48,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version') {
+    process.stdout.write(versionReport() + '\n');
+    return 0;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {

