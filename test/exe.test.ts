@@ -31,8 +31,8 @@ function unpacked(cache: string): string[] {
   return files;
 }
 
-/** What the bundle needs beside itself: the event writer thread and the two addons. */
-const UNPACKED = ['better_sqlite3.node', 'events-writer.js', 'package.json', 'paywalld.js', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`];
+/** What the bundle needs beside itself: the event writer thread and the two addons, for the embedded Node.js ABI only. */
+const UNPACKED = [`better_sqlite3_${process.platform}_${process.arch}_${process.versions.modules}.node`, 'events-writer.js', 'package.json', 'paywalld.js', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`];
 
 const PAYWALL = {
   name: 'Smoke',

@@ -4,6 +4,8 @@
  * CPU, and on Linux the C library's version, which decides whether an addon
  * built on a newer distribution can load here.
  */
+import { createRequire } from 'node:module';
+
 export interface Host {
   /** process.version, e.g. "v24.11.0". */
   node: string;
@@ -13,9 +15,20 @@ export interface Host {
   arch: string;
   /** The glibc this process runs on ("2.36"), undefined where there is none (musl, macOS, Windows). */
   glibc: string | undefined;
+  /** Running inside the single executable, which embeds its Node.js. */
+  executable: boolean;
 }
 
 let host: Host | undefined;
+
+/** node:sea exists from Node 20.12 on; older ones cannot be inside an executable. */
+function insideExecutable(): boolean {
+  try {
+    return (createRequire(import.meta.url)('node:sea') as typeof import('node:sea')).isSea();
+  } catch {
+    return false;
+  }
+}
 
 export function currentHost(): Host {
   if (host) return host;
@@ -26,6 +39,7 @@ export function currentHost(): Host {
     platform: process.platform,
     arch: process.arch,
     glibc: report.header?.glibcVersionRuntime,
+    executable: insideExecutable(),
   };
   return host;
 }

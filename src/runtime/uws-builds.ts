@@ -57,7 +57,9 @@ export function noUwsMessage(host: Host): string {
   const options = UWS_BUILDS.map((build) => `Node.js ${list(Object.values(build.node))} on glibc ${build.glibc}+ (${build.distributions})`);
   return [
     `cannot serve HTTP on Node.js ${host.node} with ${libc}: no uWebSockets.js addon fits (ABI ${host.abi}, ${host.platform} ${host.arch}).`,
-    `What works: ${options.join('; ')}; or the single executable (npm run build:exe), which carries its own Node.js.`,
+    host.executable
+      ? `What works: an executable built with one of these (npm run build:exe -- --node 20): ${options.join('; ')}.`
+      : `What works: ${options.join('; ')}; or the single executable (npm run build:exe), which carries its own Node.js.`,
     'Every command that serves no HTTP (projects, keys, backup, migrate, ...) works on this runtime.',
     'See "Which Node.js" in README.md.',
   ].join('\n');

@@ -18,15 +18,6 @@ function packageVersions(): { paywalld: string; betterSqlite3: string } {
   return { paywalld: require('../../package.json').version, betterSqlite3: require('better-sqlite3/package.json').version };
 }
 
-/** True inside the single executable (node:sea exists from Node 20.12 on). */
-function insideExecutable(): boolean {
-  try {
-    return (createRequire(import.meta.url)('node:sea') as typeof import('node:sea')).isSea();
-  } catch {
-    return false;
-  }
-}
-
 export function versionReport(): string {
   const host = currentHost();
   const versions = packageVersions();
@@ -37,7 +28,7 @@ export function versionReport(): string {
   const libc = host.glibc ? `, glibc ${host.glibc}` : '';
   return [
     `paywalld ${versions.paywalld}`,
-    `Node.js ${host.node} (ABI ${host.abi}, ${host.platform} ${host.arch}${libc})${insideExecutable() ? ', embedded in this executable' : ''}`,
+    `Node.js ${host.node} (ABI ${host.abi}, ${host.platform} ${host.arch}${libc})${host.executable ? ', embedded in this executable' : ''}`,
     build ? `uWebSockets.js ${build.version} (${build.package})` : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in README.md)',
     `SQLite ${sqlite} (better-sqlite3 ${versions.betterSqlite3})`,
   ].join('\n');

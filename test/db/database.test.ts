@@ -48,7 +48,8 @@ test('a failing migration leaves the schema as it was', (t) => {
   assert.equal(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'ok_so_far'").pluck().get(), 0);
 });
 
-test('a database newer than the binary is refused with a clear message, by the library, serve and migrate', (t) => {
+// serve refuses it too: test/cli/serve.test.ts, with the tests that need uWS.
+test('a database newer than the binary is refused with a clear message, by the library, migrate and the other commands', (t) => {
   const file = path.join(tempDir(t), 'future.db');
   const db = openDatabase(file);
   migrate(db);
@@ -56,7 +57,7 @@ test('a database newer than the binary is refused with a clear message, by the l
   assert.throws(() => migrate(db), (error) => error instanceof SchemaTooNewError && error.found === latest + 1);
   db.close();
 
-  for (const args of [['migrate'], ['serve', '--port', '0'], ['projects', 'list']]) {
+  for (const args of [['migrate'], ['projects', 'list']]) {
     const result = runCli([...args, '--db', file]);
     assert.equal(result.status, 1, args.join(' '));
     assert.match(result.stderr, new RegExp(`schema is at version ${latest + 1}, but this paywalld only knows versions up to ${latest}`));

@@ -1,0 +1,98 @@
+/**
+ * The bundle on whatever Node.js runs the tests: `npm test` runs this under
+ * Node 20, and .ci/run runs it again under Node 24 (npm run test:no-http),
+ * where on glibc older than 2.38 no uWS addon fits. Every command but serve
+ * must work without uWS there, and serve must say why it cannot start.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { DIST, runCli, spawnServe } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+const ABI = process.versions.modules;
+const GLIBC = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(path.dirname(DIST), '..', 'package.json'), 'utf8')) as { version: string };
+/** Which uWS build serves here, by the rule README's "Which Node.js" table states. */
+const UWS =
+  ABI === '115' && GLIBC && Number(GLIBC.split('.')[1]) >= 28
+    ? '20.30.0-unofficial.0 (@trufflesuite/uws-js-unofficial)'
+    : ['127', '137', '141'].includes(ABI) && GLIBC && Number(GLIBC.split('.')[1]) >= 38
+      ? '20.57.0 (@btc-vision/uwebsockets.js)'
+      : undefined;
+
+test('--version names paywalld, this Node.js and the uWS and SQLite versions it uses', () => {
+  const result = runCli(['--version']);
+  assert.equal(result.status, 0, result.stderr);
+  const lines = result.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 4, result.stdout);
+  assert.equal(lines[0], `paywalld ${PACKAGE.version}`);
+  assert.equal(lines[1], `Node.js ${process.version} (ABI ${ABI}, ${process.platform} ${process.arch}${GLIBC ? `, glibc ${GLIBC}` : ''})`);
+  assert.equal(lines[2], UWS ? `uWebSockets.js ${UWS}` : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in README.md)');
+  assert.match(lines[3]!, /^SQLite 3\.\d+\.\d+ \(better-sqlite3 12\.\d+\.\d+\)$/);
+});
+
+test('every command that serves no HTTP runs from a dist/ that holds no uWS addon at all', (t) => {
+  const dir = tempDir(t);
+  const copy = path.join(dir, 'dist');
+  fs.cpSync(path.dirname(DIST), copy, { recursive: true });
+  for (const name of fs.readdirSync(copy)) if (name.startsWith('uws_')) fs.rmSync(path.join(copy, name));
+  const script = path.join(copy, 'paywalld.js');
+  const db = path.join(dir, 'no-uws.db');
+  const cli = (...args: string[]) => {
+    const result = runCli(args, { script, cwd: dir });
+    assert.equal(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  };
+
+  cli('migrate', '--db', db);
+  const created = JSON.parse(cli('projects', 'create', 'no-uws', '--json', '--db', db));
+  assert.match(cli('projects', 'list', '--db', db), /no-uws/);
+  const key = JSON.parse(cli('keys', 'create', '--project', created.project.id, '--scope', 'sdk', '--json', '--db', db));
+  assert.match(cli('keys', 'list', '--project', created.project.id, '--db', db), new RegExp(key.prefix));
+  cli('keys', 'revoke', key.id, '--db', db);
+  cli('backup', path.join(dir, 'copy.db'), '--db', db);
+  assert.ok(fs.statSync(path.join(dir, 'copy.db')).size > 0);
+  assert.match(cli('--version'), /^paywalld /);
+  for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate']) assert.match(cli(command, '--help'), /Usage/);
+
+  // serve alone needs the addon, and says which file is missing and how to build it, without a stack trace.
+  const served = runCli(['serve', '--port', '0', '--db', db], { script, cwd: dir });
+  assert.equal(served.status, 1);
+  assert.equal(served.stdout, '');
+  assert.doesNotMatch(served.stderr, /^\s+at /m);
+  if (UWS) {
+    const major = process.versions.node.split('.')[0];
+    assert.equal(
+      served.stderr,
+      `paywalld serve: ${copy} has no uWebSockets.js addon for Node.js ${process.version} (uws_${process.platform}_${process.arch}_${ABI}.node).\n` +
+        `Build it for this Node.js: run \`node runtimes.mjs ${major}\`, then \`npm run build\`, in the source tree.\n` +
+        'See "Which Node.js" in README.md.\n',
+    );
+  } else {
+    assert.match(served.stderr, /^paywalld serve: cannot serve HTTP on /);
+  }
+});
+
+test('serve starts where a uWS build fits, and otherwise exits 1 with the message that says what works', async (t) => {
+  const db = path.join(tempDir(t), 'serve.db');
+  if (UWS) {
+    const server = await spawnServe(t, ['--db', db]);
+    assert.equal((await fetch(`${server.url}/healthz`)).headers.get('uwebsockets'), '20');
+    assert.equal(await server.stop(), 0);
+    return;
+  }
+  const result = runCli(['serve', '--port', '0', '--db', db]);
+  assert.equal(result.status, 1);
+  assert.equal(result.stdout, '');
+  assert.equal(
+    result.stderr,
+    `paywalld serve: cannot serve HTTP on Node.js ${process.version} with ${GLIBC ? `glibc ${GLIBC}` : 'a Linux without glibc (musl?)'}: no uWebSockets.js addon fits (ABI ${ABI}, ${process.platform} ${process.arch}).\n` +
+      'What works: Node.js 20 on glibc 2.28+ (Debian 10, Ubuntu 20.04, RHEL 8 and newer); Node.js 22, 24 or 25 on glibc 2.38+ (Debian 13, Ubuntu 24.04, Fedora 39, RHEL 10 and newer); or the single executable (npm run build:exe), which carries its own Node.js.\n' +
+      'Every command that serves no HTTP (projects, keys, backup, migrate, ...) works on this runtime.\n' +
+      'See "Which Node.js" in README.md.\n',
+  );
+  // It stops before touching the database.
+  assert.equal(fs.existsSync(db), false);
+});
