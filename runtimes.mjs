@@ -102,14 +102,39 @@ function nodeGyp() {
 }
 
 /**
+ * Node 24.19 gave node::ObjectWrap, a class that lives in the headers and so
+ * is compiled into each addon, an environment cleanup hook. better-sqlite3 12
+ * built against those headers aborts the process ("Assertion failed: (env) !=
+ * nullptr" in RemoveEnvironmentCleanupHook, nodejs/node#65446) whenever the
+ * garbage collector finalises a statement outside JavaScript, which a busy
+ * server does within seconds. Built against 24.18.1's headers (the same ABI)
+ * it runs on every 24.x.
+ */
+const HEADERS_WITHOUT_THE_HOOK = { 24: '24.18.1' };
+
+/** The Node.js headers to compile better-sqlite3 with for `runtime`: its own, unless they carry that hook. */
+function headersFor(runtime) {
+  const wrap = fs.readFileSync(path.join(runtime.nodedir, 'include/node/node_object_wrap.h'), 'utf8');
+  if (!wrap.includes('RemoveEnvironmentCleanupHook')) return runtime.nodedir;
+  const major = runtime.version.slice(1).split('.')[0];
+  const older = HEADERS_WITHOUT_THE_HOOK[major];
+  if (!older) throw new Error(`Node.js ${runtime.version}'s node::ObjectWrap has a cleanup hook that crashes better-sqlite3 12, and no older headers of the same ABI are known`);
+  const headers = ensureRuntime(older);
+  if (headers.abi !== runtime.abi) throw new Error(`Node.js ${older} has ABI ${headers.abi}, not ${runtime.abi} like ${runtime.version}`);
+  return headers.nodedir;
+}
+
+/**
  * better-sqlite3 for `runtime`'s ABI: the one in node_modules if it has that
- * ABI, else one compiled from the same package sources with the runtime's own
- * headers (npm_config_nodedir), in a scratch copy so node_modules stays as it is.
+ * ABI, else one compiled from the same package sources with headers of that
+ * ABI (npm_config_nodedir; see headersFor), in a scratch copy so node_modules
+ * stays as it is.
  */
 export function ensureSqliteAddon(runtime) {
   const existing = sqliteAddons().get(runtime.abi);
   if (existing) return existing;
-  console.error(`building better-sqlite3 ${SQLITE_VERSION} for Node.js ${runtime.version} (ABI ${runtime.abi}); this takes a minute or two`);
+  const nodedir = headersFor(runtime);
+  console.error(`building better-sqlite3 ${SQLITE_VERSION} for Node.js ${runtime.version} (ABI ${runtime.abi}, headers of ${path.basename(path.dirname(path.dirname(nodedir)))}); this takes a minute or two`);
   fs.mkdirSync(sqliteDir, { recursive: true });
   const scratch = fs.mkdtempSync(path.join(RUNTIMES, 'build-'));
   try {
@@ -117,10 +142,10 @@ export function ensureSqliteAddon(runtime) {
       fs.cpSync(path.join(SQLITE_PACKAGE, entry), path.join(scratch, entry), { recursive: true });
     }
     try {
-      execFileSync(runtime.node, [nodeGyp(), 'rebuild', '--release', `--nodedir=${runtime.nodedir}`, '--jobs=max'], {
+      execFileSync(runtime.node, [nodeGyp(), 'rebuild', '--release', `--nodedir=${nodedir}`, '--jobs=max'], {
         cwd: scratch,
         stdio: 'pipe',
-        env: { ...process.env, npm_config_nodedir: runtime.nodedir },
+        env: { ...process.env, npm_config_nodedir: nodedir },
       });
     } catch (error) {
       throw new Error(`node-gyp failed to build better-sqlite3 for Node.js ${runtime.version}:\n${error.stdout}${error.stderr}`);
