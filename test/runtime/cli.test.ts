@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { DIST, runCli, spawnServe } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
+const EXAMPLE_CONFIG = path.resolve(path.dirname(DIST), '..', 'examples', 'config');
 const ABI = process.versions.modules;
 const GLIBC = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(path.dirname(DIST), '..', 'package.json'), 'utf8')) as { version: string };
@@ -54,8 +55,19 @@ test('every command that serves no HTTP runs from a dist/ that holds no uWS addo
   cli('keys', 'revoke', key.id, '--db', db);
   cli('backup', path.join(dir, 'copy.db'), '--db', db);
   assert.ok(fs.statSync(path.join(dir, 'copy.db')).size > 0);
+  // Paywalls as code (the repository's example) and the fallback bundle, straight on the database.
+  const project = ['--db', db, '--project', created.project.id];
+  cli('validate', EXAMPLE_CONFIG);
+  assert.match(cli('plan', EXAMPLE_CONFIG, '--publish', ...project), /onboarding/);
+  cli('apply', EXAMPLE_CONFIG, '--publish', ...project);
+  cli('export', path.join(dir, 'config'), ...project);
+  assert.ok(fs.existsSync(path.join(dir, 'config', 'paywalls', 'onboarding.json')));
+  cli('fallback', '--out', path.join(dir, 'fallback.json'), ...project);
+  assert.ok(JSON.parse(fs.readFileSync(path.join(dir, 'fallback.json'), 'utf8')));
   assert.match(cli('--version'), /^paywalld /);
-  for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate']) assert.match(cli(command, '--help'), /Usage/);
+  for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate', 'validate', 'export', 'plan', 'apply', 'fallback']) {
+    assert.match(cli(command, '--help'), /Usage/);
+  }
 
   // serve alone needs the addon, and says which file is missing and how to build it, without a stack trace.
   const served = runCli(['serve', '--port', '0', '--db', db], { script, cwd: dir });
