@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addonName, currentHost, type Host } from './runtime/host.ts';
+import { addonName, currentHost, type Host, runtime, type Runtime } from './runtime/host.ts';
 import { chooseUwsBuild, noUwsMessage, type UwsBuild } from './runtime/uws-builds.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
@@ -46,7 +46,7 @@ function dlopen(file: string): unknown {
 }
 
 /** The bundle was built without this runtime's addon: say how to build one rather than fail in dlopen. */
-function missingFromBundle(what: string, file: string, host: Host): Error {
+function missingFromBundle(what: string, file: string, host: Runtime): Error {
   const major = host.node.slice(1).split('.')[0];
   return new Error(
     [
@@ -66,11 +66,6 @@ function uwsAddonPath(build: UwsBuild, host: Host): string {
   return bundled ? path.join(here, name) : path.join(here, '..', 'node_modules', build.directory, name);
 }
 
-/** The uWS build this process would serve with, or undefined (for --version). */
-export function uwsBuild(): UwsBuild | undefined {
-  return chooseUwsBuild(currentHost());
-}
-
 export function loadUws(): Uws {
   const host = currentHost();
   const build = chooseUwsBuild(host);
@@ -82,11 +77,10 @@ export function loadUws(): Uws {
 
 /** The better-sqlite3 addon object, handed to `new Database(file, { nativeBinding })`. */
 export function loadSqliteAddon(): object {
-  const host = currentHost();
-  const name = addonName('better_sqlite3', host);
+  const name = addonName('better_sqlite3', runtime);
   if (bundled) {
     const file = path.join(here, name);
-    if (!fs.existsSync(file)) throw missingFromBundle('better-sqlite3', file, host);
+    if (!fs.existsSync(file)) throw missingFromBundle('better-sqlite3', file, runtime);
     return dlopen(file) as object;
   }
   // runtimes.mjs builds one per ABI into runtimes/better-sqlite3-<version>/; otherwise the one npm built.

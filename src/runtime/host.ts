@@ -19,6 +19,11 @@ export interface Host {
   executable: boolean;
 }
 
+/** What names an addon file, without the glibc (process.report takes milliseconds): every command needs this. */
+export type Runtime = Pick<Host, 'node' | 'abi' | 'platform' | 'arch'>;
+
+export const runtime: Runtime = { node: process.version, abi: process.versions.modules, platform: process.platform, arch: process.arch };
+
 let host: Host | undefined;
 
 /** node:sea exists from Node 20.12 on; older ones cannot be inside an executable. */
@@ -34,10 +39,7 @@ export function currentHost(): Host {
   if (host) return host;
   const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
   host = {
-    node: process.version,
-    abi: process.versions.modules,
-    platform: process.platform,
-    arch: process.arch,
+    ...runtime,
     glibc: report.header?.glibcVersionRuntime,
     executable: insideExecutable(),
   };
@@ -57,6 +59,6 @@ export function atLeast(version: string, minimum: string): boolean {
 }
 
 /** The addon file name both uWS packages and dist/ use: uws_linux_x64_137.node. */
-export function addonName(prefix: string, host: Host): string {
+export function addonName(prefix: string, host: Runtime): string {
   return `${prefix}_${host.platform}_${host.arch}_${host.abi}.node`;
 }
