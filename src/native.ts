@@ -72,19 +72,27 @@ export function loadUws(): Uws {
   if (!build) throw new Error(noUwsMessage(host));
   const file = uwsAddonPath(build, host);
   if (!fs.existsSync(file)) throw bundled ? missingFromBundle('uWebSockets.js', file, host) : new Error(noUwsMessage(host));
+  // uWS 20.57 (the build for Node 22 and up) answers 431 to a request head over UWS_HTTP_MAX_HEADERS_SIZE,
+  // 4 KiB unless set, where 20.30 took 120 KB in one read. Resolve queries carry attributes of any length
+  // (test/paywalls/regex.test.ts sends 10,000 characters), so it gets 64 KiB unless the variable is set.
+  process.env.UWS_HTTP_MAX_HEADERS_SIZE ??= String(64 * 1024);
   return dlopen(file) as Uws;
 }
 
-/** The better-sqlite3 addon object, handed to `new Database(file, { nativeBinding })`. */
-export function loadSqliteAddon(): object {
+/** The better-sqlite3 addon file for this Node.js: beside the bundle, else one runtimes.mjs built, else the one npm built. */
+export function sqliteAddonPath(): string {
   const name = addonName('better_sqlite3', runtime);
   if (bundled) {
     const file = path.join(here, name);
     if (!fs.existsSync(file)) throw missingFromBundle('better-sqlite3', file, runtime);
-    return dlopen(file) as object;
+    return file;
   }
-  // runtimes.mjs builds one per ABI into runtimes/better-sqlite3-<version>/; otherwise the one npm built.
   const { version } = require('better-sqlite3/package.json') as { version: string };
   const other = path.join(here, '..', 'runtimes', `better-sqlite3-${version}`, name);
-  return dlopen(fs.existsSync(other) ? other : require.resolve('better-sqlite3/build/Release/better_sqlite3.node')) as object;
+  return fs.existsSync(other) ? other : require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
+}
+
+/** The better-sqlite3 addon object, handed to `new Database(file, { nativeBinding })`. */
+export function loadSqliteAddon(): object {
+  return dlopen(sqliteAddonPath()) as object;
 }

@@ -10,14 +10,18 @@ import { createInterface } from 'node:readline';
 import { test, type TestContext } from 'node:test';
 import { api, problem, seedProducts, single } from '../paywalls/api.ts';
 import { startTestServer } from '../helpers/server.ts';
+import { sqliteAddonPath } from '../../src/native.ts';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 
-/** Another process that opens the database and holds its write lock (BEGIN IMMEDIATE) until told to commit. */
+/**
+ * Another process that opens the database and holds its write lock (BEGIN IMMEDIATE) until told to commit.
+ * It loads the addon paywalld loads: under another Node.js than npm's, node_modules holds the wrong one.
+ */
 async function holdWriteLock(t: TestContext, dbPath: string): Promise<() => Promise<void>> {
   const script = `
     const Database = require(${JSON.stringify(BETTER_SQLITE3)});
-    const db = new Database(${JSON.stringify(dbPath)});
+    const db = new Database(${JSON.stringify(dbPath)}, { nativeBinding: ${JSON.stringify(sqliteAddonPath())} });
     db.exec('BEGIN IMMEDIATE');
     console.log('locked');
     process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); console.log('released'); });
