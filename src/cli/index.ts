@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version') {
-    process.stdout.write(versionReport() + '\n');
+    process.stdout.write(`${versionReport()}\n`);
     return 0;
   }
   const command = commands.find((c) => c.name === name);
