@@ -16,11 +16,11 @@ import {
   ExportQuerySchema,
   type IngestResult,
   IngestResultSchema,
+  type Stats,
   StatsQuerySchema,
   StatsSchema,
 } from './schema.ts';
-import { EventStats } from './stats.ts';
-import { dayOf, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
+import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
 import { EventWriter } from './writer/writer.ts';
 
 /** Largest request body of an event batch; the edge answers 413 past it and reads no further. */
@@ -50,7 +50,6 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
   });
   // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
   ctx.onShutdown(() => writer.close());
-  const stats = new EventStats(ctx.db);
   const count = eventMetrics(ctx.metrics, writer);
 
   /** The project of the request's key; undefined for a keyless request, which --require-key refuses. */
@@ -97,7 +96,7 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         query: StatsQuerySchema,
         responses: { 200: { description: 'the statistics', schema: StatsSchema } },
       },
-      handler: (req) => {
+      handler: async (req) => {
         const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
         const range = query(StatsQuerySchema, req);
         const toDay = dayOf(range.to ?? Date.now());
@@ -105,7 +104,10 @@ export function eventsApi(ctx: AppContext): RouteDefinition[] {
         if (fromDay < FIRST_PRINTABLE_DAY || toDay > LAST_PRINTABLE_DAY) throw invalidRange('the range must lie within the years 0000 to 9999');
         if (fromDay > toDay) throw invalidRange('from must not be after to');
         if (toDay - fromDay + 1 > MAX_STATS_DAYS) throw invalidRange(`statistics cover at most ${MAX_STATS_DAYS} days per request`);
-        return json(200, stats.forPaywall(projectId, req.params.id!, fromDay, toDay), { 'Cache-Control': 'no-store' });
+        const paywallId = req.params.id!;
+        const variants = await writer.stats(projectId, paywallId, fromDay, toDay);
+        const body: Stats = { paywall_id: paywallId, from: dayText(fromDay), to: dayText(toDay), variants };
+        return json(200, body, { 'Cache-Control': 'no-store' });
       },
     },
     {

@@ -30,7 +30,8 @@ export type ErrorCode =
   | 'validation_failed'
   | 'database_unavailable'
   | 'ingestion_failed'
-  | 'ingestion_overloaded';
+  | 'ingestion_overloaded'
+  | 'stats_warming_up';
 
 export interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

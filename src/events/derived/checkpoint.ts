@@ -1,0 +1,138 @@
+/**
+ * Where the derived state meets SQLite: the checkpoint written every few
+ * seconds (one transaction: the pending index entries in key order, the new
+ * users, the day sets that changed, and the `seq` they all include), and the
+ * start-up that loads the last checkpoint and replays the raw events after
+ * it. Without a checkpoint row every derived table is emptied and rebuilt
+ * from the raw events, so deleting derived state loses nothing.
+ */
+import type { Database } from '../../db/database.ts';
+import { OrdinalSet } from './ordinal-set.ts';
+import { byDedupKey, byTimeKey, PendingIndexes } from './pending.ts';
+import { ANY_TYPE, DerivedState } from './state.ts';
+
+/** Events read per query while replaying: a statement being iterated would keep the connection busy. */
+const REPLAY_PAGE = 50_000;
+/** While replaying, a checkpoint is written whenever this many events are pending, to bound memory. */
+export const CHECKPOINT_MAX_PENDING = 200_000;
+
+type ReplayRow = [seq: number, projectId: string, paywallId: string, type: string, ts: number, clientTs: number, eventId: string | null, userId: string | null, variantId: string | null];
+
+export interface StartUp {
+  /** The seq of the checkpoint found (0: none, everything replayed). */
+  checkpointSeq: number;
+  /** Raw events replayed after it. */
+  replayed: number;
+}
+
+export class DerivedStore {
+  readonly state = new DerivedState();
+  readonly pending = new PendingIndexes();
+  /** The seq the stored derived tables are complete up to. */
+  checkpointedSeq = 0;
+  private readonly db: Database;
+  private readonly statements;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.statements = {
+      checkpoint: db.prepare<[], number>('SELECT seq FROM event_checkpoint WHERE id = 1').pluck(),
+      setCheckpoint: db.prepare<[number, number]>(
+        'INSERT INTO event_checkpoint (id, seq, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, at = excluded.at',
+      ),
+      users: db.prepare<[], [string, number, string]>('SELECT project_id, ordinal, user_id FROM event_users ORDER BY project_id, ordinal').raw(),
+      daySets: db
+        .prepare<[], [string, string, string, number, string, number, Buffer]>('SELECT project_id, paywall_id, variant_id, day, type, count, users FROM event_day_sets')
+        .raw(),
+      replay: db
+        .prepare<[number, number], ReplayRow>(
+          'SELECT seq, project_id, paywall_id, type, ts, client_ts, event_id, user_id, variant_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+        )
+        .raw(),
+      addDedup: db.prepare<[string, number, string]>('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)'),
+      addTime: db.prepare<[string, number, number]>('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)'),
+      addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
+      putDaySet: db.prepare<[string, string, string, number, string, number, Buffer]>(
+        `INSERT INTO event_day_sets (project_id, paywall_id, variant_id, day, type, count, users) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET count = excluded.count, users = excluded.users`,
+      ),
+    };
+  }
+
+  /** Loads the last checkpoint (or empties the derived tables when there is none) and replays the events after it. */
+  start(): StartUp {
+    const seq = this.statements.checkpoint.get();
+    if (seq === undefined) {
+      this.db.transaction(() => {
+        for (const table of ['event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
+      }).immediate();
+    } else {
+      this.load(seq);
+    }
+    this.checkpointedSeq = this.pending.lastSeq = seq ?? 0;
+    let replayed = 0;
+    for (;;) {
+      const rows = this.statements.replay.all(this.pending.lastSeq, REPLAY_PAGE);
+      for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId] of rows) {
+        this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
+        this.pending.add(rowSeq, projectId, ts, clientTs, eventId, undefined);
+      }
+      replayed += rows.length;
+      if (this.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
+      if (rows.length < REPLAY_PAGE) break;
+    }
+    if (seq === undefined || replayed > 0) this.checkpoint();
+    return { checkpointSeq: seq ?? 0, replayed };
+  }
+
+  private load(seq: number): void {
+    for (const [projectId, ordinal, userId] of this.statements.users.iterate()) this.state.users.restore(projectId, ordinal, userId);
+    for (const [projectId, paywallId, variantId, day, type, count, users] of this.statements.daySets.iterate()) {
+      const group = this.state.group(projectId, paywallId, variantId, day);
+      group.dirty = false;
+      const set = OrdinalSet.deserialize(users);
+      if (type === ANY_TYPE) {
+        group.users = set;
+      } else {
+        group.counts.set(type, count);
+        if (set.size > 0) group.typeUsers.set(type, set);
+      }
+    }
+    this.checkpointedSeq = seq;
+  }
+
+  /**
+   * Writes what changed since the last checkpoint in one transaction. On
+   * failure nothing is lost: the memory keeps it and the next attempt
+   * writes it; a crash meanwhile is covered by the replay.
+   */
+  checkpoint(): void {
+    const { pending, state } = this;
+    const users = state.users.takeFresh();
+    const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
+    const s = this.statements;
+    try {
+      this.db.transaction(() => {
+        for (const entry of pending.dedup.sort(byDedupKey)) s.addDedup.run(...entry);
+        for (const entry of pending.time.sort(byTimeKey)) s.addTime.run(...entry);
+        for (const entry of users) s.addUser.run(...entry);
+        const empty = new OrdinalSet().serialize();
+        for (const [projectId, paywallId, variantId, day, group] of dirty) {
+          let total = 0;
+          for (const [type, count] of group.counts) {
+            total += count;
+            s.putDaySet.run(projectId, paywallId, variantId, day, type, count, group.typeUsers.get(type)?.serialize() ?? empty);
+          }
+          s.putDaySet.run(projectId, paywallId, variantId, day, ANY_TYPE, total, group.users.serialize());
+        }
+        s.setCheckpoint.run(pending.lastSeq, Date.now());
+      }).immediate();
+    } catch (error) {
+      state.users.giveBack(users);
+      throw error;
+    }
+    for (const [, , , , group] of dirty) group.dirty = false;
+    this.checkpointedSeq = pending.lastSeq;
+    pending.clear();
+  }
+}
