@@ -35,6 +35,9 @@ function notStored(detail: string): ProblemError {
   return new ProblemError(503, 'ingestion_failed', detail, { headers: { 'Retry-After': '1' } });
 }
 
+/** How long after a writer thread died the next one starts. */
+const RESTART_AFTER_MS = 1000;
+
 function warmingUp(): DomainError {
   return new DomainError('stats_warming_up', 'the statistics are being rebuilt after the start; retry shortly', { retryAfterSeconds: 1 });
 }
@@ -152,6 +155,9 @@ export class EventWriter {
         this.options.log.error('event writer exited with requests waiting', { code, requests: this.waiting.size });
         for (const id of [...this.waiting.keys()]) this.settle(id, undefined, notStored('the events may not have been stored; retry with the same ids'));
       }
+      // A thread that died (its start failed: the database was locked for too long) is started again,
+      // so that the statistics come back without waiting for the next event.
+      if (!this.closing) setTimeout(() => this.closing || this.thread(), RESTART_AFTER_MS).unref();
     });
     this.ready = false;
     return (this.worker = worker);
