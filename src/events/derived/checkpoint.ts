@@ -59,18 +59,13 @@ export class DerivedStore {
     };
   }
 
-  /** Loads the last checkpoint (or empties the derived tables when there is none) and replays the events after it. */
+  /** Loads the last checkpoint (or rebuilds everything when there is none) and replays the events after it. */
   start(): StartUp {
     const seq = this.statements.checkpoint.get();
-    if (seq === undefined) {
-      this.db.transaction(() => {
-        for (const table of ['event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
-      }).immediate();
-    } else {
-      this.load(seq);
-    }
-    this.checkpointedSeq = this.pending.lastSeq = seq ?? 0;
     let replayed = 0;
+    if (seq === undefined) replayed = this.rebuild();
+    else this.load(seq);
+    this.checkpointedSeq = this.pending.lastSeq = seq ?? this.pending.lastSeq;
     for (;;) {
       const rows = this.statements.replay.all(this.pending.lastSeq, REPLAY_PAGE);
       for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId] of rows) {
@@ -81,8 +76,36 @@ export class DerivedStore {
       if (this.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
       if (rows.length < REPLAY_PAGE) break;
     }
-    if (seq === undefined || replayed > 0) this.checkpoint();
+    if (this.pending.size > 0) this.checkpoint();
     return { checkpointSeq: seq ?? 0, replayed };
+  }
+
+  /**
+   * The derived state from every raw event, when no checkpoint exists: the
+   * counts and sets by one pass over the events in seq order (ordinals are
+   * handed out in that order), the dedup and time indexes by SQLite itself
+   * (INSERT … SELECT … ORDER BY sorts in C and fills the empty tables from
+   * left to right), all written in one transaction with the checkpoint.
+   */
+  private rebuild(): number {
+    const last = this.db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck().get() ?? 0;
+    const events = this.db
+      .prepare<[number], [number, string, string, string, number, string | null, string | null]>('SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id FROM events WHERE seq <= ? ORDER BY seq')
+      .raw();
+    let replayed = 0;
+    for (const [, projectId, paywallId, type, ts, userId, variantId] of events.iterate(last)) {
+      this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
+      replayed++;
+    }
+    this.pending.lastSeq = last;
+    this.committing(() => {
+      for (const table of ['event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
+      this.db
+        .prepare('INSERT INTO event_dedup SELECT project_id, client_ts, event_id FROM events WHERE seq <= ? AND event_id IS NOT NULL ORDER BY 1, 2, 3')
+        .run(last);
+      this.db.prepare('INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq <= ? ORDER BY 1, 2, 3').run(last);
+    });
+    return replayed;
   }
 
   private load(seq: number): void {
@@ -107,26 +130,37 @@ export class DerivedStore {
    * writes it; a crash meanwhile is covered by the replay.
    */
   checkpoint(): void {
+    this.committing(() => undefined);
+  }
+
+  /**
+   * Runs `before` and the checkpoint's writes in one transaction; the memory
+   * is marked as written only once that transaction committed.
+   */
+  private committing(before: () => void): void {
     const { pending, state } = this;
     const users = state.users.takeFresh();
     const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
     const s = this.statements;
     try {
-      this.db.transaction(() => {
-        for (const entry of pending.dedup.sort(byDedupKey)) s.addDedup.run(...entry);
-        for (const entry of pending.time.sort(byTimeKey)) s.addTime.run(...entry);
-        for (const entry of users) s.addUser.run(...entry);
-        const empty = new OrdinalSet().serialize();
-        for (const [projectId, paywallId, variantId, day, group] of dirty) {
-          let total = 0;
-          for (const [type, count] of group.counts) {
-            total += count;
-            s.putDaySet.run(projectId, paywallId, variantId, day, type, count, group.typeUsers.get(type)?.serialize() ?? empty);
+      this.db
+        .transaction(() => {
+          before();
+          for (const entry of pending.dedup.sort(byDedupKey)) s.addDedup.run(...entry);
+          for (const entry of pending.time.sort(byTimeKey)) s.addTime.run(...entry);
+          for (const entry of users) s.addUser.run(...entry);
+          const empty = new OrdinalSet().serialize();
+          for (const [projectId, paywallId, variantId, day, group] of dirty) {
+            let total = 0;
+            for (const [type, count] of group.counts) {
+              total += count;
+              s.putDaySet.run(projectId, paywallId, variantId, day, type, count, group.typeUsers.get(type)?.serialize() ?? empty);
+            }
+            s.putDaySet.run(projectId, paywallId, variantId, day, ANY_TYPE, total, group.users.serialize());
           }
-          s.putDaySet.run(projectId, paywallId, variantId, day, ANY_TYPE, total, group.users.serialize());
-        }
-        s.setCheckpoint.run(pending.lastSeq, Date.now());
-      }).immediate();
+          s.setCheckpoint.run(pending.lastSeq, Date.now());
+        })
+        .immediate();
     } catch (error) {
       state.users.giveBack(users);
       throw error;
