@@ -7,6 +7,7 @@
 // its last line (cpu: the share of a core it used; written: bytes it wrote,
 // the last checkpoint of the "checkpointed" design included).
 // Usage: node sqlite-insert.mjs DB ADDON PROJECT_ID PAYWALL_ID SECONDS NONCE DESIGN
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { BATCH, batchTime, eventRow, eventStore, openSqlite } from '../lib/events.mjs';
 
@@ -29,7 +30,12 @@ const deadline = start + Number(seconds) * 1000;
 while (performance.now() < deadline) {
   const now = Date.now();
   const rows = [];
-  for (let i = 0; i < ROWS_PER_TRANSACTION; i++, n++) rows.push(eventRow(stream, n, batchTime(now, i % BATCH, BATCH), now));
+  for (let i = 0; i < ROWS_PER_TRANSACTION; i++, n++) {
+    const row = eventRow(stream, n, batchTime(now, i % BATCH, BATCH), now);
+    // Ids as SDKs make them (random UUIDs): a design keyed by the id alone writes randomly, as it would in production.
+    row[7] = randomUUID();
+    rows.push(row);
+  }
   stored += store.write(rows);
 }
 store.flush();
