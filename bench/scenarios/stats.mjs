@@ -17,6 +17,7 @@ import { PAYWALL_ID, seedFixture } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { DAYS, loadEventsInWorker, rebuildDerived } from '../lib/load-events.mjs';
 import { createDatabase, startPaywalld } from '../lib/paywalld.mjs';
+import { rss } from '../lib/processes.mjs';
 import { alternate, medianOf, ratios } from '../lib/rounds.mjs';
 import { assertAlive, measuring, row, stopAll } from '../lib/scenario.mjs';
 import { ScenarioError } from '../lib/wrk.mjs';
@@ -65,7 +66,7 @@ async function startMeasured(ctx, database) {
   const resolveMs = performance.now() - spawned;
   await waitFor(async () => /"msg":"event statistics ready"/.test(server.stdout()), 600_000, 'the statistics were not ready');
   const ready = JSON.parse(server.stdout().split('\n').find((line) => line.includes('"msg":"event statistics ready"')));
-  return { server, start: { resolveMs, loadMs: ready.rebuild_ms, replayed: ready.replayed_events } };
+  return { server, start: { resolveMs, loadMs: ready.rebuild_ms, replayed: ready.replayed_events, rss: rss(server.pid) } };
 }
 
 export async function stats(ctx) {
@@ -167,7 +168,7 @@ export async function stats(ctx) {
           return (
             `  ${size(d.total)} events, ${size(d.users)} users (${f.mb(dbBytes(d.file))} on disk): p50 per round ${f.list(r, (x) => f.ms(x.p50))}, p99 ${f.list(r, (x) => f.ms(x.p99))}\n` +
             `    derived state rebuilt from the raw events in ${f.ms(d.rebuild.ms)}; at start: resolve answered ${f.ms(d.start.resolveMs)} after the spawn, ` +
-            `checkpoint loaded in ${f.ms(d.start.loadMs)} (${f.count(d.start.replayed)} events replayed)`
+            `checkpoint loaded in ${f.ms(d.start.loadMs)} (${f.count(d.start.replayed)} events replayed); RSS then ${f.mb(d.start.rss)}`
           );
         }),
         `  p50 ratio ${size(largest.total)}/${size(smallest.total)} per round: ${f.list(growth.perRound, f.ratio)}`,
