@@ -6,7 +6,13 @@
  * identically when every derived table is deleted.
  */
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { migrations } from '../../src/db/migrations/index.ts';
+import { ProjectStore } from '../../src/projects/store.ts';
+import { tempDir } from '../helpers/temp.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { exported, fetchStats, ingest, type Json, openTestDb, restartServer } from './client.ts';
 
@@ -192,4 +198,32 @@ test('statistics asked while the derived state is still being rebuilt answer 503
   assert.equal((await fetch(`${second}/api/paywalls/pw`, { headers: bearer(keys.secret) })).status, 404);
   lock.exec('COMMIT');
   assert.deepEqual(await answers(second, keys.secret), answered);
+});
+
+test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', async (t) => {
+  const dbPath = path.join(tempDir(t), 'paywalld.db');
+  const old = openDatabase(dbPath);
+  migrate(old, migrations.filter((migration) => migration.version <= 4));
+  const { project, keys } = new ProjectStore(old).create('old');
+  const now = Date.now();
+  const insert = old.prepare(
+    `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
+     VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
+  );
+  const events: Json[] = [];
+  for (let i = 0; i < 300; i++) {
+    const event = { type: i % 3 === 0 ? 'purchase_complete' : 'screen_impression', paywall_id: 'pw', ts: now - i * 60_000, id: `old-${i}`, user_id: `u${i % 40}`, variant_id: 'control' };
+    insert.run(project.id, event.type, event.ts, event.ts, now, event.id, event.user_id);
+    events.push(event);
+  }
+  old.close();
+
+  const url = await restartServer(t, dbPath);
+  const range = { from: dayText(now - 2 * DAY), to: dayText(now) };
+  const response = await fetchStats(url, keys.secret, 'pw', range);
+  assert.equal(response.status, 200);
+  assert.deepEqual((await response.json()).variants, bruteForce(await exported(url, keys.secret), 'pw', range.from, range.to));
+  // The old events' ids are known to the rebuilt dedup index: resent, they are duplicates.
+  const resent = await ingest(url, keys.sdk, { events: events.slice(0, 50) });
+  assert.deepEqual([resent.accepted, resent.duplicates], [0, 50]);
 });
