@@ -80,9 +80,11 @@ const CHECKPOINT_EVERY_MS = 5000;
  * - `inline-dedup`: the unique (project_id, client_ts, event_id) index alone;
  * - `inline-id`: a unique index on (project_id, event_id): no time in the key;
  * - `checkpointed`: the server's design (src/events/writer/sink.ts and
- *   src/events/derived/): per event a lookup (memory, then event_dedup) and
- *   the append; every few seconds the new dedup and time-index entries are
- *   inserted in key order in one transaction.
+ *   src/events/derived/): per event a duplicate check (memory, then
+ *   event_dedup only when the key filter says the key may be stored; here a
+ *   Set of the checkpointed keys plays the filter) and the append; every few
+ *   seconds the new dedup and time-index entries are inserted in key order
+ *   in one transaction.
  */
 export function eventStore(db, design) {
   for (const sql of INLINE_INDEXES[design] ?? []) db.exec(sql);
@@ -99,6 +101,7 @@ export function eventStore(db, design) {
   const addDedup = db.prepare('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)');
   const addTime = db.prepare('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)');
   let keys = new Set();
+  const checkpointed = new Set();
   let dedup = [];
   let time = [];
   let lastCheckpoint = performance.now();
@@ -106,7 +109,7 @@ export function eventStore(db, design) {
     let fresh = 0;
     for (const row of rows) {
       const key = `${row[0]}\0${row[4]}\0${row[7]}`;
-      if (keys.has(key) || lookup.get(row[0], row[4], row[7]) !== undefined) continue;
+      if (keys.has(key) || (checkpointed.has(key) && lookup.get(row[0], row[4], row[7]) !== undefined)) continue;
       const seq = Number(insert.run(row).lastInsertRowid);
       keys.add(key);
       dedup.push([row[0], row[4], row[7]]);
@@ -124,6 +127,7 @@ export function eventStore(db, design) {
   });
   const flush = () => {
     checkpoint.immediate();
+    for (const key of keys) checkpointed.add(key);
     keys = new Set();
     dedup = [];
     time = [];

@@ -7,14 +7,17 @@
  * from the raw events, so deleting derived state loses nothing.
  */
 import type { Database } from '../../db/database.ts';
+import { KeyFilter } from './key-filter.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { byDedupKey, byTimeKey, PendingIndexes } from './pending.ts';
+import { byDedupKey, byTimeKey, dedupKey, PendingIndexes } from './pending.ts';
 import { ANY_TYPE, DerivedState } from './state.ts';
 
 /** Events read per query while replaying: a statement being iterated would keep the connection busy. */
 const REPLAY_PAGE = 50_000;
 /** While replaying, a checkpoint is written whenever this many events are pending, to bound memory. */
 export const CHECKPOINT_MAX_PENDING = 200_000;
+/** Keys read from event_dedup per step of filling the key filter at start. */
+const FILTER_PAGE = 20_000;
 
 type ReplayRow = [seq: number, projectId: string, paywallId: string, type: string, ts: number, clientTs: number, eventId: string | null, userId: string | null, variantId: string | null];
 
@@ -30,6 +33,11 @@ export class DerivedStore {
   readonly pending = new PendingIndexes();
   /** The seq the stored derived tables are complete up to. */
   checkpointedSeq = 0;
+  /** Every dedup key stored since the start is in it; those stored before, once `filterComplete`. */
+  private filter = new KeyFilter(0);
+  private filterComplete = false;
+  /** Where filling the filter from event_dedup goes on. */
+  private filterCursor: [string, number, string] = ['', Number.MIN_SAFE_INTEGER, ''];
   private readonly db: Database;
   private readonly statements;
 
@@ -49,6 +57,13 @@ export class DerivedStore {
           'SELECT seq, project_id, paywall_id, type, ts, client_ts, event_id, user_id, variant_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
         )
         .raw(),
+      maxSeq: db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck(),
+      storedKeys: db
+        .prepare<[string, number, string, number], [string, number, string]>(
+          `SELECT project_id, client_ts, event_id FROM event_dedup WHERE (project_id, client_ts, event_id) > (?, ?, ?)
+           ORDER BY project_id, client_ts, event_id LIMIT ?`,
+        )
+        .raw(),
       addDedup: db.prepare<[string, number, string]>('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)'),
       addTime: db.prepare<[string, number, number]>('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)'),
       addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
@@ -61,6 +76,8 @@ export class DerivedStore {
 
   /** Loads the last checkpoint (or rebuilds everything when there is none) and replays the events after it. */
   start(): StartUp {
+    // Sized for twice the events stored: room to grow until the next start.
+    this.filter = new KeyFilter(Math.max(1_000_000, 2 * (this.statements.maxSeq.get() ?? 0)));
     const seq = this.statements.checkpoint.get();
     let replayed = 0;
     if (seq === undefined) replayed = this.rebuild();
@@ -106,6 +123,25 @@ export class DerivedStore {
       this.db.prepare('INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq <= ? ORDER BY 1, 2, 3').run(last);
     });
     return replayed;
+  }
+
+  /** Whether a stored event may have this dedup key: false means certainly not, with no read. */
+  mayBeStored(key: string): boolean {
+    return !this.filterComplete || this.filter.mightContain(key);
+  }
+
+  /**
+   * Adds the next page of keys stored before this start to the filter; true
+   * once all are in (from then on `mayBeStored` answers from memory). Runs
+   * in steps between commits, so ingestion does not wait for it.
+   */
+  fillFilter(): boolean {
+    if (this.filterComplete) return true;
+    const rows = this.statements.storedKeys.all(...this.filterCursor, FILTER_PAGE);
+    for (const [projectId, clientTs, eventId] of rows) this.filter.add(dedupKey(projectId, clientTs, eventId));
+    if (rows.length > 0) this.filterCursor = rows.at(-1)!;
+    this.filterComplete = rows.length < FILTER_PAGE;
+    return this.filterComplete;
   }
 
   private load(seq: number): void {
@@ -166,6 +202,8 @@ export class DerivedStore {
       throw error;
     }
     for (const [, , , , group] of dirty) group.dirty = false;
+    // The keys now in event_dedup go into the filter before they leave memory.
+    for (const key of pending.keys) this.filter.add(key);
     this.checkpointedSeq = pending.lastSeq;
     pending.clear();
   }

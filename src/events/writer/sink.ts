@@ -11,8 +11,9 @@ interface Staged {
 
 /**
  * Stores events: per event, an exact duplicate check (the keys stored since
- * the last checkpoint are in memory, older ones in event_dedup, a read) and
- * the append of the raw row, nothing else. Only once the transaction has
+ * the last checkpoint are in memory, older ones in event_dedup: read only
+ * when the key filter says the key may be there) and the append of the raw
+ * row, nothing else. Only once the transaction has
  * committed are the stored rows counted into the derived state and their
  * index entries queued for the next checkpoint, so a rolled-back
  * transaction leaves no trace in memory either.
@@ -38,7 +39,7 @@ export class EventSink {
           let key: string | undefined;
           if (eventId !== null) {
             key = dedupKey(row[0], row[4], eventId);
-            if (keys.has(key) || pending.keys.has(key) || checkpointed.get(row[0], row[4], eventId) !== undefined) continue;
+            if (keys.has(key) || pending.keys.has(key) || (derived.mayBeStored(key) && checkpointed.get(row[0], row[4], eventId) !== undefined)) continue;
             keys.add(key);
           }
           staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row, key });

@@ -153,6 +153,18 @@ try {
 }
 const checkpointTimer = setInterval(checkpoint, CHECKPOINT_EVERY_MS).unref();
 
+/** Fills the dedup key filter from event_dedup one page per turn of the event loop: writes queued meanwhile go first. */
+function fillFilter(): void {
+  if (closing) return;
+  try {
+    if (!derived.fillFilter()) setImmediate(fillFilter);
+  } catch (error) {
+    // Without the filter every new key is looked up in event_dedup: slower, still exact.
+    send({ kind: 'checkpoint_failed', error: `filling the dedup key filter: ${describe(error)}` });
+  }
+}
+setImmediate(fillFilter);
+
 const retentionTimer = retention
   ? setInterval(() => {
       if (!retentionRunning) retentionPass();
