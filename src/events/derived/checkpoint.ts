@@ -16,6 +16,8 @@ import { ANY_TYPE, DerivedState } from './state.ts';
 const REPLAY_PAGE = 50_000;
 /** While replaying, a checkpoint is written whenever this many events are pending, to bound memory. */
 export const CHECKPOINT_MAX_PENDING = 200_000;
+/** Events per transaction when a rebuild fills the dedup and time indexes. */
+const REBUILD_RANGE = 500_000;
 /** Keys read from event_dedup per step of filling the key filter at start. */
 const FILTER_PAGE = 20_000;
 
@@ -100,28 +102,40 @@ export class DerivedStore {
   /**
    * The derived state from every raw event, when no checkpoint exists: the
    * counts and sets by one pass over the events in seq order (ordinals are
-   * handed out in that order), the dedup and time indexes by SQLite itself
-   * (INSERT … SELECT … ORDER BY sorts in C and fills the empty tables from
-   * left to right), all written in one transaction with the checkpoint.
+   * handed out in that order); the dedup and time indexes by SQLite itself,
+   * one seq range at a time (INSERT … SELECT … ORDER BY sorts the range in
+   * C; events arrive roughly in time order, so each range lands near the
+   * right-hand edge of the indexes), each range its own transaction to keep
+   * the WAL small. The checkpoint row comes last: a crash before it makes
+   * the next start rebuild again from scratch.
    */
   private rebuild(): number {
-    const last = this.db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck().get() ?? 0;
+    const last = this.statements.maxSeq.get() ?? 0;
     const events = this.db
-      .prepare<[number], [number, string, string, string, number, string | null, string | null]>('SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id FROM events WHERE seq <= ? ORDER BY seq')
+      .prepare<[number], [number, string, string, string, number, string | null, string | null]>(
+        'SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id FROM events WHERE seq <= ? ORDER BY seq',
+      )
       .raw();
     let replayed = 0;
     for (const [, projectId, paywallId, type, ts, userId, variantId] of events.iterate(last)) {
       this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
       replayed++;
     }
-    this.pending.lastSeq = last;
-    this.committing(() => {
-      for (const table of ['event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
-      this.db
-        .prepare('INSERT INTO event_dedup SELECT project_id, client_ts, event_id FROM events WHERE seq <= ? AND event_id IS NOT NULL ORDER BY 1, 2, 3')
-        .run(last);
-      this.db.prepare('INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq <= ? ORDER BY 1, 2, 3').run(last);
+    const emptyTables = this.db.transaction(() => {
+      for (const table of ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
     });
+    emptyTables.immediate();
+    const dedupRange = this.db.prepare<[number, number]>(
+      'INSERT OR IGNORE INTO event_dedup SELECT project_id, client_ts, event_id FROM events WHERE seq > ? AND seq <= ? AND event_id IS NOT NULL ORDER BY 1, 2, 3',
+    );
+    const timeRange = this.db.prepare<[number, number]>('INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq > ? AND seq <= ? ORDER BY 1, 2, 3');
+    const indexRange = this.db.transaction((from: number, to: number) => {
+      dedupRange.run(from, to);
+      timeRange.run(from, to);
+    });
+    for (let from = 0; from < last; from += REBUILD_RANGE) indexRange.immediate(from, Math.min(last, from + REBUILD_RANGE));
+    this.pending.lastSeq = last;
+    this.checkpoint();
     return replayed;
   }
 
@@ -166,14 +180,6 @@ export class DerivedStore {
    * writes it; a crash meanwhile is covered by the replay.
    */
   checkpoint(): void {
-    this.committing(() => undefined);
-  }
-
-  /**
-   * Runs `before` and the checkpoint's writes in one transaction; the memory
-   * is marked as written only once that transaction committed.
-   */
-  private committing(before: () => void): void {
     const { pending, state } = this;
     const users = state.users.takeFresh();
     const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
@@ -181,7 +187,6 @@ export class DerivedStore {
     try {
       this.db
         .transaction(() => {
-          before();
           for (const entry of pending.dedup.sort(byDedupKey)) s.addDedup.run(...entry);
           for (const entry of pending.time.sort(byTimeKey)) s.addTime.run(...entry);
           for (const entry of users) s.addUser.run(...entry);
