@@ -44,6 +44,8 @@ export type FromWriter =
   | { kind: 'start_failed'; error: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
   | { kind: 'checkpoint_failed'; error: string }
+  /** Filling the dedup key filter failed: every key is looked up in event_dedup until the next start. */
+  | { kind: 'filter_failed'; error: string }
   /** One transaction committed: for each request in it, how many of its rows were new (the rest were duplicates). */
   | { kind: 'written'; ids: number[]; inserted: number[] }
   /** One transaction rolled back: none of these requests' rows are stored. */

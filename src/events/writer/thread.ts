@@ -160,7 +160,7 @@ function fillFilter(): void {
     if (!derived.fillFilter()) setImmediate(fillFilter);
   } catch (error) {
     // Without the filter every new key is looked up in event_dedup: slower, still exact.
-    send({ kind: 'checkpoint_failed', error: `filling the dedup key filter: ${describe(error)}` });
+    send({ kind: 'filter_failed', error: describe(error) });
   }
 }
 setImmediate(fillFilter);

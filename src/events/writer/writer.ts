@@ -185,6 +185,9 @@ export class EventWriter {
       case 'checkpoint_failed':
         this.options.log.error('event checkpoint failed; it is retried', { error: message.error });
         return;
+      case 'filter_failed':
+        this.options.log.error('filling the dedup key filter failed; duplicates are checked in the database instead', { error: message.error });
+        return;
       case 'written': {
         this.committed++;
         let rows = 0;
