@@ -52,3 +52,12 @@ test('serialize and deserialize give back the same set', () => {
     assert.equal(copy.has(spread + 1), true);
   }
 });
+
+test('unionSize over a remembered union (unionChunks) of some sets equals the union of all', () => {
+  const parts = [filled(12, 8000, 150_000), filled(13, 20_000, 140_000), filled(14, 100, 300_000), filled(15, 3000, 3000)];
+  const union = new Set<number>();
+  for (const { plain } of parts) for (const ordinal of plain) union.add(ordinal);
+  const base = OrdinalSet.unionChunks(parts.slice(0, 2).map((part) => part.set));
+  assert.equal(OrdinalSet.unionSize(parts.slice(2).map((part) => part.set), base), union.size);
+  assert.equal(OrdinalSet.unionSize([], base), new Set([...parts[0]!.plain, ...parts[1]!.plain]).size);
+});

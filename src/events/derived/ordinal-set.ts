@@ -34,6 +34,16 @@ function search(values: Uint16Array, size: number, value: number): number {
   return -low - 1;
 }
 
+function orInto(scratch: Uint32Array, chunk: Chunk): void {
+  if (chunk.kind === 'bitmap') {
+    const words = chunk.words;
+    for (let i = 0; i < BITMAP_WORDS; i++) scratch[i]! |= words[i]!;
+  } else {
+    const values = chunk.values;
+    for (let i = 0; i < chunk.size; i++) scratch[values[i]! >>> 5]! |= 1 << (values[i]! & 31);
+  }
+}
+
 function toBitmap(values: Uint16Array, size: number): Uint32Array {
   const words = new Uint32Array(BITMAP_WORDS);
   for (let i = 0; i < size; i++) words[values[i]! >>> 5]! |= 1 << (values[i]! & 31);
@@ -116,37 +126,40 @@ export class OrdinalSet {
   /**
    * How many ordinals are in at least one of `sets`: the exact size of their
    * union, computed chunk by chunk in one scratch bitmap, without building it.
+   * `base`, when given, is a union already computed (chunks by high bits, as
+   * from `unionChunks`) that the result includes too.
    */
-  static unionSize(sets: readonly OrdinalSet[]): number {
-    if (sets.length === 0) return 0;
-    if (sets.length === 1) return sets[0]!.size;
-    const highs = new Set<number>();
+  static unionSize(sets: readonly OrdinalSet[], base?: ReadonlyMap<number, Uint32Array>): number {
+    if (!base && sets.length === 0) return 0;
+    if (!base && sets.length === 1) return sets[0]!.size;
+    const highs = new Set<number>(base?.keys());
     for (const set of sets) for (const high of set.chunks.keys()) highs.add(high);
     const scratch = new Uint32Array(BITMAP_WORDS);
     let total = 0;
     for (const high of highs) {
-      const holders: Chunk[] = [];
+      const start = base?.get(high);
+      if (start) scratch.set(start);
+      else scratch.fill(0);
       for (const set of sets) {
         const chunk = set.chunks.get(high);
-        if (chunk) holders.push(chunk);
-      }
-      if (holders.length === 1) {
-        total += holders[0]!.size;
-        continue;
-      }
-      scratch.fill(0);
-      for (const chunk of holders) {
-        if (chunk.kind === 'bitmap') {
-          const words = chunk.words;
-          for (let i = 0; i < BITMAP_WORDS; i++) scratch[i]! |= words[i]!;
-        } else {
-          const values = chunk.values;
-          for (let i = 0; i < chunk.size; i++) scratch[values[i]! >>> 5]! |= 1 << (values[i]! & 31);
-        }
+        if (chunk) orInto(scratch, chunk);
       }
       for (let i = 0; i < BITMAP_WORDS; i++) if (scratch[i] !== 0) total += popcount(scratch[i]!);
     }
     return total;
+  }
+
+  /** The union of `sets` as bitmaps by high bits: to be the `base` of later unionSize calls. */
+  static unionChunks(sets: readonly OrdinalSet[]): Map<number, Uint32Array> {
+    const union = new Map<number, Uint32Array>();
+    for (const set of sets) {
+      for (const [high, chunk] of set.chunks) {
+        let words = union.get(high);
+        if (!words) union.set(high, (words = new Uint32Array(BITMAP_WORDS)));
+        orInto(words, chunk);
+      }
+    }
+    return union;
   }
 
   /**

@@ -53,6 +53,18 @@ function figures(counts: Map<string, number>, uniqueUsers: number): Figures {
   };
 }
 
+/** Range unions remembered (each at most one 8 KiB bitmap per 65,536 users): the ranges dashboards poll. */
+const CACHED_UNIONS = 16;
+/** Days this close to the newest day of a variant still change under ingestion; older ones rarely do. */
+const RECENT_DAYS = 2;
+
+interface CachedUnion {
+  sets: OrdinalSet[];
+  /** Sets only grow: the same set with the same size has the same members. */
+  sizes: number[];
+  chunks: Map<number, Uint32Array>;
+}
+
 function byVariantId(a: string, b: string): number {
   return a === UNKNOWN_VARIANT ? 1 : b === UNKNOWN_VARIANT ? -1 : a < b ? -1 : a > b ? 1 : 0;
 }
@@ -61,6 +73,8 @@ export class DerivedState {
   readonly users = new UserDictionary();
   /** project → paywall → variant → day → group */
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
+  /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
+  private readonly unions = new Map<string, CachedUnion>();
 
   /** The group of a key, created empty when missing. */
   group(projectId: string, paywallId: string, variantId: string, day: number): DayGroup {
@@ -114,12 +128,31 @@ export class DerivedState {
       if (days.length === 0) continue;
       const totals = new Map<string, number>();
       for (const [, group] of days) for (const [type, count] of group.counts) totals.set(type, (totals.get(type) ?? 0) + count);
+      const newest = Math.max(...variants.get(variantId)!.keys());
+      const older = days.filter(([day]) => day <= newest - RECENT_DAYS).map(([, group]) => group.users);
+      const recent = days.filter(([day]) => day > newest - RECENT_DAYS).map(([, group]) => group.users);
+      const key = `${projectId}\0${paywallId}\0${variantId}\0${fromDay}\0${toDay}`;
       result.push({
         variant_id: variantId,
-        totals: figures(totals, OrdinalSet.unionSize(days.map(([, group]) => group.users))),
+        totals: figures(totals, older.length < 2 ? OrdinalSet.unionSize([...older, ...recent]) : OrdinalSet.unionSize(recent, this.unionOf(key, older))),
         days: days.map(([day, group]) => ({ day: dayText(day), ...figures(group.counts, group.users.size) })),
       });
     }
     return result;
+  }
+
+  /**
+   * The union of `sets` as bitmaps, remembered under `key` while none of
+   * them changes: a range asked again costs one OR of its recent days into
+   * it instead of one per day.
+   */
+  private unionOf(key: string, sets: OrdinalSet[]): Map<number, Uint32Array> {
+    const cached = this.unions.get(key);
+    this.unions.delete(key);
+    const valid = cached !== undefined && cached.sets.length === sets.length && sets.every((set, i) => cached.sets[i] === set && cached.sizes[i] === set.size);
+    const entry = valid ? cached : { sets, sizes: sets.map((set) => set.size), chunks: OrdinalSet.unionChunks(sets) };
+    this.unions.set(key, entry);
+    if (this.unions.size > CACHED_UNIONS) this.unions.delete(this.unions.keys().next().value!);
+    return entry.chunks;
   }
 }
