@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { KeyFilter } from '../../src/events/derived/key-filter.ts';
 import { dedupKey } from '../../src/events/derived/pending.ts';
 
-test('every added key may be contained; at capacity about 1 % of other keys are false positives', () => {
+test('every added key may be contained; at capacity about 2 % of other keys are false positives', () => {
   const capacity = 100_000;
   const filter = new KeyFilter(capacity);
   const now = 1_767_225_600_000;
@@ -12,7 +12,7 @@ test('every added key may be contained; at capacity about 1 % of other keys are 
   for (let i = 0; i < capacity; i++) assert.equal(filter.mightContain(dedupKey('proj_a', now + (i % 977), `id-${i}`)), true, `key ${i}`);
   let falsePositives = 0;
   for (let i = 0; i < capacity; i++) if (filter.mightContain(dedupKey('proj_b', now + (i % 977), `id-${i}`))) falsePositives++;
-  assert.ok(falsePositives < capacity * 0.03, `${falsePositives} false positives of ${capacity}`);
+  assert.ok(falsePositives < capacity * 0.04, `${falsePositives} false positives of ${capacity}`);
 });
 
 test('past its capacity it lets more keys through but still never misses one', () => {

@@ -38,6 +38,8 @@ export class DerivedStore {
   /** Every dedup key stored since the start is in it; those stored before, once `filterComplete`. */
   private filter = new KeyFilter(0);
   private filterComplete = false;
+  /** Keys added to the filter since it was made: past its capacity it is replaced by a larger one. */
+  private filterKeys = 0;
   /** Where filling the filter from event_dedup goes on. */
   private filterCursor: [string, number, string] = ['', Number.MIN_SAFE_INTEGER, ''];
   private readonly db: Database;
@@ -78,8 +80,7 @@ export class DerivedStore {
 
   /** Loads the last checkpoint (or rebuilds everything when there is none) and replays the events after it. */
   start(): StartUp {
-    // Sized for twice the events stored: room to grow until the next start.
-    this.filter = new KeyFilter(Math.max(1_000_000, 2 * (this.statements.maxSeq.get() ?? 0)));
+    this.newFilter(this.statements.maxSeq.get() ?? 0);
     const seq = this.statements.checkpoint.get();
     let replayed = 0;
     if (seq === undefined) replayed = this.rebuild();
@@ -139,6 +140,22 @@ export class DerivedStore {
     return replayed;
   }
 
+  /**
+   * A new, empty filter for twice `stored` keys (room to grow), to be filled
+   * from event_dedup by `fillFilter`; until then every key is read.
+   */
+  private newFilter(stored: number): void {
+    this.filter = new KeyFilter(Math.max(1_000_000, 2 * stored));
+    this.filterKeys = 0;
+    this.filterComplete = false;
+    this.filterCursor = ['', Number.MIN_SAFE_INTEGER, ''];
+  }
+
+  /** The filter is being filled: the writer calls fillFilter between commits until it answers true. */
+  get filling(): boolean {
+    return !this.filterComplete;
+  }
+
   /** Whether a stored event may have this dedup key: false means certainly not, with no read. */
   mayBeStored(key: string): boolean {
     return !this.filterComplete || this.filter.mightContain(key);
@@ -153,6 +170,7 @@ export class DerivedStore {
     if (this.filterComplete) return true;
     const rows = this.statements.storedKeys.all(...this.filterCursor, FILTER_PAGE);
     for (const [projectId, clientTs, eventId] of rows) this.filter.add(dedupKey(projectId, clientTs, eventId));
+    this.filterKeys += rows.length;
     if (rows.length > 0) this.filterCursor = rows.at(-1)!;
     this.filterComplete = rows.length < FILTER_PAGE;
     return this.filterComplete;
@@ -209,6 +227,9 @@ export class DerivedStore {
     for (const [, , , , group] of dirty) group.dirty = false;
     // The keys now in event_dedup go into the filter before they leave memory.
     for (const key of pending.keys) this.filter.add(key);
+    this.filterKeys += pending.keys.size;
+    // Fuller than planned, it would let more and more reads through: a larger one is filled anew.
+    if (this.filterKeys > this.filter.capacity) this.newFilter(pending.lastSeq);
     this.checkpointedSeq = pending.lastSeq;
     pending.clear();
   }

@@ -1,35 +1,35 @@
 /**
  * A Bloom filter of deduplication keys: it answers "certainly not stored" for
  * almost every new event, so the writer reads event_dedup only for the few
- * keys it might hold (a retry, or a false positive, about 1 in 100 at the
+ * keys it might hold (a retry, or a false positive, about 2 in 100 at the
  * planned capacity). It never answers "not stored" for a stored key: every
  * key goes in before it can be looked up, so deduplication stays exact.
- * Deleted keys (retention) stay in it: they only cost a read. Past its
- * capacity it fills up and lets more reads through; it is sized again at the
- * next start.
+ * Deleted keys (retention) stay in it: they only cost a read. The owner
+ * replaces it with a larger one when it holds more keys than planned.
  */
 
-/** Bits per planned key, and probes per key: about 1 % false positives at capacity. */
-const BITS_PER_KEY = 10;
-const PROBES = 7;
-/** 2^28 bits (32 MiB) at most. */
-const MAX_BITS = 2 ** 28;
+/** Bits per planned key, and probes per key: about 2 % false positives at capacity. */
+const BITS_PER_KEY = 8;
+const PROBES = 6;
+/** 2^31 bits (256 MiB) at most: 268 M keys. */
+const MAX_BITS = 2 ** 31;
 
 export class KeyFilter {
+  /** Keys it was planned for. */
+  readonly capacity: number;
   private readonly words: Uint32Array;
-  private readonly mask: number;
+  private readonly bits: number;
 
   constructor(capacity: number) {
-    let bits = 1024;
-    while (bits < capacity * BITS_PER_KEY && bits < MAX_BITS) bits *= 2;
-    this.words = new Uint32Array(bits / 32);
-    this.mask = bits - 1;
+    this.capacity = capacity;
+    this.bits = Math.min(MAX_BITS, Math.max(1024, Math.ceil((capacity * BITS_PER_KEY) / 32) * 32));
+    this.words = new Uint32Array(this.bits / 32);
   }
 
   add(key: string): void {
     let [h1, h2] = hashes(key);
     for (let i = 0; i < PROBES; i++, h1 = (h1 + h2) >>> 0) {
-      const bit = h1 & this.mask;
+      const bit = h1 % this.bits;
       this.words[bit >>> 5]! |= 1 << (bit & 31);
     }
   }
@@ -38,7 +38,7 @@ export class KeyFilter {
   mightContain(key: string): boolean {
     let [h1, h2] = hashes(key);
     for (let i = 0; i < PROBES; i++, h1 = (h1 + h2) >>> 0) {
-      const bit = h1 & this.mask;
+      const bit = h1 % this.bits;
       if ((this.words[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
     }
     return true;
@@ -55,6 +55,5 @@ function hashes(key: string): [number, number] {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  // An odd step visits every bit of a power-of-two table.
   return [a >>> 0, (b | 1) >>> 0];
 }

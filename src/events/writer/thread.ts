@@ -82,6 +82,7 @@ function checkpoint(): void {
   } catch (error) {
     send({ kind: 'checkpoint_failed', error: describe(error) });
   }
+  scheduleFill();
 }
 
 /** setImmediate runs after the event loop delivered every message that is waiting: they all join this commit. */
@@ -153,17 +154,27 @@ try {
 }
 const checkpointTimer = setInterval(checkpoint, CHECKPOINT_EVERY_MS).unref();
 
+let filling = false;
+
 /** Fills the dedup key filter from event_dedup one page per turn of the event loop: writes queued meanwhile go first. */
 function fillFilter(): void {
+  filling = false;
   if (closing) return;
   try {
-    if (!derived.fillFilter()) setImmediate(fillFilter);
+    if (!derived.fillFilter()) scheduleFill();
   } catch (error) {
     // Without the filter every new key is looked up in event_dedup: slower, still exact.
     send({ kind: 'filter_failed', error: describe(error) });
   }
 }
-setImmediate(fillFilter);
+
+/** After the start, and whenever a checkpoint replaced the filter by a larger one. */
+function scheduleFill(): void {
+  if (filling || !derived.filling) return;
+  filling = true;
+  setImmediate(fillFilter);
+}
+scheduleFill();
 
 const retentionTimer = retention
   ? setInterval(() => {
