@@ -18,8 +18,12 @@ const REPLAY_PAGE = 50_000;
 export const CHECKPOINT_MAX_PENDING = 200_000;
 /** Events per transaction when a rebuild fills the dedup and time indexes. */
 const REBUILD_RANGE = 500_000;
-/** Keys read from event_dedup per step of filling the key filter at start. */
-const FILTER_PAGE = 20_000;
+/**
+ * Keys read from event_dedup per step of filling the key filter at start: a
+ * few milliseconds, so that statistics and commits asked meanwhile wait no
+ * longer than that.
+ */
+const FILTER_PAGE = 2000;
 
 type ReplayRow = [seq: number, projectId: string, paywallId: string, type: string, ts: number, clientTs: number, eventId: string | null, userId: string | null, variantId: string | null];
 
