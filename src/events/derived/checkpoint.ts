@@ -160,6 +160,11 @@ export class DerivedStore {
     return !this.filterComplete;
   }
 
+  /** Keys in the filter. */
+  get filterSize(): number {
+    return this.filterKeys;
+  }
+
   /** Whether a stored event may have this dedup key: false means certainly not, with no read. */
   mayBeStored(key: string): boolean {
     return !this.filterComplete || this.filter.mightContain(key);

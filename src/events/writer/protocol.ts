@@ -44,6 +44,8 @@ export type FromWriter =
   | { kind: 'start_failed'; error: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
   | { kind: 'checkpoint_failed'; error: string }
+  /** The dedup key filter holds every stored key: new events are no longer looked up in event_dedup. */
+  | { kind: 'filter_filled'; ms: number; keys: number }
   /** Filling the dedup key filter failed: every key is looked up in event_dedup until the next start. */
   | { kind: 'filter_failed'; error: string }
   /** One transaction committed: for each request in it, how many of its rows were new (the rest were duplicates). */

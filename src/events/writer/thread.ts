@@ -155,6 +155,8 @@ try {
 const checkpointTimer = setInterval(checkpoint, CHECKPOINT_EVERY_MS).unref();
 
 let filling = false;
+/** When the current fill started (performance.now()). */
+let fillStarted = 0;
 
 /** Fills the dedup key filter from event_dedup one page per turn of the event loop: writes queued meanwhile go first. */
 function fillFilter(): void {
@@ -162,6 +164,10 @@ function fillFilter(): void {
   if (closing) return;
   try {
     if (!derived.fillFilter()) scheduleFill();
+    else {
+      send({ kind: 'filter_filled', ms: Math.round(performance.now() - fillStarted), keys: derived.filterSize });
+      fillStarted = 0;
+    }
   } catch (error) {
     // Without the filter every new key is looked up in event_dedup: slower, still exact.
     send({ kind: 'filter_failed', error: describe(error) });
@@ -171,6 +177,7 @@ function fillFilter(): void {
 /** After the start, and whenever a checkpoint replaced the filter by a larger one. */
 function scheduleFill(): void {
   if (filling || !derived.filling) return;
+  if (fillStarted === 0) fillStarted = performance.now();
   filling = true;
   setImmediate(fillFilter);
 }

@@ -185,6 +185,9 @@ export class EventWriter {
       case 'checkpoint_failed':
         this.options.log.error('event checkpoint failed; it is retried', { error: message.error });
         return;
+      case 'filter_filled':
+        this.options.log.info('dedup key filter filled', { fill_ms: message.ms, keys: message.keys });
+        return;
       case 'filter_failed':
         this.options.log.error('filling the dedup key filter failed; duplicates are checked in the database instead', { error: message.error });
         return;
