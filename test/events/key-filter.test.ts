@@ -20,3 +20,9 @@ test('past its capacity it lets more keys through but still never misses one', (
   for (let i = 0; i < 50_000; i++) filter.add(`k${i}`);
   for (let i = 0; i < 50_000; i++) assert.equal(filter.mightContain(`k${i}`), true);
 });
+
+test('addParts adds the same key as add(dedupKey(…))', () => {
+  const filter = new KeyFilter(10_000);
+  for (let i = 0; i < 5000; i++) filter.addParts('proj_a', 1_767_225_600_000 + i, `id-${i}`);
+  for (let i = 0; i < 5000; i++) assert.equal(filter.mightContain(dedupKey('proj_a', 1_767_225_600_000 + i, `id-${i}`)), true);
+});

@@ -9,7 +9,7 @@
 import type { Database } from '../../db/database.ts';
 import { KeyFilter } from './key-filter.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { byDedupKey, byTimeKey, dedupKey, PendingIndexes } from './pending.ts';
+import { byDedupKey, byTimeKey, PendingIndexes } from './pending.ts';
 import { ANY_TYPE, DerivedState } from './state.ts';
 
 /** Events read per query while replaying: a statement being iterated would keep the connection busy. */
@@ -145,11 +145,13 @@ export class DerivedStore {
   }
 
   /**
-   * A new, empty filter for twice `stored` keys (room to grow), to be filled
-   * from event_dedup by `fillFilter`; until then every key is read.
+   * A new, empty filter for four times `stored` keys (room to grow: a
+   * database growing from empty is scanned again at 1 M, 4 M, 16 M … keys),
+   * to be filled from event_dedup by `fillFilter`; until then every key is
+   * read.
    */
   private newFilter(stored: number): void {
-    this.filter = new KeyFilter(Math.max(1_000_000, 2 * stored));
+    this.filter = new KeyFilter(Math.max(1_000_000, 4 * stored));
     this.filterKeys = 0;
     this.filterComplete = false;
     this.filterCursor = ['', Number.MIN_SAFE_INTEGER, ''];
@@ -177,11 +179,17 @@ export class DerivedStore {
    */
   fillFilter(): boolean {
     if (this.filterComplete) return true;
-    const rows = this.statements.storedKeys.all(...this.filterCursor, FILTER_PAGE);
-    for (const [projectId, clientTs, eventId] of rows) this.filter.add(dedupKey(projectId, clientTs, eventId));
-    this.filterKeys += rows.length;
-    if (rows.length > 0) this.filterCursor = rows.at(-1)!;
-    this.filterComplete = rows.length < FILTER_PAGE;
+    let read = 0;
+    let last: [string, number, string] | undefined;
+    // Iterated to its end right here, so the connection is free again before anything else runs.
+    for (const row of this.statements.storedKeys.iterate(...this.filterCursor, FILTER_PAGE)) {
+      this.filter.addParts(row[0], row[1], row[2]);
+      last = row;
+      read++;
+    }
+    this.filterKeys += read;
+    if (last) this.filterCursor = last;
+    this.filterComplete = read < FILTER_PAGE;
     return this.filterComplete;
   }
 

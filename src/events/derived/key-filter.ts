@@ -27,33 +27,64 @@ export class KeyFilter {
   }
 
   add(key: string): void {
-    let [h1, h2] = hashes(key);
-    for (let i = 0; i < PROBES; i++, h1 = (h1 + h2) >>> 0) {
-      const bit = h1 % this.bits;
-      this.words[bit >>> 5]! |= 1 << (bit & 31);
-    }
+    hashStart();
+    hashText(key);
+    this.set();
+  }
+
+  /** Adds dedupKey(projectId, clientTs, eventId) without building the string: filling at start hashes millions. */
+  addParts(projectId: string, clientTs: number, eventId: string): void {
+    hashStart();
+    hashText(projectId);
+    hashCode(0);
+    hashText(String(clientTs));
+    hashCode(0);
+    hashText(eventId);
+    this.set();
   }
 
   /** False only when the key was never added. */
   mightContain(key: string): boolean {
-    let [h1, h2] = hashes(key);
-    for (let i = 0; i < PROBES; i++, h1 = (h1 + h2) >>> 0) {
-      const bit = h1 % this.bits;
+    hashStart();
+    hashText(key);
+    let a = h1 >>> 0;
+    const b = (h2 | 1) >>> 0;
+    for (let i = 0; i < PROBES; i++, a = (a + b) >>> 0) {
+      const bit = a % this.bits;
       if ((this.words[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
     }
     return true;
   }
+
+  private set(): void {
+    let a = h1 >>> 0;
+    const b = (h2 | 1) >>> 0;
+    for (let i = 0; i < PROBES; i++, a = (a + b) >>> 0) {
+      const bit = a % this.bits;
+      this.words[bit >>> 5]! |= 1 << (bit & 31);
+    }
+  }
 }
 
-/** Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a multiply-rotate), for double hashing. */
-function hashes(key: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return [a >>> 0, (b | 1) >>> 0];
+/*
+ * Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a
+ * multiply-rotate) for double hashing, kept in module state rather than
+ * returned in a tuple: no allocation per key.
+ */
+let h1 = 0;
+let h2 = 0;
+
+function hashStart(): void {
+  h1 = 0x811c9dc5;
+  h2 = 0x9747b28c;
+}
+
+function hashCode(c: number): void {
+  h1 = Math.imul(h1 ^ c, 0x01000193);
+  h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  h2 ^= h2 >>> 15;
+}
+
+function hashText(text: string): void {
+  for (let i = 0; i < text.length; i++) hashCode(text.charCodeAt(i));
 }
