@@ -39,11 +39,18 @@ export class DerivedStore {
   readonly pending = new PendingIndexes();
   /** The seq the stored derived tables are complete up to. */
   checkpointedSeq = 0;
-  /** Every dedup key stored since the start is in it; those stored before, once `filterComplete`. */
-  private filter = new KeyFilter(0);
+  /**
+   * Every dedup key stored since the start is in one of them; those stored
+   * before, once `filterComplete`. Keys go into the last one; when it holds
+   * more than planned, a four times larger one is started (the full ones
+   * stay as they are, at about 2 % false positives each): no rescan.
+   */
+  private filters = [new KeyFilter(0)];
   private filterComplete = false;
-  /** Keys added to the filter since it was made: past its capacity it is replaced by a larger one. */
+  /** Keys added to the last filter. */
   private filterKeys = 0;
+  /** Keys in all filters. */
+  private filterTotal = 0;
   /** Where filling the filter from event_dedup goes on. */
   private filterCursor: [string, number, string] = ['', Number.MIN_SAFE_INTEGER, ''];
   private readonly db: Database;
@@ -145,16 +152,26 @@ export class DerivedStore {
   }
 
   /**
-   * A new, empty filter for four times `stored` keys (room to grow: a
-   * database growing from empty is scanned again at 1 M, 4 M, 16 M … keys),
-   * to be filled from event_dedup by `fillFilter`; until then every key is
-   * read.
+   * The filter at start, for four times `stored` keys (room to grow), to be
+   * filled from event_dedup by `fillFilter`; until then every key is read.
    */
   private newFilter(stored: number): void {
-    this.filter = new KeyFilter(Math.max(1_000_000, 4 * stored));
+    this.filters = [new KeyFilter(Math.max(1_000_000, 4 * stored))];
     this.filterKeys = 0;
+    this.filterTotal = 0;
     this.filterComplete = false;
     this.filterCursor = ['', Number.MIN_SAFE_INTEGER, ''];
+  }
+
+  /** Counts keys added to the last filter; past its capacity the next ones go to a new, larger one. */
+  private counted(keys: number): void {
+    this.filterKeys += keys;
+    this.filterTotal += keys;
+    const last = this.filters.at(-1)!;
+    if (this.filterKeys > last.capacity) {
+      this.filters.push(new KeyFilter(4 * last.capacity));
+      this.filterKeys = 0;
+    }
   }
 
   /** The filter is being filled: the writer calls fillFilter between commits until it answers true. */
@@ -162,14 +179,16 @@ export class DerivedStore {
     return !this.filterComplete;
   }
 
-  /** Keys in the filter. */
+  /** Keys in the filters. */
   get filterSize(): number {
-    return this.filterKeys;
+    return this.filterTotal;
   }
 
   /** Whether a stored event may have this dedup key: false means certainly not, with no read. */
   mayBeStored(key: string): boolean {
-    return !this.filterComplete || this.filter.mightContain(key);
+    if (!this.filterComplete) return true;
+    for (const filter of this.filters) if (filter.mightContain(key)) return true;
+    return false;
   }
 
   /**
@@ -182,12 +201,13 @@ export class DerivedStore {
     let read = 0;
     let last: [string, number, string] | undefined;
     // Iterated to its end right here, so the connection is free again before anything else runs.
+    const filter = this.filters.at(-1)!;
     for (const row of this.statements.storedKeys.iterate(...this.filterCursor, FILTER_PAGE)) {
-      this.filter.addParts(row[0], row[1], row[2]);
+      filter.addParts(row[0], row[1], row[2]);
       last = row;
       read++;
     }
-    this.filterKeys += read;
+    this.counted(read);
     if (last) this.filterCursor = last;
     this.filterComplete = read < FILTER_PAGE;
     return this.filterComplete;
@@ -243,10 +263,9 @@ export class DerivedStore {
     }
     for (const [, , , , group] of dirty) group.dirty = false;
     // The keys now in event_dedup go into the filter before they leave memory.
-    for (const key of pending.keys) this.filter.add(key);
-    this.filterKeys += pending.keys.size;
-    // Fuller than planned, it would let more and more reads through: a larger one is filled anew.
-    if (this.filterKeys > this.filter.capacity) this.newFilter(pending.lastSeq);
+    const filter = this.filters.at(-1)!;
+    for (const key of pending.keys) filter.add(key);
+    this.counted(pending.keys.size);
     this.checkpointedSeq = pending.lastSeq;
     pending.clear();
   }

@@ -4,8 +4,8 @@
  * keys it might hold (a retry, or a false positive, about 2 in 100 at the
  * planned capacity). It never answers "not stored" for a stored key: every
  * key goes in before it can be looked up, so deduplication stays exact.
- * Deleted keys (retention) stay in it: they only cost a read. The owner
- * replaces it with a larger one when it holds more keys than planned.
+ * Deleted keys (retention) stay in it: they only cost a read. When it holds
+ * more keys than planned, its owner starts a larger one beside it.
  */
 
 /** Bits per planned key, and probes per key: about 2 % false positives at capacity. */

@@ -174,7 +174,7 @@ function fillFilter(): void {
   }
 }
 
-/** After the start, and whenever a checkpoint replaced the filter by a larger one. */
+/** After the start, and after each checkpoint while a fill that failed is still incomplete. */
 function scheduleFill(): void {
   if (filling || !derived.filling) return;
   if (fillStarted === 0) fillStarted = performance.now();
