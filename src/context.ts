@@ -86,7 +86,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
   const { projects, keyStore, paywallStore, paywalls, paywallManager, drafts, products } = configurationServices(db, log);
   const auth = new KeyRegistry(keyStore);
   metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
-  const events = new EventService(db, {
+  const events = new EventService({
     dbPath: config.dbPath,
     retentionDays: config.retentionDays,
     queueLimit: config.eventQueueLimit,

@@ -1,28 +1,23 @@
-// The ceiling of the events scenario: a bare better-sqlite3 loop writing the
-// rows the server would store, with the server's statements and roll-ups
-// (bench/lib/events.mjs), 1,000 rows per transaction at synchronous=FULL in
-// WAL mode, on a database `paywalld migrate` created (the server's schema).
-// With MODE "raw" it writes the events table only, without roll-ups; with
-// "noindex" the events table without its two secondary indexes either (they
-// are dropped from this database first): the configuration of the issue's
-// prototype figure.
+// The baselines of the events scenario: a bare better-sqlite3 loop writing
+// the rows the server would store with one of the candidate designs of
+// bench/lib/events.mjs (eventStore), 1,000 rows per transaction at
+// synchronous=FULL in WAL mode, on a database `paywalld migrate` created
+// (the server's schema). DESIGN "noindex" is the ceiling: the append alone.
 // Runs for SECONDS and prints {"rows":…,"seconds":…,"cpu":…,"written":…} as
-// its last line (cpu: the share of a core it used; written: bytes it wrote).
-// Usage: node sqlite-insert.mjs DB ADDON PROJECT_ID PAYWALL_ID SECONDS NONCE [server|raw|noindex]
+// its last line (cpu: the share of a core it used; written: bytes it wrote,
+// the last checkpoint of the "checkpointed" design included).
+// Usage: node sqlite-insert.mjs DB ADDON PROJECT_ID PAYWALL_ID SECONDS NONCE DESIGN
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { BATCH, batchTime, eventRow, openSqlite, rawEventsOnly, sinkLikeTheServer } from '../lib/events.mjs';
+import { BATCH, batchTime, eventRow, eventStore, openSqlite } from '../lib/events.mjs';
 
-const [file, addon, projectId, paywallId, seconds, nonce, mode = 'server'] = process.argv.slice(2);
+const [file, addon, projectId, paywallId, seconds, nonce, mode] = process.argv.slice(2);
 const ROWS_PER_TRANSACTION = 1000;
 
 const db = openSqlite(file, addon);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
-if (mode === 'noindex') {
-  const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL").pluck().all();
-  for (const name of indexes) db.exec(`DROP INDEX "${name}"`);
-}
-const write = mode === 'server' ? sinkLikeTheServer(db) : rawEventsOnly(db, { dedup: mode !== 'noindex' });
+const store = eventStore(db, mode);
 const stream = { projectId, paywallId, users: 100_000, idPrefix: `${nonce}-` };
 
 const writtenBytes = () => Number(/^write_bytes: (\d+)$/m.exec(fs.readFileSync('/proc/self/io', 'utf8'))?.[1]);
@@ -35,9 +30,15 @@ const deadline = start + Number(seconds) * 1000;
 while (performance.now() < deadline) {
   const now = Date.now();
   const rows = [];
-  for (let i = 0; i < ROWS_PER_TRANSACTION; i++, n++) rows.push(eventRow(stream, n, batchTime(now, i % BATCH, BATCH), now));
-  stored += write(rows);
+  for (let i = 0; i < ROWS_PER_TRANSACTION; i++, n++) {
+    const row = eventRow(stream, n, batchTime(now, i % BATCH, BATCH), now);
+    // Ids as SDKs make them (random UUIDs): a design keyed by the id alone writes randomly, as it would in production.
+    row[7] = randomUUID();
+    rows.push(row);
+  }
+  stored += store.write(rows);
 }
+store.flush();
 const elapsed = (performance.now() - start) / 1000;
 const { user, system } = process.cpuUsage(cpuBefore);
 const written = writtenBytes() - writtenBefore;

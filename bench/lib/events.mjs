@@ -1,7 +1,7 @@
 /**
  * Event rows as the server stores them (src/events/writer/protocol.ts, EventRow)
- * and a copy of the server's insert statements, for the two places where the
- * bench writes events without the server: the better-sqlite3 baseline and
+ * and the candidate designs for storing them, for the two places where the
+ * bench writes events without the server: the better-sqlite3 baselines and
  * the loader of the stats scenario.
  */
 import { createRequire } from 'node:module';
@@ -56,67 +56,89 @@ export function batchTime(now, index, batchSize) {
 const INSERT_EVENT = `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-/** The server's insert of one event, a duplicate id skipped; without `dedup` a plain insert (for a table without the dedup index). */
-function prepareInsertEvent(db, { dedup = true } = {}) {
-  return db.prepare(dedup ? `${INSERT_EVENT} ON CONFLICT (project_id, client_ts, event_id) WHERE event_id IS NOT NULL DO NOTHING` : INSERT_EVENT);
-}
+/** The secondary indexes the events table had before migration 5, for the designs that keep them inline. */
+const INLINE_INDEXES = {
+  'inline-time': [
+    'CREATE UNIQUE INDEX IF NOT EXISTS events_dedup ON events (project_id, client_ts, event_id) WHERE event_id IS NOT NULL',
+    'CREATE INDEX IF NOT EXISTS events_by_time ON events (project_id, ts)',
+  ],
+  'inline-dedup': ['CREATE UNIQUE INDEX IF NOT EXISTS events_dedup ON events (project_id, client_ts, event_id) WHERE event_id IS NOT NULL'],
+  'inline-id': ['CREATE UNIQUE INDEX IF NOT EXISTS events_dedup_id ON events (project_id, event_id) WHERE event_id IS NOT NULL'],
+};
+
+/** How often the checkpointed design writes its index entries (src/events/writer/thread.ts, CHECKPOINT_EVERY_MS). */
+const CHECKPOINT_EVERY_MS = 5000;
 
 /**
- * What src/events/writer/sink.ts does per transaction, statement for
- * statement: each event inserted (a duplicate id skipped), then the daily
- * roll-ups summed in memory and written once per key. Returns a function
- * that commits one list of rows in one transaction (BEGIN IMMEDIATE, as the
- * server's writer) and answers how many were new.
+ * The candidate designs for storing events with exact deduplication, each a
+ * function committing one list of rows in one transaction (BEGIN IMMEDIATE,
+ * as the server's writer) and answering how many were new:
+ * - `noindex`: the append alone, no dedup: the ceiling;
+ * - `inline-time`: the design before migration 5: a unique index on
+ *   (project_id, client_ts, event_id) and an index on (project_id, ts) in the
+ *   events table, written per event;
+ * - `inline-dedup`: the unique (project_id, client_ts, event_id) index alone;
+ * - `inline-id`: a unique index on (project_id, event_id): no time in the key;
+ * - `checkpointed`: the server's design (src/events/writer/sink.ts and
+ *   src/events/derived/): per event a duplicate check (memory, then
+ *   event_dedup only when the key filter says the key may be stored; here a
+ *   Set of the checkpointed keys plays the filter) and the append; every few
+ *   seconds the new dedup and time-index entries are inserted in key order
+ *   in one transaction.
  */
-export function sinkLikeTheServer(db) {
-  const insertEvent = prepareInsertEvent(db);
-  const addCount = db.prepare(
-    `INSERT INTO event_daily_counts (project_id, paywall_id, day, variant_id, type, count) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET count = count + excluded.count`,
-  );
-  const addUser = db.prepare(
-    'INSERT INTO event_daily_users (project_id, paywall_id, day, variant_id, user_id) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-  );
+export function eventStore(db, design) {
+  for (const sql of INLINE_INDEXES[design] ?? []) db.exec(sql);
+  const insert = db.prepare(design.startsWith('inline') ? `${INSERT_EVENT} ON CONFLICT DO NOTHING` : INSERT_EVENT);
+  if (design !== 'checkpointed') {
+    const write = db.transaction((rows) => {
+      let fresh = 0;
+      for (const row of rows) fresh += insert.run(row).changes;
+      return fresh;
+    });
+    return { write: (rows) => write.immediate(rows), flush() {} };
+  }
+  const lookup = db.prepare('SELECT 1 FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?').pluck();
+  const addDedup = db.prepare('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)');
+  const addTime = db.prepare('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)');
+  let keys = new Set();
+  const checkpointed = new Set();
+  let dedup = [];
+  let time = [];
+  let lastCheckpoint = performance.now();
   const write = db.transaction((rows) => {
-    const counts = new Map();
-    const users = new Map();
     let fresh = 0;
     for (const row of rows) {
-      if (insertEvent.run(row).changes === 0) continue;
+      const key = `${row[0]}\0${row[4]}\0${row[7]}`;
+      if (keys.has(key) || (checkpointed.has(key) && lookup.get(row[0], row[4], row[7]) !== undefined)) continue;
+      const seq = Number(insert.run(row).lastInsertRowid);
+      keys.add(key);
+      dedup.push([row[0], row[4], row[7]]);
+      time.push([row[0], row[3], seq]);
       fresh++;
-      const [projectId, paywallId, type, ts] = row;
-      const day = Math.floor(ts / DAY_MS);
-      const variantId = row[9] ?? '';
-      const group = `${projectId}\0${paywallId}\0${day}\0${variantId}`;
-      const countKey = `${group}\0${type}`;
-      const count = counts.get(countKey);
-      if (count) count[5]++;
-      else counts.set(countKey, [projectId, paywallId, day, variantId, type, 1]);
-      const userId = row[8];
-      if (userId !== null) {
-        const userKey = `${group}\0${userId}`;
-        if (!users.has(userKey)) users.set(userKey, [projectId, paywallId, day, variantId, userId]);
-      }
     }
-    for (const count of counts.values()) addCount.run(count);
-    for (const user of users.values()) addUser.run(user);
     return fresh;
   });
-  return (rows) => write.immediate(rows);
-}
-
-/**
- * The raw events table alone, without the roll-ups: what the schema's event
- * storage costs by itself, to tell how much of the events scenario the
- * roll-ups take (and, on a table without the secondary indexes, `dedup:
- * false`, what those take).
- */
-export function rawEventsOnly(db, options) {
-  const insertEvent = prepareInsertEvent(db, options);
-  const write = db.transaction((rows) => {
-    let fresh = 0;
-    for (const row of rows) fresh += insertEvent.run(row).changes;
-    return fresh;
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const checkpoint = db.transaction(() => {
+    dedup.sort((a, b) => cmp(a[0], b[0]) || a[1] - b[1] || cmp(a[2], b[2]));
+    time.sort((a, b) => cmp(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
+    for (const entry of dedup) addDedup.run(entry);
+    for (const entry of time) addTime.run(entry);
   });
-  return (rows) => write.immediate(rows);
+  const flush = () => {
+    checkpoint.immediate();
+    for (const key of keys) checkpointed.add(key);
+    keys = new Set();
+    dedup = [];
+    time = [];
+    lastCheckpoint = performance.now();
+  };
+  return {
+    write(rows) {
+      const fresh = write.immediate(rows);
+      if (performance.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS || time.length >= 200_000) flush();
+      return fresh;
+    },
+    flush,
+  };
 }

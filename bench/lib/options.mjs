@@ -10,7 +10,8 @@ stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
 
   --quick     a smoke run under a minute: short rounds, small N; fails on any
               error, asserts nothing about speed (CI runs this)
-  --full      the issue's full sizes: stats and memory after 10 M events
+  --full      the issue's full sizes: stats at 10 M events from 1 M users,
+              memory after ingesting 10 M events from 1 M users
   --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')}
   --profile   run the paywalld servers under node --cpu-prof and print the
               top functions by self time (figures of a profiled run are lower)`;
@@ -22,8 +23,8 @@ const MODES = {
     roundSeconds: 4,
     resolve: { connections: 50 },
     events: { connections: [16, 64] },
-    stats: { sizes: [1_000_000, 3_000_000], connections: 1 },
-    memory: { users: 1_000_000, events: 1_000_000 },
+    stats: { sizes: [1_000_000, 3_000_000], requests: 100 },
+    memory: { users: 1_000_000, events: 1_000_000, eventUsers: 100_000 },
     mixed: { resolveConnections: 50, eventConnections: 16 },
   },
 };
@@ -31,13 +32,13 @@ MODES.quick = {
   ...MODES.default,
   warmupSeconds: 0,
   roundSeconds: 1,
-  stats: { ...MODES.default.stats, sizes: [10_000, 30_000] },
-  memory: { users: 20_000, events: 20_000 },
+  stats: { sizes: [10_000, 30_000], requests: 10 },
+  memory: { users: 20_000, events: 20_000, eventUsers: 2_000 },
 };
 MODES.full = {
   ...MODES.default,
   stats: { ...MODES.default.stats, sizes: [1_000_000, 10_000_000] },
-  memory: { ...MODES.default.memory, events: 10_000_000 },
+  memory: { ...MODES.default.memory, events: 10_000_000, eventUsers: 1_000_000 },
 };
 
 export function readOptions(argv) {

@@ -22,9 +22,10 @@ type Row = [
   variantId: string | null,
   productId: string | null,
   properties: string | null,
+  seq: number,
 ];
 
-const COLUMNS = 'event_id, type, paywall_id, ts, client_ts, sent_at, received_at, user_id, variant_id, product_id, properties';
+const COLUMNS = 'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq';
 
 function text(value: string | null): string {
   return value === null ? 'null' : JSON.stringify(value);
@@ -39,26 +40,57 @@ function line(row: Row): string {
   );
 }
 
+/** Rows in export order: by time, then by order of receipt. */
+function byTime(a: Row, b: Row): number {
+  return a[3] - b[3] || a[11] - b[11];
+}
+
 /**
  * The project's events in the range, oldest first, as NDJSON chunks. The
- * export reads through a connection of its own: a statement being iterated
- * keeps its connection busy, and the read transaction gives the whole export
- * one consistent snapshot while writers go on. The connection is opened on
- * the first chunk and closed when the stream ends or is abandoned (the
- * client went away).
+ * events a checkpoint covers are read in order through event_time_index; the
+ * few after it (seconds' worth, not yet indexed) are read by seq and sorted
+ * in memory, and the two ordered streams are merged. The export reads
+ * through a connection of its own: a statement being iterated keeps its
+ * connection busy, and the read transaction gives the whole export one
+ * consistent snapshot (the checkpoint and the events agree) while writers go
+ * on. The connection is opened on the first chunk and closed when the stream
+ * ends or is abandoned (the client went away).
  */
 export function* exportEvents(dbPath: string, range: ExportRange): Generator<string> {
   const db = openDatabase(dbPath, { mustExist: true });
   try {
     db.pragma('query_only = ON');
-    const byPaywall = range.paywallId === undefined ? '' : 'AND paywall_id = ?';
-    const select = db
-      .prepare(`SELECT ${COLUMNS} FROM events WHERE project_id = ? AND ts BETWEEN ? AND ? ${byPaywall} ORDER BY ts, seq`)
-      .raw();
+    db.exec('BEGIN');
+    const byPaywall = range.paywallId === undefined ? '' : 'AND e.paywall_id = ?';
     const params = [range.projectId, range.from, range.to, ...(range.paywallId === undefined ? [] : [range.paywallId])];
+    const checkpointed = (db.prepare('SELECT seq FROM event_checkpoint WHERE id = 1').pluck().get() as number | undefined) ?? 0;
+    const indexed = db
+      .prepare(
+        `SELECT ${COLUMNS} FROM event_time_index i JOIN events e ON e.seq = i.seq
+         WHERE i.project_id = ? AND i.ts BETWEEN ? AND ? ${byPaywall} ORDER BY i.ts, i.seq`,
+      )
+      .raw();
+    const tail = (
+      db
+        .prepare(`SELECT ${COLUMNS} FROM events e WHERE e.seq > ? AND e.project_id = ? AND e.ts BETWEEN ? AND ? ${byPaywall}`)
+        .raw()
+        .all(checkpointed, ...params) as Row[]
+    ).sort(byTime);
+    let next = 0;
     let chunk = '';
-    for (const row of select.iterate(...params) as IterableIterator<Row>) {
+    const add = (row: Row) => {
       chunk += line(row);
+    };
+    for (const row of indexed.iterate(...params) as IterableIterator<Row>) {
+      while (next < tail.length && byTime(tail[next]!, row) < 0) add(tail[next++]!);
+      add(row);
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    while (next < tail.length) {
+      add(tail[next++]!);
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
         chunk = '';

@@ -42,9 +42,9 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
         query: StatsQuerySchema,
         responses: { 200: { description: 'the statistics', schema: StatsSchema } },
       },
-      handler: (req) => {
+      handler: async (req) => {
         const range = readQuery(req, StatsQuerySchema);
-        return json(200, events.stats(projectOf(req), req.params.id!, range), { 'Cache-Control': 'no-store' });
+        return json(200, await events.stats(projectOf(req), req.params.id!, range), { 'Cache-Control': 'no-store' });
       },
     },
     {

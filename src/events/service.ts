@@ -1,4 +1,3 @@
-import type { Database } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -6,8 +5,7 @@ import { exportEvents } from './export.ts';
 import { type PaywallDirectory, parseEnvelope, prepareBatch } from './ingest.ts';
 import { eventMetrics, type EventCounters } from './metrics.ts';
 import type { IngestResult, Stats } from './schema.ts';
-import { EventStats } from './stats.ts';
-import { dayOf, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
+import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
 import { EventWriter } from './writer/writer.ts';
 
 /** Statistics cover at most this many days per request. */
@@ -38,18 +36,14 @@ function invalidRange(detail: string): DomainError {
 
 /**
  * Ingestion, statistics and export. Built once: it owns the writer thread
- * (started by the first write) and its metrics; close() commits what is
+ * (started with the server; statistics are kept in its memory) and its metrics; close() commits what is
  * queued and ends the thread.
  */
 export class EventService {
   private readonly writer: EventWriter;
-  private readonly statistics: EventStats;
   private readonly count: EventCounters;
 
-  constructor(
-    db: Database,
-    private readonly options: EventServiceOptions,
-  ) {
+  constructor(private readonly options: EventServiceOptions) {
     this.writer = new EventWriter({
       dbPath: options.dbPath,
       retentionDays: options.retentionDays,
@@ -57,7 +51,6 @@ export class EventService {
       log: options.log,
       onTransaction: (rows) => this.count.transaction(rows),
     });
-    this.statistics = new EventStats(db);
     this.count = eventMetrics(options.metrics, this.writer);
   }
 
@@ -75,13 +68,14 @@ export class EventService {
   }
 
   /** Per-variant statistics of the UTC days the range touches (default: the 30 days ending today). */
-  stats(projectId: string, paywallId: string, range: Range): Stats {
+  async stats(projectId: string, paywallId: string, range: Range): Promise<Stats> {
     const toDay = dayOf(range.to ?? Date.now());
     const fromDay = range.from === undefined ? toDay - (DEFAULT_STATS_DAYS - 1) : dayOf(range.from);
     if (fromDay < FIRST_PRINTABLE_DAY || toDay > LAST_PRINTABLE_DAY) throw invalidRange('the range must lie within the years 0000 to 9999');
     if (fromDay > toDay) throw invalidRange('from must not be after to');
     if (toDay - fromDay + 1 > MAX_STATS_DAYS) throw invalidRange(`statistics cover at most ${MAX_STATS_DAYS} days per request`);
-    return this.statistics.forPaywall(projectId, paywallId, fromDay, toDay);
+    const variants = await this.writer.stats(projectId, paywallId, fromDay, toDay);
+    return { paywall_id: paywallId, from: dayText(fromDay), to: dayText(toDay), variants };
   }
 
   /** The project's raw events in the range (default: all), as NDJSON chunks read lazily. */

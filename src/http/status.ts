@@ -23,6 +23,7 @@ const STATUS: Record<ErrorCode, number> = {
   draining: 503,
   ingestion_failed: 503,
   ingestion_overloaded: 503,
+  stats_warming_up: 503,
 };
 
 /** The problem a domain error answers with. */

@@ -31,7 +31,8 @@ export type ErrorCode =
   | 'database_unavailable'
   | 'draining'
   | 'ingestion_failed'
-  | 'ingestion_overloaded';
+  | 'ingestion_overloaded'
+  | 'stats_warming_up';
 
 export interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

@@ -104,3 +104,15 @@ export async function restartServer(t: { after(fn: () => Promise<void>): void },
   t.after(() => server.stop());
   return `http://127.0.0.1:${server.port}`;
 }
+
+/**
+ * GET /api/paywalls/{id}/stats once the server has loaded its statistics
+ * (`paywalld_event_stats_ready` in /metrics): a server that just started
+ * answers 503 stats_warming_up until then.
+ */
+export async function fetchStats(url: string, secret: string, paywallId: string, query: Record<string, string> = {}): Promise<Response> {
+  await until(async () => (await metric(url, secret, 'paywalld_event_stats_ready')) === 1, 20_000);
+  return fetch(`${url}/api/paywalls/${encodeURIComponent(paywallId)}/stats?${new URLSearchParams(query)}`, {
+    headers: { authorization: `Bearer ${secret}` },
+  });
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, serveConfig } from '../../src/config.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, ingest, metric, openTestDb, restartServer, until } from './client.ts';
+import { exported, fetchStats, ingest, metric, openTestDb, restartServer, until } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -15,8 +15,8 @@ test('raw events received more than N days ago are deleted in the background; ro
   const old = Array.from({ length: 2500 }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts: now - 10 * DAY, id: `old-${i}`, user_id: `u${i % 7}` }));
   for (let i = 0; i < old.length; i += 1000) await ingest(url, keys.sdk, { events: old.slice(i, i + 1000) });
   await ingest(url, keys.sdk, { events: [{ type: 'purchase_complete', paywall_id: 'pw', ts: now - 10 * DAY, id: 'recent', user_id: 'u1' }] });
-  const statsQuery = `${url}/api/paywalls/pw/stats?from=${now - 11 * DAY}&to=${now}`;
-  const before = await (await fetch(statsQuery, { headers: bearer(keys.secret) })).json();
+  const range = { from: String(now - 11 * DAY), to: String(now) };
+  const before = await (await fetchStats(url, keys.secret, 'pw', range)).json();
   await first.server.stop();
 
   // Receipt times cannot be sent by a client: the test moves them back in the file, as if received three days ago.
@@ -26,7 +26,7 @@ test('raw events received more than N days ago are deleted in the background; ro
   const second = await restartServer(t, dbPath, { retentionDays: 2 });
   await until(async () => (await metric(second, keys.secret, 'paywalld_events_retention_deleted_total')) === 2500);
   assert.deepEqual((await exported(second, keys.secret)).map((e) => e.id), ['recent']);
-  const after = await (await fetch(statsQuery.replace(url, second), { headers: bearer(keys.secret) })).json();
+  const after = await (await fetchStats(second, keys.secret, 'pw', range)).json();
   assert.deepEqual(after, before);
   assert.equal(after.variants[0].totals.counts.screen_impression, 2500);
   // Events keep arriving and are kept.

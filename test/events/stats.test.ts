@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, ingest, type Json, problem, publishPaywall } from './client.ts';
+import { exported, fetchStats, ingest, type Json, problem, publishPaywall } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const TYPES = ['screen_impression', 'paywall_close', 'purchase_start', 'purchase_complete', 'purchase_fail', 'purchase_cancel', 'restore_start', 'restore_complete'];
 
 function stats(url: string, secret: string, paywallId: string, query: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}/api/paywalls/${paywallId}/stats?${new URLSearchParams(query)}`, { headers: bearer(secret) });
+  return fetchStats(url, secret, paywallId, query);
 }
 
 /** A deterministic pseudo-random sequence, so a failure can be replayed. */
@@ -162,7 +162,7 @@ test("statistics are the key's project's only", async (t) => {
 
 test('statistics need a secret key', async (t) => {
   const { url, keys } = await startTestServer(t);
-  await problem(await stats(url, keys.sdk, 'pw'), 403, 'insufficient_scope');
+  await problem(await fetch(`${url}/api/paywalls/pw/stats`, { headers: bearer(keys.sdk) }), 403, 'insufficient_scope');
   await problem(await fetch(`${url}/api/paywalls/pw/stats`), 401, 'missing_api_key');
 });
 

@@ -1,9 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { type RunningServer, startServer } from '../../src/app.ts';
 import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
-import { tempDir } from './temp.ts';
 
 export interface TestServer {
   url: string;
@@ -20,11 +21,16 @@ export interface TestServer {
  * sets them: tests send many requests from one address on purpose.
  */
 export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}, log = new Logger('error')): Promise<TestServer> {
-  const dbPath = overrides.dbPath ?? path.join(tempDir(t), 'paywalld.db');
+  // The directory goes after the server has stopped: its event-writer thread may still be opening the file.
+  const dir = overrides.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-test-')) : undefined;
+  const dbPath = overrides.dbPath ?? path.join(dir!, 'paywalld.db');
   const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
   const config: ServeConfig = { ...defaults, ...overrides };
   const server = await startServer(config, log);
-  t.after(() => server.stop());
+  t.after(async () => {
+    await server.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
   const bootstrap = server.bootstrap;
   if (!bootstrap) throw new Error('expected an empty database to create the default project');
   return { url: `http://127.0.0.1:${server.port}`, server, dbPath, keys: bootstrap.keys, projectId: bootstrap.project.id };

@@ -8,5 +8,6 @@ import { projectsAndKeys } from './001_projects_and_keys.ts';
 import { paywalls } from './002_paywalls.ts';
 import { events } from './003_events.ts';
 import { configGeneration } from './004_config_generation.ts';
+import { eventDerivedState } from './005_event_derived_state.ts';
 
-export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration];
+export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration, eventDerivedState];

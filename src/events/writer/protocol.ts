@@ -1,3 +1,5 @@
+import type { Stats } from '../schema.ts';
+
 /**
  * What the server and its event-writer thread say to each other. Rows are
  * tuples rather than objects: each one crosses the thread boundary by
@@ -30,10 +32,22 @@ export interface WriterOptions {
 export type ToWriter =
   /** One request's accepted events: committed together, never split across transactions. */
   | { kind: 'write'; id: number; rows: EventRow[] }
-  /** Commit what is queued, close the database and end the thread (the server waits for its exit). */
+  /** Statistics from the derived state (answered with a 'stats' message of the same id). */
+  | { kind: 'stats'; id: number; projectId: string; paywallId: string; fromDay: number; toDay: number }
+  /** Commit what is queued, write a checkpoint, close the database and end the thread (the server waits for its exit). */
   | { kind: 'close' };
 
 export type FromWriter =
+  /** The derived state is loaded and caught up with the raw events: statistics can be answered. */
+  | { kind: 'ready'; rebuildMs: number; checkpointSeq: number; replayed: number }
+  /** Loading the derived state failed; the thread ends. */
+  | { kind: 'start_failed'; error: string }
+  | { kind: 'stats'; id: number; variants: Stats['variants'] }
+  | { kind: 'checkpoint_failed'; error: string }
+  /** The dedup key filter holds every stored key: new events are no longer looked up in event_dedup. */
+  | { kind: 'filter_filled'; ms: number; keys: number }
+  /** Filling the dedup key filter failed: every key is looked up in event_dedup until the next start. */
+  | { kind: 'filter_failed'; error: string }
   /** One transaction committed: for each request in it, how many of its rows were new (the rest were duplicates). */
   | { kind: 'written'; ids: number[]; inserted: number[] }
   /** One transaction rolled back: none of these requests' rows are stored. */

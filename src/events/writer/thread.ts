@@ -5,12 +5,18 @@
  * one (group commit), so under load one fsync covers many requests, and the
  * server's event loop never waits for a commit.
  *
+ * It also owns the derived state (src/events/derived/): it loads the last
+ * checkpoint and replays the raw events after it before anything else,
+ * counts every committed event in memory, answers the statistics from it,
+ * and writes a checkpoint every few seconds and before it ends.
+ *
  * Runs from source through thread-from-source.mjs and, bundled, as
  * dist/events-writer.js (build.mjs).
  */
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.ts';
+import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
@@ -19,6 +25,8 @@ import { EventSink } from './sink.ts';
 const MAX_ROWS_PER_COMMIT = 20_000;
 /** How often a retention pass starts (one also starts with the thread). */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
+/** How often the derived state is checkpointed while events arrive: what a restart replays at most. */
+const CHECKPOINT_EVERY_MS = 5000;
 
 /**
  * The writer's scheduling priority (nice value; the server thread keeps 0).
@@ -38,8 +46,9 @@ try {
 }
 const options = workerData as WriterOptions;
 const db = openDatabase(options.dbPath, { mustExist: true });
-const sink = new EventSink(db);
-const retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays);
+const derived = new DerivedStore(db);
+const sink = new EventSink(db, derived);
+const retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => derived.checkpointedSeq);
 
 const queue: { id: number; rows: EventRow[] }[] = [];
 let flushScheduled = false;
@@ -55,10 +64,26 @@ function describe(error: unknown): string {
 }
 
 port.on('message', (message: ToWriter) => {
+  if (message.kind === 'stats') {
+    const { id, projectId, paywallId, fromDay, toDay } = message;
+    send({ kind: 'stats', id, variants: derived.state.stats(projectId, paywallId, fromDay, toDay) });
+    return;
+  }
   if (message.kind === 'write') queue.push(message);
   else closing = true;
   scheduleFlush();
 });
+
+/** Writes a checkpoint when events were counted since the last one; a failure is reported and retried later. */
+function checkpoint(): void {
+  if (derived.pending.size === 0) return;
+  try {
+    derived.checkpoint();
+  } catch (error) {
+    send({ kind: 'checkpoint_failed', error: describe(error) });
+  }
+  scheduleFill();
+}
 
 /** setImmediate runs after the event loop delivered every message that is waiting: they all join this commit. */
 function scheduleFlush(): void {
@@ -81,12 +106,15 @@ function flush(): void {
       send({ kind: 'failed', ids, error: describe(error) });
     }
   }
+  if (derived.pending.size >= CHECKPOINT_MAX_PENDING) checkpoint();
   if (queue.length > 0) scheduleFlush();
   else if (closing) close();
 }
 
 function close(): void {
   clearInterval(retentionTimer);
+  clearInterval(checkpointTimer);
+  checkpoint();
   db.close();
   // Nothing else keeps the thread alive: it ends, and the server sees it exit.
   port!.unref();
@@ -112,6 +140,48 @@ function retentionPass(deletedSoFar = 0): void {
   retentionRunning = false;
   if (deleted > 0) send({ kind: 'retention', deleted });
 }
+
+// Before any message is handled (they wait in the port meanwhile): writes need the dedup keys of
+// the events after the checkpoint, statistics need the counts.
+const started = performance.now();
+try {
+  const { checkpointSeq, replayed } = derived.start();
+  send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq, replayed });
+} catch (error) {
+  send({ kind: 'start_failed', error: describe(error) });
+  db.close();
+  throw error;
+}
+const checkpointTimer = setInterval(checkpoint, CHECKPOINT_EVERY_MS).unref();
+
+let filling = false;
+/** When the current fill started (performance.now()). */
+let fillStarted = 0;
+
+/** Fills the dedup key filter from event_dedup one page per turn of the event loop: writes queued meanwhile go first. */
+function fillFilter(): void {
+  filling = false;
+  if (closing) return;
+  try {
+    if (!derived.fillFilter()) scheduleFill();
+    else {
+      send({ kind: 'filter_filled', ms: Math.round(performance.now() - fillStarted), keys: derived.filterSize });
+      fillStarted = 0;
+    }
+  } catch (error) {
+    // Without the filter every new key is looked up in event_dedup: slower, still exact.
+    send({ kind: 'filter_failed', error: describe(error) });
+  }
+}
+
+/** After the start, and after each checkpoint while a fill that failed is still incomplete. */
+function scheduleFill(): void {
+  if (filling || !derived.filling) return;
+  if (fillStarted === 0) fillStarted = performance.now();
+  filling = true;
+  setImmediate(fillFilter);
+}
+scheduleFill();
 
 const retentionTimer = retention
   ? setInterval(() => {

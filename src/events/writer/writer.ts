@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
+import type { Stats } from '../schema.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
@@ -33,15 +34,25 @@ function notStored(detail: string): DomainError {
   return new DomainError('ingestion_failed', detail, { retryAfterSeconds: 1 });
 }
 
+/** How long after a writer thread died the next one starts. */
+const RESTART_AFTER_MS = 1000;
+
+function warmingUp(): DomainError {
+  return new DomainError('stats_warming_up', 'the statistics are being rebuilt after the start; retry shortly', { retryAfterSeconds: 1 });
+}
+
 /**
  * The server's side of the event writer thread: hands each request's rows
- * over, resolves the request once they are committed, and bounds how many
- * events may wait. The thread starts with the first write (or at once when
- * retention has to run) and is replaced if it dies.
+ * over, resolves the request once they are committed, bounds how many
+ * events may wait, and asks the thread for statistics. The thread starts with
+ * the server (it rebuilds the derived state first) and is replaced if it dies.
  */
 export class EventWriter {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, Waiting>();
+  private readonly asking = new Map<number, { resolve: (variants: Stats['variants']) => void; reject: (error: Error) => void }>();
+  /** The thread's derived state is caught up with the raw events. */
+  private ready = false;
   private nextId = 1;
   private pending = 0;
   private committed = 0;
@@ -49,7 +60,21 @@ export class EventWriter {
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: EventWriterOptions) {
-    if (options.retentionDays !== undefined) this.thread();
+    this.thread();
+  }
+
+  /**
+   * Per-variant statistics from the thread's derived state; 503
+   * stats_warming_up while the thread is still loading or replaying it
+   * (never a number that misses events).
+   */
+  stats(projectId: string, paywallId: string, fromDay: number, toDay: number): Promise<Stats['variants']> {
+    if (!this.ready || this.closing) return Promise.reject(warmingUp());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.asking.set(id, { resolve, reject });
+      this.post({ kind: 'stats', id, projectId, paywallId, fromDay, toDay });
+    });
   }
 
   /** Events handed over and not yet committed. */
@@ -60,6 +85,11 @@ export class EventWriter {
   /** Transactions committed so far: fewer than requests when group commit works. */
   get transactions(): number {
     return this.committed;
+  }
+
+  /** The statistics can be answered (the thread's derived state is caught up with the raw events). */
+  get statsReady(): boolean {
+    return this.ready;
   }
 
   /** Raw events deleted by retention so far. */
@@ -108,19 +138,56 @@ export class EventWriter {
     worker.on('message', (message: FromWriter) => this.receive(message));
     worker.on('error', (error) => this.options.log.error('event writer failed', { error: error.stack ?? String(error) }));
     worker.on('exit', (code) => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker === worker) {
+        this.worker = undefined;
+        this.ready = false;
+      }
+      for (const [id, { reject }] of this.asking) {
+        this.asking.delete(id);
+        reject(warmingUp());
+      }
       // Whatever it had not confirmed is answered 503: it was rolled back, or (with a crash between
       // commit and reply) stored, which a retry with the same event ids turns into duplicates.
       if (this.waiting.size > 0) {
         this.options.log.error('event writer exited with requests waiting', { code, requests: this.waiting.size });
         for (const id of [...this.waiting.keys()]) this.settle(id, undefined, notStored('the events may not have been stored; retry with the same ids'));
       }
+      // A thread that died (its start failed: the database was locked for too long) is started again,
+      // so that the statistics come back without waiting for the next event.
+      if (!this.closing) setTimeout(() => this.closing || this.thread(), RESTART_AFTER_MS).unref();
     });
+    this.ready = false;
     return (this.worker = worker);
   }
 
   private receive(message: FromWriter): void {
     switch (message.kind) {
+      case 'ready':
+        this.ready = true;
+        this.options.log.info('event statistics ready', {
+          rebuild_ms: message.rebuildMs,
+          checkpoint_seq: message.checkpointSeq,
+          replayed_events: message.replayed,
+        });
+        return;
+      case 'start_failed':
+        this.options.log.error('loading the event statistics failed', { error: message.error });
+        return;
+      case 'stats': {
+        const asked = this.asking.get(message.id);
+        this.asking.delete(message.id);
+        asked?.resolve(message.variants);
+        return;
+      }
+      case 'checkpoint_failed':
+        this.options.log.error('event checkpoint failed; it is retried', { error: message.error });
+        return;
+      case 'filter_filled':
+        this.options.log.info('dedup key filter filled', { fill_ms: message.ms, keys: message.keys });
+        return;
+      case 'filter_failed':
+        this.options.log.error('filling the dedup key filter failed; duplicates are checked in the database instead', { error: message.error });
+        return;
       case 'written': {
         this.committed++;
         let rows = 0;

@@ -1,0 +1,272 @@
+/**
+ * Where the derived state meets SQLite: the checkpoint written every few
+ * seconds (one transaction: the pending index entries in key order, the new
+ * users, the day sets that changed, and the `seq` they all include), and the
+ * start-up that loads the last checkpoint and replays the raw events after
+ * it. Without a checkpoint row every derived table is emptied and rebuilt
+ * from the raw events, so deleting derived state loses nothing.
+ */
+import type { Database } from '../../db/database.ts';
+import { KeyFilter } from './key-filter.ts';
+import { OrdinalSet } from './ordinal-set.ts';
+import { byDedupKey, byTimeKey, PendingIndexes } from './pending.ts';
+import { ANY_TYPE, DerivedState } from './state.ts';
+
+/** Events read per query while replaying: a statement being iterated would keep the connection busy. */
+const REPLAY_PAGE = 50_000;
+/** While replaying, a checkpoint is written whenever this many events are pending, to bound memory. */
+export const CHECKPOINT_MAX_PENDING = 200_000;
+/** Events per transaction when a rebuild fills the dedup and time indexes. */
+const REBUILD_RANGE = 500_000;
+/**
+ * Keys read from event_dedup per step of filling the key filter at start: a
+ * few milliseconds, so that statistics and commits asked meanwhile wait no
+ * longer than that.
+ */
+const FILTER_PAGE = 2000;
+
+type ReplayRow = [seq: number, projectId: string, paywallId: string, type: string, ts: number, clientTs: number, eventId: string | null, userId: string | null, variantId: string | null];
+
+export interface StartUp {
+  /** The seq of the checkpoint found (0: none, everything replayed). */
+  checkpointSeq: number;
+  /** Raw events replayed after it. */
+  replayed: number;
+}
+
+export class DerivedStore {
+  readonly state = new DerivedState();
+  readonly pending = new PendingIndexes();
+  /** The seq the stored derived tables are complete up to. */
+  checkpointedSeq = 0;
+  /**
+   * Every dedup key stored since the start is in one of them; those stored
+   * before, once `filterComplete`. Keys go into the last one; when it holds
+   * more than planned, a four times larger one is started (the full ones
+   * stay as they are, at about 2 % false positives each): no rescan.
+   */
+  private filters = [new KeyFilter(0)];
+  private filterComplete = false;
+  /** Keys added to the last filter. */
+  private filterKeys = 0;
+  /** Keys in all filters. */
+  private filterTotal = 0;
+  /** Where filling the filter from event_dedup goes on. */
+  private filterCursor: [string, number, string] = ['', Number.MIN_SAFE_INTEGER, ''];
+  private readonly db: Database;
+  private readonly statements;
+
+  constructor(db: Database) {
+    this.db = db;
+    this.statements = {
+      checkpoint: db.prepare<[], number>('SELECT seq FROM event_checkpoint WHERE id = 1').pluck(),
+      setCheckpoint: db.prepare<[number, number]>(
+        'INSERT INTO event_checkpoint (id, seq, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, at = excluded.at',
+      ),
+      users: db.prepare<[], [string, number, string]>('SELECT project_id, ordinal, user_id FROM event_users ORDER BY project_id, ordinal').raw(),
+      daySets: db
+        .prepare<[], [string, string, string, number, string, number, Buffer]>('SELECT project_id, paywall_id, variant_id, day, type, count, users FROM event_day_sets')
+        .raw(),
+      replay: db
+        .prepare<[number, number], ReplayRow>(
+          'SELECT seq, project_id, paywall_id, type, ts, client_ts, event_id, user_id, variant_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+        )
+        .raw(),
+      maxSeq: db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck(),
+      storedKeys: db
+        .prepare<[string, number, string, number], [string, number, string]>(
+          `SELECT project_id, client_ts, event_id FROM event_dedup WHERE (project_id, client_ts, event_id) > (?, ?, ?)
+           ORDER BY project_id, client_ts, event_id LIMIT ?`,
+        )
+        .raw(),
+      addDedup: db.prepare<[string, number, string]>('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)'),
+      addTime: db.prepare<[string, number, number]>('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)'),
+      addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
+      putDaySet: db.prepare<[string, string, string, number, string, number, Buffer]>(
+        `INSERT INTO event_day_sets (project_id, paywall_id, variant_id, day, type, count, users) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET count = excluded.count, users = excluded.users`,
+      ),
+    };
+  }
+
+  /** Loads the last checkpoint (or rebuilds everything when there is none) and replays the events after it. */
+  start(): StartUp {
+    this.newFilter(this.statements.maxSeq.get() ?? 0);
+    const seq = this.statements.checkpoint.get();
+    let replayed = 0;
+    if (seq === undefined) replayed = this.rebuild();
+    else this.load(seq);
+    this.checkpointedSeq = this.pending.lastSeq = seq ?? this.pending.lastSeq;
+    for (;;) {
+      const rows = this.statements.replay.all(this.pending.lastSeq, REPLAY_PAGE);
+      for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId] of rows) {
+        this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
+        this.pending.add(rowSeq, projectId, ts, clientTs, eventId, undefined);
+      }
+      replayed += rows.length;
+      if (this.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
+      if (rows.length < REPLAY_PAGE) break;
+    }
+    if (this.pending.size > 0) this.checkpoint();
+    return { checkpointSeq: seq ?? 0, replayed };
+  }
+
+  /**
+   * The derived state from every raw event, when no checkpoint exists: the
+   * counts and sets by one pass over the events in seq order (ordinals are
+   * handed out in that order); the dedup and time indexes by SQLite itself,
+   * one seq range at a time (INSERT … SELECT … ORDER BY sorts the range in
+   * C; events arrive roughly in time order, so each range lands near the
+   * right-hand edge of the indexes), each range its own transaction to keep
+   * the WAL small. The checkpoint row comes last: a crash before it makes
+   * the next start rebuild again from scratch.
+   */
+  private rebuild(): number {
+    const last = this.statements.maxSeq.get() ?? 0;
+    const events = this.db
+      .prepare<[number], [number, string, string, string, number, string | null, string | null]>(
+        'SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id FROM events WHERE seq <= ? ORDER BY seq',
+      )
+      .raw();
+    let replayed = 0;
+    for (const [, projectId, paywallId, type, ts, userId, variantId] of events.iterate(last)) {
+      this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
+      replayed++;
+    }
+    const emptyTables = this.db.transaction(() => {
+      for (const table of ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
+    });
+    emptyTables.immediate();
+    const dedupRange = this.db.prepare<[number, number]>(
+      'INSERT OR IGNORE INTO event_dedup SELECT project_id, client_ts, event_id FROM events WHERE seq > ? AND seq <= ? AND event_id IS NOT NULL ORDER BY 1, 2, 3',
+    );
+    const timeRange = this.db.prepare<[number, number]>('INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq > ? AND seq <= ? ORDER BY 1, 2, 3');
+    const indexRange = this.db.transaction((from: number, to: number) => {
+      dedupRange.run(from, to);
+      timeRange.run(from, to);
+    });
+    for (let from = 0; from < last; from += REBUILD_RANGE) indexRange.immediate(from, Math.min(last, from + REBUILD_RANGE));
+    this.pending.lastSeq = last;
+    this.checkpoint();
+    return replayed;
+  }
+
+  /**
+   * The filter at start, for four times `stored` keys (room to grow), to be
+   * filled from event_dedup by `fillFilter`; until then every key is read.
+   */
+  private newFilter(stored: number): void {
+    this.filters = [new KeyFilter(Math.max(1_000_000, 4 * stored))];
+    this.filterKeys = 0;
+    this.filterTotal = 0;
+    this.filterComplete = false;
+    this.filterCursor = ['', Number.MIN_SAFE_INTEGER, ''];
+  }
+
+  /** Counts keys added to the last filter; past its capacity the next ones go to a new, larger one. */
+  private counted(keys: number): void {
+    this.filterKeys += keys;
+    this.filterTotal += keys;
+    const last = this.filters.at(-1)!;
+    if (this.filterKeys > last.capacity) {
+      this.filters.push(new KeyFilter(4 * last.capacity));
+      this.filterKeys = 0;
+    }
+  }
+
+  /** The filter is being filled: the writer calls fillFilter between commits until it answers true. */
+  get filling(): boolean {
+    return !this.filterComplete;
+  }
+
+  /** Keys in the filters. */
+  get filterSize(): number {
+    return this.filterTotal;
+  }
+
+  /** Whether a stored event may have this dedup key: false means certainly not, with no read. */
+  mayBeStored(key: string): boolean {
+    if (!this.filterComplete) return true;
+    for (const filter of this.filters) if (filter.mightContain(key)) return true;
+    return false;
+  }
+
+  /**
+   * Adds the next page of keys stored before this start to the filter; true
+   * once all are in (from then on `mayBeStored` answers from memory). Runs
+   * in steps between commits, so ingestion does not wait for it.
+   */
+  fillFilter(): boolean {
+    if (this.filterComplete) return true;
+    let read = 0;
+    let last: [string, number, string] | undefined;
+    // Iterated to its end right here, so the connection is free again before anything else runs.
+    const filter = this.filters.at(-1)!;
+    for (const row of this.statements.storedKeys.iterate(...this.filterCursor, FILTER_PAGE)) {
+      filter.addParts(row[0], row[1], row[2]);
+      last = row;
+      read++;
+    }
+    this.counted(read);
+    if (last) this.filterCursor = last;
+    this.filterComplete = read < FILTER_PAGE;
+    return this.filterComplete;
+  }
+
+  private load(seq: number): void {
+    for (const [projectId, ordinal, userId] of this.statements.users.iterate()) this.state.users.restore(projectId, ordinal, userId);
+    for (const [projectId, paywallId, variantId, day, type, count, users] of this.statements.daySets.iterate()) {
+      const group = this.state.group(projectId, paywallId, variantId, day);
+      group.dirty = false;
+      const set = OrdinalSet.deserialize(users);
+      if (type === ANY_TYPE) {
+        group.users = set;
+      } else {
+        group.counts.set(type, count);
+        if (set.size > 0) group.typeUsers.set(type, set);
+      }
+    }
+    this.checkpointedSeq = seq;
+  }
+
+  /**
+   * Writes what changed since the last checkpoint in one transaction. On
+   * failure nothing is lost: the memory keeps it and the next attempt
+   * writes it; a crash meanwhile is covered by the replay.
+   */
+  checkpoint(): void {
+    const { pending, state } = this;
+    const users = state.users.takeFresh();
+    const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
+    const s = this.statements;
+    try {
+      this.db
+        .transaction(() => {
+          for (const entry of pending.dedup.sort(byDedupKey)) s.addDedup.run(...entry);
+          for (const entry of pending.time.sort(byTimeKey)) s.addTime.run(...entry);
+          for (const entry of users) s.addUser.run(...entry);
+          const empty = new OrdinalSet().serialize();
+          for (const [projectId, paywallId, variantId, day, group] of dirty) {
+            let total = 0;
+            for (const [type, count] of group.counts) {
+              total += count;
+              s.putDaySet.run(projectId, paywallId, variantId, day, type, count, group.typeUsers.get(type)?.serialize() ?? empty);
+            }
+            s.putDaySet.run(projectId, paywallId, variantId, day, ANY_TYPE, total, group.users.serialize());
+          }
+          s.setCheckpoint.run(pending.lastSeq, Date.now());
+        })
+        .immediate();
+    } catch (error) {
+      state.users.giveBack(users);
+      throw error;
+    }
+    for (const [, , , , group] of dirty) group.dirty = false;
+    // The keys now in event_dedup go into the filter before they leave memory.
+    const filter = this.filters.at(-1)!;
+    for (const key of pending.keys) filter.add(key);
+    this.counted(pending.keys.size);
+    this.checkpointedSeq = pending.lastSeq;
+    pending.clear();
+  }
+}
