@@ -9,6 +9,7 @@ import { spawnServe } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { type Api, api, example, type Json, problem, seedProducts, single } from './api.ts';
+import { recordingOptions } from '../helpers/answers.ts';
 
 async function setup(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<{ server: TestServer; client: Api }> {
   const server = await startTestServer(t, overrides);
@@ -363,7 +364,7 @@ test('assignment is stable across a server restart and in another process', asyn
   assert.ok(before.includes('control') && before.includes('annual_first'));
   await first.server.stop();
 
-  const restarted = await startServer(serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}), new Logger('error'));
+  const restarted = await startServer(serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}), new Logger('error'), recordingOptions);
   t.after(() => restarted.stop());
   assert.deepEqual(await assignments(`http://127.0.0.1:${restarted.port}`, first.keys.sdk, 'onboarding', users), before);
 
