@@ -4,8 +4,8 @@ import { startServer } from '../../src/app.ts';
 import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
-import { bearer } from '../helpers/server.ts';
 import { recordingOptions } from '../helpers/answers.ts';
+import { bearer } from '../helpers/server.ts';
 
 export { problem } from '../helpers/problem.ts';
 

@@ -1,15 +1,15 @@
 /** GET /api/sdk/config through HTTP: the response, locales, audiences, assignment, caching and isolation. */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { startServer } from '../../src/app.ts';
 import { serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
+import { recordingOptions } from '../helpers/answers.ts';
 import { spawnServe } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { type Api, api, example, type Json, problem, seedProducts, single } from './api.ts';
-import { recordingOptions } from '../helpers/answers.ts';
 
 async function setup(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<{ server: TestServer; client: Api }> {
   const server = await startTestServer(t, overrides);
