@@ -22,7 +22,7 @@ const REDOCLY = path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
 /** Operations that can give no 4xx: any client error they could meet, they do not have. */
 const NO_CLIENT_ERROR = ['#/paths/~1healthz/get/responses', '#/paths/~1readyz/get/responses', '#/paths/~1api~1openapi.json/get/responses'];
 
-test('the OpenAPI document passes Redocly\'s recommended rules', async (t) => {
+test("the OpenAPI document passes Redocly's recommended rules", async (t) => {
   const { url } = await startTestServer(t);
   const dir = tempDir(t);
   fs.writeFileSync(path.join(dir, 'openapi.json'), await (await fetch(`${url}/api/openapi.json`)).text());
