@@ -6,30 +6,31 @@
 import fs from 'node:fs';
 import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
-import { type AppContext, createContext } from './context.ts';
 import { seed } from './config-dir/seed.ts';
+import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
 import { failFastOnLocks, openDatabase } from './db/database.ts';
-import { retryWhileLocked } from './db/lock-retry.ts';
 import { serverStorage } from './db/ephemeral.ts';
+import { retryWhileLocked } from './db/lock-retry.ts';
 import { migrate } from './db/migrate.ts';
 import { watchConfigChanges } from './db/watch.ts';
 import { eventsApi } from './events/routes.ts';
 import { healthApi } from './health/routes.ts';
+import type { EdgePolicy } from './http/policy.ts';
+import type { ProblemCode } from './http/problem.ts';
+import { RateLimiter } from './http/rate-limit.ts';
 import type { Route, RouteDefinition } from './http/route.ts';
 import { Router } from './http/router.ts';
-import type { EdgePolicy } from './http/policy.ts';
-import { RateLimiter } from './http/rate-limit.ts';
-import { HttpServer } from './http/server.ts';
+import { HttpServer, type ServerOptions } from './http/server.ts';
 import { keysApi } from './keys/routes.ts';
 import { Logger } from './log.ts';
 import { httpMetrics } from './metrics/http.ts';
 import { processMetrics } from './metrics/process.ts';
 import { metricsApi, metricsRoute } from './metrics/routes.ts';
 import { openApiApi } from './openapi/routes.ts';
+import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
-import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
@@ -49,6 +50,30 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...dashboardApi(),
   ];
+}
+
+/** One answer of the edge, with the route that gave it (none when no route matched: 404, 405, preflights). */
+export interface Answer {
+  route: { method: string; pattern: string } | undefined;
+  status: number;
+  problem: ProblemCode | undefined;
+}
+
+export interface StartOptions {
+  /** Told of every answer (the test suite compares them with the OpenAPI document). */
+  onAnswer?: (answer: Answer) => void;
+}
+
+/** The edge's observe hook: the metrics, and onAnswer when given. */
+function observer(router: Router<Route>, metrics: AppContext['metrics'], onAnswer: StartOptions['onAnswer']): ServerOptions['observe'] {
+  const listed = router.routes();
+  const observeMetrics = httpMetrics(metrics, listed);
+  if (!onAnswer) return observeMetrics;
+  const names = new Map<Route, Answer['route']>(listed.map(({ method, pattern, route }) => [route, { method, pattern }]));
+  return (route, status, seconds, problem) => {
+    observeMetrics(route, status, seconds);
+    onAnswer({ route: route && names.get(route), status, problem });
+  };
 }
 
 export interface RunningServer {
@@ -109,6 +134,7 @@ function edgePolicy(config: ServeConfig, metrics: AppContext['metrics']): EdgePo
 export async function startServer(
   config: ServeConfig,
   log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate }),
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const storage = serverStorage(config.dbPath);
   config = { ...config, dbPath: storage.file };
@@ -130,7 +156,7 @@ export async function startServer(
     failFastOnLocks(db);
     const router = buildRouter(ctx);
     processMetrics(ctx.metrics, config.dbPath);
-    const server = new HttpServer({ router, log, auth: ctx.auth, policy: edgePolicy(config, ctx.metrics), observe: httpMetrics(ctx.metrics, router.routes()) });
+    const server = new HttpServer({ router, log, auth: ctx.auth, policy: edgePolicy(config, ctx.metrics), observe: observer(router, ctx.metrics, options.onAnswer) });
     const port = await server.listen(config.host, config.port);
     let metricsServer: HttpServer | undefined;
     try {

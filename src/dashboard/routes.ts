@@ -48,32 +48,44 @@ export function dashboardApi(): RouteDefinition[] {
     if (!reply) throw notFound();
     return reply;
   };
-  const doc = (summary: string, responses: RouteDefinition['doc']['responses']): RouteDefinition['doc'] => ({ summary, tag: 'dashboard', auth: 'none', responses });
+  // Pages for a browser: left out of the OpenAPI document, which describes the API.
+  const doc = (operationId: string, summary: string, responses: RouteDefinition['doc']['responses'], errors: RouteDefinition['doc']['errors'] = []): RouteDefinition['doc'] => ({
+    operationId,
+    summary,
+    tag: 'dashboard',
+    auth: 'none',
+    browser: true,
+    errors,
+    responses,
+  });
   return [
     {
       method: 'GET',
       pattern: '/',
-      doc: doc('Leads a browser to the dashboard', { 302: { description: 'to /dashboard/' } }),
+      doc: doc('openHome', 'Leads a browser to the dashboard', { 302: { description: 'to /dashboard/' } }),
       handler: () => redirect(HOME),
     },
     {
       method: 'GET',
       pattern: '/dashboard',
-      doc: doc('Leads a browser to the dashboard', { 302: { description: 'to /dashboard/' } }),
+      doc: doc('openDashboardFolder', 'Leads a browser to the dashboard', { 302: { description: 'to /dashboard/' } }),
       handler: () => redirect(HOME),
     },
     {
       method: 'GET',
       pattern: HOME,
-      doc: doc('The web dashboard (sign in with a secret key)', { 200: { description: 'the page', mediaType: 'text/html' } }),
+      doc: doc('openDashboard', 'The web dashboard (sign in with a secret key)', { 200: { description: 'the page', mediaType: 'text/html' }, 304: { description: 'If-None-Match holds the ETag' } }),
       handler: (req) => serve('index.html', req.header('if-none-match'), req.header('accept-encoding')),
     },
     {
       method: 'GET',
       pattern: '/dashboard/assets/:name',
-      doc: doc('A script or stylesheet of the dashboard; its name changes with its content, so it may be cached for a year', {
-        200: { description: 'the file (text/javascript or text/css)', mediaType: 'text/javascript' },
-      }),
+      doc: doc(
+        'getDashboardAsset',
+        'A script or stylesheet of the dashboard; its name changes with its content, so it may be cached for a year',
+        { 200: { description: 'the file (text/javascript or text/css)', mediaType: 'text/javascript' }, 304: { description: 'If-None-Match holds the ETag' } },
+        ['not_found'],
+      ),
       handler: (req) => serve(`assets/${req.params.name!}`, req.header('if-none-match'), req.header('accept-encoding')),
     },
   ];

@@ -21,6 +21,8 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
       pattern: '/api/sdk/events',
       maxBody: MAX_BATCH_BYTES,
       doc: {
+        operationId: 'sendEvents',
+        errors: ['invalid_batch', 'too_many_events', 'ingestion_overloaded', 'ingestion_failed'],
         summary: 'Send a batch of analytics events; answered once the accepted events are committed',
         tag: 'events',
         auth: 'sdk',
@@ -36,6 +38,8 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
       method: 'GET',
       pattern: '/api/paywalls/:id/stats',
       doc: {
+        operationId: 'getPaywallStats',
+        errors: ['invalid_query', 'invalid_range', 'stats_warming_up'],
         summary: 'Per-variant statistics of a paywall per UTC day and in total (default: the last 30 days)',
         tag: 'events',
         auth: 'secret',
@@ -51,6 +55,8 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
       method: 'GET',
       pattern: '/api/events',
       doc: {
+        operationId: 'exportEvents',
+        errors: ['invalid_query', 'invalid_range', 'database_unavailable'],
         summary: "Export the project's raw events as NDJSON, oldest first (default: every stored event)",
         tag: 'events',
         auth: 'secret',

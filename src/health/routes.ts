@@ -12,6 +12,8 @@ export function healthApi(health: Health): RouteDefinition[] {
       method: 'GET',
       pattern: '/healthz',
       doc: {
+        operationId: 'checkLiveness',
+        errors: ['database_unavailable'],
         summary: 'Liveness: 200 while the database file can be read',
         tag: 'operations',
         auth: 'none',
@@ -26,6 +28,8 @@ export function healthApi(health: Health): RouteDefinition[] {
       method: 'GET',
       pattern: '/readyz',
       doc: {
+        operationId: 'checkReadiness',
+        errors: ['draining'],
         summary: 'Readiness: 200 while serving; 503 while draining for shutdown (start-up migrations finish before the port opens)',
         tag: 'operations',
         auth: 'none',

@@ -6,7 +6,7 @@
  * disagree about it; when a request carries it twice, the first one counts
  * (what uWS's getHeader returns, and what the edge copies for body routes).
  */
-import { ProblemError } from './problem.ts';
+import { type EdgeErrorCode, ProblemError } from './problem.ts';
 import type { Request } from './request.ts';
 import type { RouteDoc } from './route.ts';
 
@@ -48,26 +48,35 @@ export function identify(authorization: string, auth: Authenticator): Identity {
 export function admit(identity: Identity, doc: RouteDoc): Principal | undefined {
   if (identity === 'missing') {
     if (doc.keyOptional) return undefined;
-    throw new ProblemError(401, 'missing_api_key', 'this endpoint needs an API key: Authorization: Bearer <API key>', {
+    throw new ProblemError('missing_api_key', 'this endpoint needs an API key: Authorization: Bearer <API key>', {
       headers: { 'WWW-Authenticate': 'Bearer' },
     });
   }
   if (identity === 'malformed') {
-    throw new ProblemError(401, 'invalid_authorization', 'the Authorization header must be "Bearer <API key>"', {
+    throw new ProblemError('invalid_authorization', 'the Authorization header must be "Bearer <API key>"', {
       headers: { 'WWW-Authenticate': 'Bearer' },
     });
   }
   if (identity === 'unknown') {
-    throw new ProblemError(401, 'invalid_api_key', 'the API key is unknown or has been revoked', {
+    throw new ProblemError('invalid_api_key', 'the API key is unknown or has been revoked', {
       headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     });
   }
   if (doc.auth === 'secret' && identity.scope !== 'secret') {
-    throw new ProblemError(403, 'insufficient_scope', 'this endpoint needs a secret key; sdk keys may only resolve paywalls and send events', {
+    throw new ProblemError('insufficient_scope', 'this endpoint needs a secret key; sdk keys may only resolve paywalls and send events', {
       headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
     });
   }
   return identity;
+}
+
+/** The codes admit() may answer a route's requests with. */
+export function authErrors(doc: RouteDoc): EdgeErrorCode[] {
+  if (doc.auth === 'none') return [];
+  const codes: EdgeErrorCode[] = ['invalid_authorization', 'invalid_api_key'];
+  if (!doc.keyOptional) codes.push('missing_api_key');
+  if (doc.auth === 'secret') codes.push('insufficient_scope');
+  return codes;
 }
 
 /** The project of a request to a route that declares a key (the edge has checked it). */

@@ -1,12 +1,15 @@
 import type { HttpResponse } from 'uWebSockets.js';
-import { ProblemError } from './problem.ts';
+import { type EdgeErrorCode, ProblemError } from './problem.ts';
+
+/** What reading a body may answer: too large, or too slow. */
+export const BODY_ERRORS: readonly EdgeErrorCode[] = ['body_too_large', 'body_timeout'];
 
 export function tooLarge(limit: number): ProblemError {
-  return new ProblemError(413, 'body_too_large', `the request body is larger than ${limit} bytes`);
+  return new ProblemError('body_too_large', `the request body is larger than ${limit} bytes`);
 }
 
 function tooSlow(timeoutMs: number): ProblemError {
-  return new ProblemError(408, 'body_timeout', `the request body did not arrive within ${timeoutMs} ms`);
+  return new ProblemError('body_timeout', `the request body did not arrive within ${timeoutMs} ms`);
 }
 
 /**

@@ -1,25 +1,28 @@
-import { ProblemError } from './problem.ts';
+import { type EdgeErrorCode, ProblemError } from './problem.ts';
 import type { Request } from './request.ts';
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** What readJson may answer. */
+export const JSON_ERRORS: readonly EdgeErrorCode[] = ['unsupported_media_type', 'malformed_json'];
+
 /** The request body as JSON: 415 for another content type, 400 for bytes that are not UTF-8 JSON. */
 export function readJson(req: Request): unknown {
   if (!JSON_MEDIA_TYPE.test(req.header('content-type'))) {
-    throw new ProblemError(415, 'unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
+    throw new ProblemError('unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
   }
   let text: string;
   try {
     text = utf8.decode(req.body);
   } catch {
-    throw new ProblemError(400, 'malformed_json', 'the request body is not valid UTF-8');
+    throw new ProblemError('malformed_json', 'the request body is not valid UTF-8');
   }
   try {
     return JSON.parse(text);
   } catch (error) {
     // V8's message quotes the text around the error, and error bodies never echo input: only its position is kept.
     const position = /at position (\d+)/.exec((error as Error).message)?.[1];
-    throw new ProblemError(400, 'malformed_json', `the request body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}`);
+    throw new ProblemError('malformed_json', `the request body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}`);
   }
 }

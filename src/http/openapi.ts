@@ -5,7 +5,10 @@
  */
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
+import { EDGE_STATUS, type EdgeErrorCode, type ProblemCode, statusTitle } from './problem.ts';
 import type { RouteDefinition } from './route.ts';
+import { routeErrors } from './route-errors.ts';
+import { DOMAIN_ERROR_CODES, statusOf } from './status.ts';
 
 type Json = Record<string, unknown>;
 type Convert = (schema: GenericSchema, typeMode: 'input' | 'output') => Json;
@@ -18,22 +21,67 @@ function converter(config: ConversionConfig): Convert {
   };
 }
 
-const ProblemSchema: Json = {
-  type: 'object',
-  description: 'RFC 9457 problem details; `code` is stable (docs/errors.md), `errors` lists JSON pointers for 422s',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'] },
+/** The RFC 9457 problem every error answers with; `code` lists every code (docs/errors.md), each response narrows it. */
+function problemSchema(): Json {
+  return {
+    type: 'object',
+    description: 'RFC 9457 problem details (application/problem+json). `code` is stable (docs/errors.md); `errors` lists field problems at JSON pointers.',
+    properties: {
+      type: { type: 'string', description: '`urn:paywalld:problem:<code>`' },
+      title: { type: 'string', description: 'the status text' },
+      status: { type: 'integer' },
+      detail: { type: 'string', description: 'what went wrong, for a person; never echoes the input' },
+      code: { type: 'string', enum: allCodes(), description: 'what went wrong, for a program' },
+      errors: {
+        type: 'array',
+        description: 'each problem with the input, at its place',
+        items: {
+          type: 'object',
+          properties: {
+            path: { type: 'string', description: 'a JSON pointer (RFC 6901) into the request document or `/<parameter>` of the query; "" is the whole input' },
+            message: { type: 'string' },
+          },
+          required: ['path', 'message'],
+        },
+      },
     },
-  },
-  required: ['type', 'title', 'status', 'detail', 'code'],
+    required: ['type', 'title', 'status', 'detail', 'code'],
+  };
+}
+
+function allCodes(): ProblemCode[] {
+  return [...DOMAIN_ERROR_CODES, ...(Object.keys(EDGE_STATUS) as EdgeErrorCode[])].filter((code, i, all) => all.indexOf(code) === i).sort();
+}
+
+/** Headers some error responses carry. */
+const ERROR_HEADERS: Record<number, Json> = {
+  401: { 'WWW-Authenticate': { description: 'Bearer, with the error', schema: { type: 'string' } } },
+  403: { 'WWW-Authenticate': { description: 'Bearer error="insufficient_scope"', schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } },
+  503: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } },
 };
+
+/** A route's error responses: one per status, each naming the codes it may carry. */
+function errorResponses(route: RouteDefinition): Json {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of routeErrors(route)) {
+    const status = statusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Json = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[status] = {
+      description: `${statusTitle(status)}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md)`,
+      ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+      content: {
+        'application/problem+json': {
+          schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] },
+        },
+      },
+    };
+  }
+  return responses;
+}
 
 const SECURITY: Record<RouteDefinition['doc']['auth'], Json[]> = {
   none: [],
@@ -56,18 +104,6 @@ function openApiPath(pattern: string): { path: string; names: string[] } {
     })
     .join('/');
   return { path, names };
-}
-
-/** `GET /api/paywalls/:id/revisions` → `getPaywallsByIdRevisions`: unique per route, usable as a method name by generators. */
-function operationId(method: string, pattern: string): string {
-  const words = pattern
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== 'api')
-    .flatMap((segment) => (segment.startsWith(':') ? ['by', segment.slice(1)] : segment.split(/[^A-Za-z0-9]+/)))
-    .filter((word) => word !== '');
-  // `/` and a trailing slash (`/dashboard/` beside `/dashboard`) would otherwise name nothing or repeat a name.
-  if (pattern.endsWith('/')) words.push(words.length === 0 ? 'root' : 'index');
-  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
 
 function queryParameters(schema: GenericSchema, convert: Convert): Json[] {
@@ -99,9 +135,9 @@ function operation(route: RouteDefinition, pathNames: string[], convert: Convert
       ...(!response.schema && response.mediaType ? { content: { [mediaType]: {} } } : {}),
     };
   }
-  responses.default = { $ref: '#/components/responses/Problem' };
+  Object.assign(responses, errorResponses(route));
   return {
-    operationId: operationId(route.method, route.pattern),
+    operationId: doc.operationId,
     summary: doc.summary,
     tags: [doc.tag],
     security: doc.keyOptional ? [...SECURITY[doc.auth], KEY_OPTIONAL] : SECURITY[doc.auth],
@@ -113,6 +149,8 @@ function operation(route: RouteDefinition, pathNames: string[], convert: Convert
 
 export interface OpenApiOptions {
   version: string;
+  /** An SPDX license identifier. */
+  license: string;
   /** Schemas that get a name under components/schemas; a recursive schema needs one for its $ref. */
   schemas: Record<string, GenericSchema>;
 }
@@ -128,6 +166,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], options: Ope
   const convert = converter(config);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
+    if (route.doc.browser) continue;
     const { path, names } = openApiPath(route.pattern);
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, names, convert);
   }
@@ -137,14 +176,17 @@ export function openApiDocument(routes: readonly RouteDefinition[], options: Ope
     info: {
       title: 'paywalld',
       version: options.version,
-      description: 'Self-hosted paywall configuration and analytics server. Authenticate with `Authorization: Bearer <API key>`.',
+      description:
+        'Self-hosted paywall configuration and analytics server. Authenticate with `Authorization: Bearer <API key>`. ' +
+        'Every error is application/problem+json with a stable `code` (docs/errors.md); each operation lists the codes it may answer. ' +
+        'Any path answers `not_found` (404) when nothing is there, and `method_not_allowed` (405, with `Allow`) for a method it does not list.',
+      license: { name: options.license, identifier: options.license },
     },
+    // Relative: the server that serves this document, under whatever name a proxy gives it.
+    servers: [{ url: '/', description: 'the server that serves this document' }],
     paths,
     components: {
-      schemas: { ...components, Problem: ProblemSchema },
-      responses: {
-        Problem: { description: 'An error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
-      },
+      schemas: { ...components, Problem: problemSchema() },
       securitySchemes: {
         sdkKey: { type: 'http', scheme: 'bearer', description: 'An sdk key (`pwk_sdk_…`): resolve paywalls and send events' },
         secretKey: { type: 'http', scheme: 'bearer', description: 'A secret key (`pwk_secret_…`): everything, including the management API' },

@@ -5,7 +5,7 @@
  * client IP; management routes (`auth: 'secret'`) are limited per API key and
  * reachable from a browser only for the origins an operator lists.
  */
-import { ProblemError } from './problem.ts';
+import { type EdgeErrorCode, ProblemError } from './problem.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Route } from './route.ts';
 
@@ -92,8 +92,13 @@ export function limiterFor(route: Route, policy: EdgePolicy): RateLimiter | unde
   return undefined;
 }
 
+/** What the rate limits may answer a route's requests with: routes that take a key count against a limit (when one is set). */
+export function rateLimitErrors(route: Route): EdgeErrorCode[] {
+  return route.doc.auth === 'none' ? [] : ['rate_limited'];
+}
+
 export function rateLimited(waitSeconds: number): ProblemError {
-  return new ProblemError(429, 'rate_limited', `too many requests; retry in ${waitSeconds} s`, {
+  return new ProblemError('rate_limited', `too many requests; retry in ${waitSeconds} s`, {
     headers: { 'Retry-After': String(waitSeconds) },
   });
 }

@@ -3,6 +3,8 @@
  * edge (server.ts) writes a Reply, which keeps the uWS rules (cork, abort,
  * write once) in one place.
  */
+import type { ProblemCode } from './problem.ts';
+
 export type Body = string | Uint8Array;
 
 export interface Reply {
@@ -10,6 +12,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A whole body, or chunks streamed with backpressure (NDJSON exports). */
   body?: Body | AsyncIterable<Body> | Iterable<Body>;
+  /** The code of a problem+json reply (status.ts sets it), for whoever observes the edge's answers. */
+  problem?: ProblemCode;
 }
 
 const JSON_TYPE = 'application/json';

@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from './exchange.ts';
 import { joinedHeaderBlock } from './header-block.ts';
+import type { ProblemCode } from './problem.ts';
 import type { Body, Reply } from './reply.ts';
 
 /** Status lines as bytes, which uWS reads in place (a string it converts on every call). */
@@ -23,7 +24,7 @@ function byteLength(body: Body): number {
 
 export interface ResponderHooks {
   /** Called once per exchange, when it is answered, cut short or aborted (metrics, the request log, draining). */
-  finish(ex: Exchange, status: number): void;
+  finish(ex: Exchange, status: number, problem?: ProblemCode): void;
   /** A stream failed after its headers were sent: log it (the response is cut short). */
   streamFailed(ex: Exchange, error: unknown): void;
   /** The server is shutting down: responses close their connection. */
@@ -75,7 +76,7 @@ export class Responder {
     };
     if (ex.sync) write();
     else ex.res.cork(write);
-    this.hooks.finish(ex, reply.status);
+    this.hooks.finish(ex, reply.status, reply.problem);
   }
 
   /** Status line and headers; the caller corks when outside the uWS callback. */

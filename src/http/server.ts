@@ -17,7 +17,7 @@ import { readBody } from './body.ts';
 import { type Exchange, IncomingRequest, requestId } from './exchange.ts';
 import { Gate } from './gate.ts';
 import { corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
-import { ProblemError } from './problem.ts';
+import { type ProblemCode, ProblemError } from './problem.ts';
 import type { Reply } from './reply.ts';
 import { Responder } from './respond.ts';
 import type { Route } from './route.ts';
@@ -25,6 +25,11 @@ import type { Params, Router } from './router.ts';
 import { errorReply, problemReply } from './status.ts';
 
 const uws = loadUws();
+
+/** What a route with path parameters may answer when they do not decode. */
+export const PATH_ERRORS: readonly ProblemCode[] = ['invalid_path'];
+/** What any route may answer: a bug, logged. */
+export const UNEXPECTED_ERRORS: readonly ProblemCode[] = ['internal_error'];
 
 /** listen(host, port, options, cb) exists in uWS v20.30 but not in its type declarations. */
 interface ListenWithOptions {
@@ -37,8 +42,8 @@ export interface ServerOptions {
   /** Looks up API keys for routes that declare one (doc.auth); needed when any route does. */
   auth?: Authenticator;
   policy?: EdgePolicy;
-  /** Called once per answered or aborted request (metrics). */
-  observe?: (route: Route | undefined, status: number, seconds: number) => void;
+  /** Called once per answered or aborted request (metrics), with the problem's code on an error answer. */
+  observe?: (route: Route | undefined, status: number, seconds: number, problem: ProblemCode | undefined) => void;
 }
 
 export class HttpServer {
@@ -58,7 +63,7 @@ export class HttpServer {
     }
     this.gate = new Gate(this.policy, options.auth, options.log);
     this.responder = new Responder({
-      finish: (ex, status) => this.finish(ex, status),
+      finish: (ex, status, problem) => this.finish(ex, status, problem),
       streamFailed: (ex, error) => this.logFailure(ex, error),
       closing: () => this.draining,
     });
@@ -123,14 +128,14 @@ export class HttpServer {
     try {
       const match = this.options.router.match(ex.method, ex.path);
       if (match.kind === 'not_found') {
-        this.respond(ex, problemReply(new ProblemError(404, 'not_found', 'there is no resource at this path')));
+        this.respond(ex, problemReply(new ProblemError('not_found', 'there is no resource at this path')));
       } else if (match.kind === 'method_not_allowed') {
         const allow = match.allow.join(', ');
         if (ex.method === 'OPTIONS') {
           const preflight = req.getHeader('access-control-request-method') === '' ? undefined : preflightHeaders(match.routes, match.allow, req.getHeader('origin'), this.policy);
           this.respond(ex, { status: 204, headers: { Allow: allow, ...preflight } });
         } else {
-          this.respond(ex, problemReply(new ProblemError(405, 'method_not_allowed', `this path accepts ${allow}`, { headers: { Allow: allow } })));
+          this.respond(ex, problemReply(new ProblemError('method_not_allowed', `this path accepts ${allow}`, { headers: { Allow: allow } })));
         }
       } else {
         const route = match.route;
@@ -186,7 +191,7 @@ export class HttpServer {
     const reply = errorReply(error);
     if (reply) return reply;
     this.logFailure(ex, error);
-    return problemReply(new ProblemError(500, 'internal_error', 'the server failed to handle this request; it has been logged'));
+    return problemReply(new ProblemError('internal_error', 'the server failed to handle this request; it has been logged'));
   }
 
   private logFailure(ex: Exchange, error: unknown): void {
@@ -198,9 +203,9 @@ export class HttpServer {
     });
   }
 
-  private finish(ex: Exchange, status: number): void {
+  private finish(ex: Exchange, status: number, problem?: ProblemCode): void {
     const ms = performance.now() - ex.start;
-    this.options.observe?.(ex.route, status, ms / 1000);
+    this.options.observe?.(ex.route, status, ms / 1000, problem);
     if (this.options.log.wantsRequest(status)) {
       this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id });
     }
@@ -214,7 +219,7 @@ function decodeParams(params: Params): Params {
     try {
       (decoded ??= {})[name] = decodeURIComponent(params[name]!);
     } catch {
-      throw new ProblemError(400, 'invalid_path', 'the path is not valid percent-encoded UTF-8');
+      throw new ProblemError('invalid_path', 'the path is not valid percent-encoded UTF-8');
     }
   }
   return decoded ?? params;

@@ -1,5 +1,5 @@
 import { DomainError, type ErrorCode } from '../shared/errors.ts';
-import { ProblemError, problemBody } from './problem.ts';
+import { EDGE_STATUS, type Problem, type ProblemCode, ProblemError, problemBody } from './problem.ts';
 import type { Reply } from './reply.ts';
 
 /** The HTTP status of each domain error code: the one place the domain meets HTTP. */
@@ -26,20 +26,26 @@ const STATUS: Record<ErrorCode, number> = {
   stats_warming_up: 503,
 };
 
-/** The problem a domain error answers with. */
-export function problemOf(error: DomainError): ProblemError {
-  const headers = error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
-  return new ProblemError(STATUS[error.code], error.code, error.message, {
-    ...(error.errors ? { errors: error.errors } : {}),
-    ...(headers ? { headers } : {}),
-  });
+/** The status a problem with this code answers with, whether the domain or the edge raises it. */
+export function statusOf(code: ProblemCode): number {
+  return code in EDGE_STATUS ? EDGE_STATUS[code as keyof typeof EDGE_STATUS] : STATUS[code as ErrorCode];
 }
 
-export function problemReply(problem: ProblemError): Reply {
+/** Every code a domain error can carry. */
+export const DOMAIN_ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+
+/** The problem a domain error answers with. */
+export function problemOf(error: DomainError): Problem {
+  const headers = error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
+  return { status: STATUS[error.code], code: error.code, detail: error.message, errors: error.errors, headers };
+}
+
+export function problemReply(problem: Problem): Reply {
   return {
     status: problem.status,
     headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
     body: problemBody(problem),
+    problem: problem.code,
   };
 }
 

@@ -12,6 +12,8 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/keys',
       doc: {
+        operationId: 'listKeys',
+        errors: ['database_unavailable'],
         summary: "List the project's API keys (never the keys themselves)",
         tag: 'keys',
         auth: 'secret',
@@ -24,6 +26,8 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
       pattern: '/api/keys',
       maxBody: 4096,
       doc: {
+        operationId: 'createKey',
+        errors: ['validation_failed', 'database_unavailable'],
         summary: 'Create an API key; the response is the only time the key is shown',
         tag: 'keys',
         auth: 'secret',
@@ -39,6 +43,8 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
       method: 'DELETE',
       pattern: '/api/keys/:id',
       doc: {
+        operationId: 'revokeKey',
+        errors: ['key_not_found', 'database_unavailable'],
         summary: 'Revoke an API key; it stops working at once',
         tag: 'keys',
         auth: 'secret',

@@ -14,6 +14,8 @@ export function metricsRoute(metrics: MetricsRegistry, auth: 'secret' | 'none'):
     method: 'GET',
     pattern: '/metrics',
     doc: {
+      operationId: 'getMetrics',
+      errors: [],
       summary: 'Prometheus metrics of the server',
       tag: 'operations',
       auth,

@@ -17,15 +17,17 @@ export function openApiApi(router: Router<Route>): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/openapi.json',
       doc: {
+        operationId: 'getOpenApiDocument',
+        errors: [],
         summary: 'This OpenAPI 3.1 document of every endpoint',
         tag: 'operations',
         auth: 'none',
-        responses: { 200: { description: 'the OpenAPI document', mediaType: 'application/json' } },
+        responses: { 200: { description: 'the OpenAPI document', mediaType: 'application/json' }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => {
         document ??= openApiDocument(
           router.routes().map(({ method, pattern, route }) => ({ method: method as RouteDefinition['method'], pattern, ...route })),
-          { version: packageJson.version, schemas: { ComponentNode: ComponentNodeSchema } },
+          { version: packageJson.version, license: packageJson.license, schemas: { ComponentNode: ComponentNodeSchema } },
         );
         return taggedJson(req.header('if-none-match'), document);
       },

@@ -41,10 +41,12 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/paywalls',
       doc: {
+        operationId: 'listPaywalls',
+        errors: ['database_unavailable'],
         summary: "List the project's paywalls, archived ones included",
         tag: 'paywalls',
         auth: 'secret',
-        responses: { 200: { description: 'the paywalls, by id', schema: PaywallListSchema } },
+        responses: { 200: { description: 'the paywalls, by id', schema: PaywallListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => taggedJson(req.header('if-none-match'), { paywalls: paywalls.list(projectOf(req)) }),
     },
@@ -52,6 +54,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/paywalls/:id',
       doc: {
+        operationId: 'getPaywall',
+        errors: ['paywall_not_found', 'database_unavailable'],
         summary: 'Read a paywall and its newest revision; the ETag is what If-Match wants on writes',
         tag: 'paywalls',
         auth: 'secret',
@@ -67,6 +71,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       pattern: '/api/paywalls/:id',
       maxBody: MAX_PUT_BODY,
       doc: {
+        operationId: 'putPaywall',
+        errors: ['invalid_id', 'validation_failed', 'precondition_failed', 'database_unavailable'],
         summary: 'Create a paywall or write a new draft revision of it (not served until published)',
         tag: 'paywalls',
         auth: 'secret',
@@ -90,6 +96,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       pattern: '/api/paywalls/:id/publish',
       maxBody: 1024,
       doc: {
+        operationId: 'publishPaywall',
+        errors: ['validation_failed', 'paywall_not_found', 'revision_not_found', 'revision_invalid', 'precondition_failed', 'database_unavailable'],
         summary: 'Publish a revision: the newest, or the one named (an older one is a rollback); unarchives the paywall',
         tag: 'paywalls',
         auth: 'secret',
@@ -106,6 +114,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       method: 'DELETE',
       pattern: '/api/paywalls/:id',
       doc: {
+        operationId: 'archivePaywall',
+        errors: ['paywall_not_found', 'precondition_failed', 'database_unavailable'],
         summary: 'Archive a paywall: the SDK endpoint stops serving it at once; its revisions are kept',
         tag: 'paywalls',
         auth: 'secret',
@@ -120,10 +130,12 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/paywalls/:id/revisions',
       doc: {
+        operationId: 'listPaywallRevisions',
+        errors: ['paywall_not_found', 'database_unavailable'],
         summary: "List a paywall's revisions, newest first",
         tag: 'paywalls',
         auth: 'secret',
-        responses: { 200: { description: 'the revisions', schema: RevisionListSchema } },
+        responses: { 200: { description: 'the revisions', schema: RevisionListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => taggedJson(req.header('if-none-match'), { revisions: paywalls.revisions(projectOf(req), req.params.id!) }),
     },
@@ -131,10 +143,12 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/paywalls/:id/revisions/:revision',
       doc: {
+        operationId: 'getPaywallRevision',
+        errors: ['paywall_not_found', 'revision_not_found', 'database_unavailable'],
         summary: 'Read one revision of a paywall, for instance before rolling back to it',
         tag: 'paywalls',
         auth: 'secret',
-        responses: { 200: { description: 'the revision', schema: RevisionDetailSchema } },
+        responses: { 200: { description: 'the revision', schema: RevisionDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => {
         const { info, document, tag } = paywalls.revision(projectOf(req), req.params.id!, revisionParam(req));

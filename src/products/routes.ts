@@ -13,10 +13,12 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/products',
       doc: {
+        operationId: 'listProducts',
+        errors: ['database_unavailable'],
         summary: "List the project's product catalog",
         tag: 'products',
         auth: 'secret',
-        responses: { 200: { description: 'the products, by id', schema: ProductListSchema } },
+        responses: { 200: { description: 'the products, by id', schema: ProductListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => taggedJson(req.header('if-none-match'), { products: products.list(projectOf(req)).map((stored) => stored.product) }),
     },
@@ -24,6 +26,8 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/products/:id',
       doc: {
+        operationId: 'getProduct',
+        errors: ['product_not_found', 'database_unavailable'],
         summary: 'Read a product',
         tag: 'products',
         auth: 'secret',
@@ -39,6 +43,8 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
       pattern: '/api/products/:id',
       maxBody: 16 * 1024,
       doc: {
+        operationId: 'putProduct',
+        errors: ['invalid_id', 'validation_failed', 'precondition_failed', 'database_unavailable'],
         summary: 'Create or replace a product; live paywalls that use it serve the change at once',
         tag: 'products',
         auth: 'secret',
@@ -62,6 +68,8 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
       method: 'DELETE',
       pattern: '/api/products/:id',
       doc: {
+        operationId: 'deleteProduct',
+        errors: ['product_not_found', 'product_in_use', 'precondition_failed', 'database_unavailable'],
         summary: 'Delete a product; refused while a live paywall puts it in a slot',
         tag: 'products',
         auth: 'secret',

@@ -4,6 +4,7 @@ import { startServer } from '../../src/app.ts';
 import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
+import { recordingOptions } from '../helpers/answers.ts';
 import { bearer } from '../helpers/server.ts';
 
 export { problem } from '../helpers/problem.ts';
@@ -100,7 +101,7 @@ export async function until(condition: () => Promise<boolean> | boolean, ms = 10
 /** A server on an existing database (startTestServer wants an empty one), stopped when the test ends. */
 export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: Partial<ServeConfig> = {}): Promise<string> {
   const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
-  const server = await startServer({ ...defaults, ...overrides }, new Logger('error'));
+  const server = await startServer({ ...defaults, ...overrides }, new Logger('error'), recordingOptions);
   t.after(() => server.stop());
   return `http://127.0.0.1:${server.port}`;
 }

@@ -5,6 +5,7 @@ import type { TestContext } from 'node:test';
 import { type RunningServer, startServer } from '../../src/app.ts';
 import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
+import { recordingOptions } from './answers.ts';
 
 export interface TestServer {
   url: string;
@@ -18,7 +19,8 @@ export interface TestServer {
 /**
  * A real server on a free port of 127.0.0.1 against a database in a temp
  * directory; stopped when the test ends. Rate limits are off unless a test
- * sets them: tests send many requests from one address on purpose.
+ * sets them: tests send many requests from one address on purpose. Its
+ * answers are recorded for the OpenAPI check (answers.ts).
  */
 export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}, log = new Logger('error')): Promise<TestServer> {
   // The directory goes after the server has stopped: its event-writer thread may still be opening the file.
@@ -26,7 +28,7 @@ export async function startTestServer(t: TestContext, overrides: Partial<ServeCo
   const dbPath = overrides.dbPath ?? path.join(dir!, 'paywalld.db');
   const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
   const config: ServeConfig = { ...defaults, ...overrides };
-  const server = await startServer(config, log);
+  const server = await startServer(config, log, recordingOptions);
   t.after(async () => {
     await server.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });

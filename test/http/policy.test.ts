@@ -10,7 +10,7 @@ import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
 import { keyRegistry } from '../helpers/keys.ts';
 
-const doc = (auth: RouteDoc['auth']): RouteDoc => ({ summary: 'test', tag: 'test', auth, responses: {} });
+const doc = (auth: RouteDoc['auth']): RouteDoc => ({ operationId: 'test', errors: [], summary: 'test', tag: 'test', auth, responses: {} });
 
 /** A bare edge with the real key registry: an sdk, a secret and a public route. */
 async function edge(t: TestContext, policy: Partial<EdgePolicy>, log = new Logger('error')) {

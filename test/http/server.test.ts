@@ -12,7 +12,7 @@ import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
 import { rawRequest, responseHeadWhileSending } from '../helpers/raw.ts';
 
-const doc = { summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
+const doc = { operationId: 'test', errors: [], summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
 
 /** An edge with routes that exercise its corner cases, on a free port. */
 async function edge(t: TestContext, logLines: string[] = []) {
@@ -26,7 +26,7 @@ async function edge(t: TestContext, logLines: string[] = []) {
     },
   });
   router.add('GET', '/reject', { doc, handler: async () => Promise.reject(new Error('async internals')) });
-  router.add('GET', '/problem', { doc, handler: () => Promise.reject(new ProblemError(409, 'conflict_here', 'it conflicts')) });
+  router.add('GET', '/problem', { doc, handler: () => Promise.reject(new ProblemError('unsupported_media_type', 'it is not JSON')) });
   router.add('GET', '/stream', {
     doc,
     handler: () => ({
@@ -130,8 +130,8 @@ test('an exception in a handler is a 500 problem without internals, logged with 
 test('a ProblemError from an async handler keeps its status and code', async (t) => {
   const { url } = await edge(t);
   const response = await fetch(`${url}/problem`);
-  assert.equal(response.status, 409);
-  assert.equal((await problem(response)).code, 'conflict_here');
+  assert.equal(response.status, 415);
+  assert.equal((await problem(response)).code, 'unsupported_media_type');
 });
 
 test('one log line per request with method, path, status, duration and request id, never the body', async (t) => {

@@ -19,7 +19,8 @@ test('GET /api/openapi.json documents every route the router knows, itself inclu
   const document = (await response.json()) as Json;
   assert.equal(document.openapi, '3.1.0');
 
-  const routes = server.router.routes();
+  // Pages for a browser (the dashboard) are not part of the API.
+  const routes = server.router.routes().filter(({ route }) => !route.doc.browser);
   assert.ok(routes.length > 10);
   for (const { method, pattern } of routes) {
     const path = pattern.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -62,4 +63,57 @@ test('the OpenAPI document answers 304 to its own ETag', async (t) => {
   const { url } = await startTestServer(t);
   const etag = (await fetch(`${url}/api/openapi.json`)).headers.get('etag')!;
   assert.equal((await fetch(`${url}/api/openapi.json`, { headers: { 'if-none-match': etag } })).status, 304);
+});
+
+test('errors are one Problem schema; each operation lists its error statuses, each with the codes it may carry', async (t) => {
+  const { url } = await startTestServer(t);
+  const document = (await (await fetch(`${url}/api/openapi.json`)).json()) as Json;
+  const problem = document.components.schemas.Problem;
+  assert.deepEqual(problem.required, ['type', 'title', 'status', 'detail', 'code']);
+  assert.equal(problem.properties.errors.items.properties.path.type, 'string');
+  const allCodes = new Set<string>(problem.properties.code.enum);
+
+  const operations = Object.values(document.paths).flatMap((item) => Object.values(item as Json)) as Json[];
+  for (const operation of operations) {
+    assert.match(operation.operationId, /^[a-z]+[A-Z][A-Za-z]+$/, 'an operation id reads as a method name');
+    const errorStatuses = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+    assert.ok(errorStatuses.includes('500'), `${operation.operationId} declares 500`);
+    for (const status of errorStatuses) {
+      const schema = operation.responses[status].content['application/problem+json'].schema;
+      assert.deepEqual(schema.allOf[0], { $ref: '#/components/schemas/Problem' });
+      const codes: string[] = schema.allOf[1].properties.code.enum;
+      assert.ok(codes.length > 0);
+      for (const code of codes) assert.ok(allCodes.has(code), `${code} is a Problem code`);
+    }
+  }
+  const op = (path: string, method: string) => document.paths[path][method];
+  const codes = (path: string, method: string, status: number) => op(path, method).responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
+  // Edge codes come from the route's declaration: auth, rate limit, body and JSON, path parameters.
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 401), ['invalid_api_key', 'invalid_authorization', 'missing_api_key']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 403), ['insufficient_scope']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 400), ['invalid_path', 'malformed_json']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 413), ['body_too_large']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 408), ['body_timeout']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 415), ['unsupported_media_type']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 422), ['invalid_id', 'validation_failed']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 429), ['rate_limited']);
+  // Keyless event batches are accepted by default: no missing_api_key, but a broken key is still refused.
+  assert.deepEqual(codes('/api/sdk/events', 'post', 401), ['invalid_api_key', 'invalid_authorization']);
+  assert.deepEqual(codes('/api/sdk/events', 'post', 503), ['ingestion_failed', 'ingestion_overloaded']);
+  assert.deepEqual(codes('/readyz', 'get', 503), ['draining']);
+  assert.equal(op('/healthz', 'get').responses[401], undefined, 'public routes answer no 401');
+  assert.ok(op('/api/sdk/config', 'get').responses[429].headers['Retry-After']);
+
+  assert.deepEqual(document.servers, [{ url: '/', description: 'the server that serves this document' }]);
+  assert.deepEqual(document.info.license, { name: 'MIT', identifier: 'MIT' });
+  assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['sdkKey', 'secretKey']);
+  assert.equal(op('/api/sdk/config', 'get').operationId, 'resolvePaywall');
+  assert.equal(op('/api/sdk/events', 'post').operationId, 'sendEvents');
+});
+
+test('with --require-key, sending events declares missing_api_key', async (t) => {
+  const { url } = await startTestServer(t, { requireKey: true });
+  const document = (await (await fetch(`${url}/api/openapi.json`)).json()) as Json;
+  const schema = document.paths['/api/sdk/events'].post.responses[401].content['application/problem+json'].schema;
+  assert.deepEqual(schema.allOf[1].properties.code.enum, ['invalid_api_key', 'invalid_authorization', 'missing_api_key']);
 });

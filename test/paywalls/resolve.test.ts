@@ -1,10 +1,11 @@
 /** GET /api/sdk/config through HTTP: the response, locales, audiences, assignment, caching and isolation. */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { startServer } from '../../src/app.ts';
 import { serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
+import { recordingOptions } from '../helpers/answers.ts';
 import { spawnServe } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -363,7 +364,7 @@ test('assignment is stable across a server restart and in another process', asyn
   assert.ok(before.includes('control') && before.includes('annual_first'));
   await first.server.stop();
 
-  const restarted = await startServer(serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}), new Logger('error'));
+  const restarted = await startServer(serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}), new Logger('error'), recordingOptions);
   t.after(() => restarted.stop());
   assert.deepEqual(await assignments(`http://127.0.0.1:${restarted.port}`, first.keys.sdk, 'onboarding', users), before);
 

@@ -32,6 +32,8 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
       pattern: '/api/paywalls/:id/validate',
       maxBody: MAX_PUT_BODY,
       doc: {
+        operationId: 'validatePaywall',
+        errors: ['invalid_id', 'validation_failed', 'database_unavailable'],
         summary: 'Validate a paywall document exactly as PUT would, without storing it: 200 with warnings, or the 422 a PUT would answer',
         tag: 'paywalls',
         auth: 'secret',
@@ -50,6 +52,8 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
       pattern: '/api/paywalls/:id/preview',
       maxBody: MAX_PUT_BODY,
       doc: {
+        operationId: 'previewPaywall',
+        errors: ['invalid_id', 'validation_failed', 'database_unavailable'],
         summary:
           'Resolve a document that is not (necessarily) live, for a chosen variant, locale, platform and country, as the SDK endpoint would serve it; revision is 0',
         tag: 'paywalls',

@@ -14,6 +14,8 @@ export function fallbackApi(paywalls: LivePaywalls): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/sdk/fallback',
       doc: {
+        operationId: 'getFallbackBundle',
+        errors: ['invalid_query'],
         summary: 'The offline fallback bundle: for each requested live paywall, its default variant in every locale it has, with its products',
         tag: 'sdk',
         auth: 'sdk',

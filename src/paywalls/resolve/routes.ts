@@ -24,6 +24,8 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
       method: 'GET',
       pattern: '/api/sdk/config',
       doc: {
+        operationId: 'resolvePaywall',
+        errors: ['invalid_query', 'paywall_not_found', 'insufficient_scope', 'database_unavailable'],
         summary: 'Resolve the live revision of a paywall for one user: variant, locale, component tree and products',
         tag: 'sdk',
         auth: 'sdk',
@@ -37,7 +39,7 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
         const request = readResolveRequest(req.rawQuery, () => req.header('accept-language'));
         if (request.explain) {
           if (req.principal?.scope !== 'secret') {
-            throw new ProblemError(403, 'insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
+            throw new ProblemError('insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
               headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
             });
           }

@@ -1,0 +1,28 @@
+/**
+ * Every problem code a route can answer with: the ones its handler declares
+ * (`doc.errors`) and the ones the edge raises itself, derived from the rest
+ * of the route's declaration by the code that raises them. The OpenAPI
+ * document is built from this, so it names what the server really answers.
+ */
+import { authErrors } from './auth.ts';
+import { BODY_ERRORS } from './body.ts';
+import { JSON_ERRORS } from './json.ts';
+import { rateLimitErrors } from './policy.ts';
+import type { ProblemCode } from './problem.ts';
+import type { RouteDefinition } from './route.ts';
+import { PATH_ERRORS, UNEXPECTED_ERRORS } from './server.ts';
+
+export function routeErrors(route: RouteDefinition): ProblemCode[] {
+  const codes = new Set<ProblemCode>(route.doc.errors);
+  const add = (list: readonly ProblemCode[]) => {
+    for (const code of list) codes.add(code);
+  };
+  if (route.pattern.includes('/:')) add(PATH_ERRORS);
+  add(authErrors(route.doc));
+  add(rateLimitErrors(route));
+  if (route.maxBody !== undefined) add(BODY_ERRORS);
+  // A route that declares a request body reads it with readJson.
+  if (route.doc.requestBody) add(JSON_ERRORS);
+  add(UNEXPECTED_ERRORS);
+  return [...codes].sort();
+}
