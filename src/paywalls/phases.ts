@@ -1,0 +1,81 @@
+/**
+ * Experiment phases of a paywall. A phase starts when a revision goes live
+ * whose split (variants, weights, holdouts, audiences and their conditions
+ * and weights) differs from the split of the phase before, or when the
+ * publish asks for a new phase; a text or style fix keeps the phase. An
+ * event belongs to the phase whose [started_at, ended_at) holds its ts.
+ * Archiving does not end a phase: publishing the same split again continues it.
+ */
+import type { Database } from '../db/database.ts';
+import type { PaywallOutput } from './document/schema.ts';
+
+/** What defines the split of users into variants: the part of a document a phase is about. */
+export interface PhaseDesign {
+  variants: { id: string; weight: number; holdout: boolean }[];
+  audiences: { id: string; when: Record<string, unknown>; weights: Record<string, number> }[];
+}
+
+export interface PhaseRow {
+  number: number;
+  revision: number;
+  started_at: number;
+  ended_at: number | null;
+  design: string;
+}
+
+export function phaseDesign(doc: Pick<PaywallOutput, 'variants' | 'audiences'>): PhaseDesign {
+  return {
+    variants: doc.variants.map((variant) => ({ id: variant.id, weight: variant.weight, holdout: variant.holdout === true })),
+    audiences: doc.audiences.map((audience) => ({ id: audience.id, when: audience.when, weights: audience.weights })),
+  };
+}
+
+/** JSON with object keys sorted at every level, so that two designs compare by content, not key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export class PhaseStore {
+  private readonly list;
+  private readonly current;
+  private readonly close;
+  private readonly insert;
+
+  constructor(db: Database) {
+    this.list = db.prepare<[string, string], PhaseRow>(
+      'SELECT number, revision, started_at, ended_at, design FROM paywall_phases WHERE project_id = ? AND paywall_id = ? ORDER BY number',
+    );
+    this.current = db.prepare<[string, string], PhaseRow>(
+      `SELECT number, revision, started_at, ended_at, design FROM paywall_phases
+       WHERE project_id = ? AND paywall_id = ? ORDER BY number DESC LIMIT 1`,
+    );
+    this.close = db.prepare('UPDATE paywall_phases SET ended_at = ? WHERE project_id = ? AND paywall_id = ? AND number = ?');
+    this.insert = db.prepare(
+      'INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  phases(projectId: string, paywallId: string): PhaseRow[] {
+    return this.list.all(projectId, paywallId);
+  }
+
+  /**
+   * Called inside the publish transaction: starts phase n + 1 (ending phase n
+   * at the same instant) when the split changed or `forceNew` is set.
+   * Returns the phase that is current afterwards.
+   */
+  published(projectId: string, paywallId: string, revision: number, design: PhaseDesign, forceNew: boolean, now: number): PhaseRow {
+    const text = canonical(design);
+    const current = this.current.get(projectId, paywallId);
+    if (current && !forceNew && canonical(JSON.parse(current.design)) === text) return current;
+    if (current) this.close.run(now, projectId, paywallId, current.number);
+    const number = (current?.number ?? 0) + 1;
+    this.insert.run(projectId, paywallId, number, revision, now, text);
+    return { number, revision, started_at: now, ended_at: null, design: text };
+  }
+}
