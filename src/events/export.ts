@@ -23,9 +23,12 @@ type Row = [
   productId: string | null,
   properties: string | null,
   seq: number,
+  audience: string | null,
+  revenue: number | null,
+  currency: string | null,
 ];
 
-const COLUMNS = 'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq';
+const COLUMNS = 'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq, e.audience, e.revenue, e.currency';
 
 function text(value: string | null): string {
   return value === null ? 'null' : JSON.stringify(value);
@@ -36,7 +39,8 @@ function line(row: Row): string {
   return (
     `{"id":${text(row[0])},"type":${JSON.stringify(row[1])},"paywall_id":${JSON.stringify(row[2])},"ts":${row[3]},` +
     `"client_ts":${row[4]},"sent_at":${row[5] ?? 'null'},"received_at":${row[6]},"user_id":${text(row[7])},` +
-    `"variant_id":${text(row[8])},"product_id":${text(row[9])},"properties":${row[10] ?? 'null'}}\n`
+    `"variant_id":${text(row[8])},"product_id":${text(row[9])},"audience":${text(row[12])},"revenue":${row[13] ?? 'null'},` +
+    `"currency":${text(row[14])},"properties":${row[10] ?? 'null'}}\n`
   );
 }
 

@@ -68,6 +68,15 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       return;
     }
     const event = result.output;
+    const revenue = event.revenue ?? null;
+    if (revenue !== null && event.type !== 'purchase_complete') {
+      rejected.push({ index, code: 'invalid_event', message: 'revenue is only accepted on purchase_complete' });
+      return;
+    }
+    if (revenue !== null && (event.currency ?? null) === null) {
+      rejected.push({ index, code: 'invalid_event', message: 'currency is required with revenue' });
+      return;
+    }
     const ts = event.ts + skew;
     if (ts < EARLIEST_MS) {
       rejected.push({ index, code: 'ts_out_of_range', message: 'ts is before 2000-01-01 (after the clock-skew correction)' });
@@ -108,6 +117,9 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       variantId,
       event.product_id ?? null,
       event.properties ?? null,
+      event.audience ?? null,
+      revenue,
+      event.currency ?? null,
     ]);
   });
   return { rows, rejected };

@@ -61,6 +61,19 @@ export const EventSchema = v.strictObject({
   user_id: v.nullish(text(256)),
   variant_id: v.nullish(text(64)),
   product_id: v.nullish(text(256)),
+  /** The `variant.audience` of the resolve answer: the segment the user was randomized in (null: the default split). */
+  audience: v.nullish(text(64)),
+  /** purchase_complete only: the amount in major units (9.99), never converted; requires currency. */
+  revenue: v.nullish(
+    v.pipe(
+      v.number('must be a number'),
+      v.description('purchase_complete only: the amount in major units (e.g. 9.99), at least 0; requires currency'),
+      v.finite('must be a finite number'),
+      v.minValue(0, 'must not be negative'),
+    ),
+  ),
+  /** ISO 4217: three capital letters. */
+  currency: v.nullish(v.pipe(v.string('must be a string'), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code: three capital letters'))),
   properties: v.nullish(
     v.pipe(
       v.custom<Record<string, unknown>>(isJsonObject, 'must be a JSON object'),
@@ -185,5 +198,8 @@ export const ExportedEventSchema = v.object({
   user_id: v.nullable(v.string()),
   variant_id: v.nullable(v.string()),
   product_id: v.nullable(v.string()),
+  audience: v.nullable(v.string()),
+  revenue: v.nullable(v.number()),
+  currency: v.nullable(v.string()),
   properties: v.nullable(v.record(v.string(), v.unknown())),
 });

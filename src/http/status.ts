@@ -13,6 +13,8 @@ const STATUS: Record<ErrorCode, number> = {
   paywall_not_found: 404,
   product_not_found: 404,
   revision_not_found: 404,
+  phase_not_found: 404,
+  audience_not_found: 404,
   product_in_use: 409,
   revision_invalid: 409,
   precondition_failed: 412,

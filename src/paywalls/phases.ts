@@ -11,7 +11,8 @@ import type { PaywallOutput } from './document/schema.ts';
 
 /** What defines the split of users into variants: the part of a document a phase is about. */
 export interface PhaseDesign {
-  variants: { id: string; weight: number; holdout: boolean }[];
+  /** `control` only when set, so that designs stored before it existed compare equal. */
+  variants: { id: string; weight: number; holdout: boolean; control?: true }[];
   audiences: { id: string; when: Record<string, unknown>; weights: Record<string, number> }[];
 }
 
@@ -25,7 +26,12 @@ export interface PhaseRow {
 
 export function phaseDesign(doc: Pick<PaywallOutput, 'variants' | 'audiences'>): PhaseDesign {
   return {
-    variants: doc.variants.map((variant) => ({ id: variant.id, weight: variant.weight, holdout: variant.holdout === true })),
+    variants: doc.variants.map((variant) => ({
+      id: variant.id,
+      weight: variant.weight,
+      holdout: variant.holdout === true,
+      ...(variant.control === true ? { control: true as const } : {}),
+    })),
     audiences: doc.audiences.map((audience) => ({ id: audience.id, when: audience.when, weights: audience.weights })),
   };
 }
@@ -78,4 +84,28 @@ export class PhaseStore {
     this.insert.run(projectId, paywallId, number, revision, now, text);
     return { number, revision, started_at: now, ended_at: null, design: text };
   }
+}
+
+/** A phase as GET /api/paywalls/{id}/phases lists it: the default split's weights and each audience's. */
+export function phaseInfo(row: PhaseRow): {
+  number: number;
+  started_at: string;
+  ended_at: string | null;
+  revision: number;
+  weights: Record<string, number>;
+  audiences: Record<string, Record<string, number>>;
+} {
+  const design = JSON.parse(row.design) as PhaseDesign;
+  const weights: Record<string, number> = Object.create(null);
+  for (const variant of design.variants) weights[variant.id] = variant.weight;
+  const audiences: Record<string, Record<string, number>> = Object.create(null);
+  for (const audience of design.audiences) audiences[audience.id] = audience.weights;
+  return {
+    number: row.number,
+    started_at: new Date(row.started_at).toISOString(),
+    ended_at: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+    revision: row.revision,
+    weights,
+    audiences,
+  };
 }

@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'paywall_not_found'
   | 'product_not_found'
   | 'revision_not_found'
+  | 'phase_not_found'
+  | 'audience_not_found'
   | 'product_in_use'
   | 'revision_invalid'
   | 'precondition_failed'

@@ -11,7 +11,7 @@ test('every field of a stored event is exported, oldest first, one JSON object p
   await ingest(url, keys.sdk, {
     sent_at: sentAt,
     events: [
-      { type: 'purchase_complete', paywall_id: 'pw', ts: now - 500, id: 'b', user_id: 'u', variant_id: 'v', product_id: 'pro', properties: { price: 9.99, tags: ['a'], quote: '"\n' } },
+      { type: 'purchase_complete', paywall_id: 'pw', ts: now - 500, id: 'b', user_id: 'u', variant_id: 'v', product_id: 'pro', audience: 'vip', revenue: 9.99, currency: 'EUR', properties: { price: 9.99, tags: ['a'], quote: '"\n' } },
       { type: 'screen_impression', paywall_id: 'pw', ts: now - 900, id: 'a' },
     ],
   });
@@ -33,6 +33,9 @@ test('every field of a stored event is exported, oldest first, one JSON object p
     user_id: 'u',
     variant_id: 'v',
     product_id: 'pro',
+    audience: 'vip',
+    revenue: 9.99,
+    currency: 'EUR',
     properties: { price: 9.99, tags: ['a'], quote: '"\n' },
   });
   assert.ok(Math.abs(b.received_at - now) < 60_000);

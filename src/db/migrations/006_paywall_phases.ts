@@ -9,7 +9,7 @@ import type { Migration } from './migration.ts';
  * creation: v0.1 had no phases, so all their history is one experiment.
  */
 export const paywallPhases: Migration = {
-  version: 5,
+  version: 6,
   name: 'experiment phases of paywalls',
   sql: `
     CREATE TABLE paywall_phases (

@@ -9,5 +9,7 @@ import { paywalls } from './002_paywalls.ts';
 import { events } from './003_events.ts';
 import { configGeneration } from './004_config_generation.ts';
 import { eventDerivedState } from './005_event_derived_state.ts';
+import { paywallPhases } from './006_paywall_phases.ts';
+import { experimentEvents } from './007_experiment_events.ts';
 
-export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration, eventDerivedState];
+export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration, eventDerivedState, paywallPhases, experimentEvents];

@@ -7,6 +7,7 @@
  * from the raw events, so deleting derived state loses nothing.
  */
 import type { Database } from '../../db/database.ts';
+import { CHUNK_ENTRIES } from './experiment-log.ts';
 import { KeyFilter } from './key-filter.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { byDedupKey, byTimeKey, PendingIndexes } from './pending.ts';
@@ -25,7 +26,20 @@ const REBUILD_RANGE = 500_000;
  */
 const FILTER_PAGE = 2000;
 
-type ReplayRow = [seq: number, projectId: string, paywallId: string, type: string, ts: number, clientTs: number, eventId: string | null, userId: string | null, variantId: string | null];
+type ReplayRow = [
+  seq: number,
+  projectId: string,
+  paywallId: string,
+  type: string,
+  ts: number,
+  clientTs: number,
+  eventId: string | null,
+  userId: string | null,
+  variantId: string | null,
+  audience: string | null,
+  revenue: number | null,
+  currency: string | null,
+];
 
 export interface StartUp {
   /** The seq of the checkpoint found (0: none, everything replayed). */
@@ -69,7 +83,7 @@ export class DerivedStore {
         .raw(),
       replay: db
         .prepare<[number, number], ReplayRow>(
-          'SELECT seq, project_id, paywall_id, type, ts, client_ts, event_id, user_id, variant_id FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
+          'SELECT seq, project_id, paywall_id, type, ts, client_ts, event_id, user_id, variant_id, audience, revenue, currency FROM events WHERE seq > ? ORDER BY seq LIMIT ?',
         )
         .raw(),
       maxSeq: db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck(),
@@ -82,6 +96,20 @@ export class DerivedStore {
       addDedup: db.prepare<[string, number, string]>('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)'),
       addTime: db.prepare<[string, number, number]>('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)'),
       addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
+      segments: db.prepare<[], [string, string, string, string, string]>('SELECT project_id, paywall_id, audience, variants, currencies FROM event_experiment_segments').raw(),
+      chunks: db
+        .prepare<[], [string, string, string, string, number, number, Buffer]>(
+          'SELECT project_id, paywall_id, audience, log, chunk, entries, data FROM event_experiment_chunks ORDER BY project_id, paywall_id, audience, log, chunk',
+        )
+        .raw(),
+      putSegment: db.prepare<[string, string, string, string, string]>(
+        `INSERT INTO event_experiment_segments (project_id, paywall_id, audience, variants, currencies) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET variants = excluded.variants, currencies = excluded.currencies`,
+      ),
+      putChunk: db.prepare<[string, string, string, string, number, number, Buffer]>(
+        `INSERT INTO event_experiment_chunks (project_id, paywall_id, audience, log, chunk, entries, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET entries = excluded.entries, data = excluded.data`,
+      ),
       putDaySet: db.prepare<[string, string, string, number, string, number, Buffer]>(
         `INSERT INTO event_day_sets (project_id, paywall_id, variant_id, day, type, count, users) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET count = excluded.count, users = excluded.users`,
@@ -99,8 +127,8 @@ export class DerivedStore {
     this.checkpointedSeq = this.pending.lastSeq = seq ?? this.pending.lastSeq;
     for (;;) {
       const rows = this.statements.replay.all(this.pending.lastSeq, REPLAY_PAGE);
-      for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId] of rows) {
-        this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
+      for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId, audience, revenue, currency] of rows) {
+        this.state.apply({ projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency });
         this.pending.add(rowSeq, projectId, ts, clientTs, eventId, undefined);
       }
       replayed += rows.length;
@@ -124,17 +152,17 @@ export class DerivedStore {
   private rebuild(): number {
     const last = this.statements.maxSeq.get() ?? 0;
     const events = this.db
-      .prepare<[number], [number, string, string, string, number, string | null, string | null]>(
-        'SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id FROM events WHERE seq <= ? ORDER BY seq',
+      .prepare<[number], [number, string, string, string, number, string | null, string | null, string | null, number | null, string | null]>(
+        'SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id, audience, revenue, currency FROM events WHERE seq <= ? ORDER BY seq',
       )
       .raw();
     let replayed = 0;
-    for (const [, projectId, paywallId, type, ts, userId, variantId] of events.iterate(last)) {
-      this.state.apply({ projectId, paywallId, type, ts, userId, variantId });
+    for (const [, projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency] of events.iterate(last)) {
+      this.state.apply({ projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency });
       replayed++;
     }
     const emptyTables = this.db.transaction(() => {
-      for (const table of ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) this.db.exec(`DELETE FROM ${table}`);
+      for (const table of ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets', 'event_experiment_segments', 'event_experiment_chunks']) this.db.exec(`DELETE FROM ${table}`);
     });
     emptyTables.immediate();
     const dedupRange = this.db.prepare<[number, number]>(
@@ -226,6 +254,18 @@ export class DerivedStore {
         if (set.size > 0) group.typeUsers.set(type, set);
       }
     }
+    for (const [projectId, paywallId, audience, variants, currencies] of this.statements.segments.iterate()) {
+      const segment = this.state.experiments.segment(projectId, paywallId, audience);
+      segment.variants.push(...(JSON.parse(variants) as string[]));
+      segment.currencies.push(...(JSON.parse(currencies) as string[]));
+      segment.namesDirty = false;
+    }
+    for (const [projectId, paywallId, audience, log, chunk, entries, data] of this.statements.chunks.iterate()) {
+      const segment = this.state.experiments.segment(projectId, paywallId, audience);
+      const target = log === 'exposures' ? segment.exposures : segment.purchases;
+      if (chunk * CHUNK_ENTRIES !== target.length) throw new Error(`the stored experiment log ${log} of ${projectId}/${paywallId} has a gap at chunk ${chunk}`);
+      target.appendChunk(entries, data);
+    }
     this.checkpointedSeq = seq;
   }
 
@@ -238,6 +278,9 @@ export class DerivedStore {
     const { pending, state } = this;
     const users = state.users.takeFresh();
     const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
+    const segments = [...state.experiments.entries()].filter(
+      ([, , , segment]) => segment.namesDirty || segment.exposures.length > segment.exposures.storedLength || segment.purchases.length > segment.purchases.storedLength,
+    );
     const s = this.statements;
     try {
       this.db
@@ -254,6 +297,16 @@ export class DerivedStore {
             }
             s.putDaySet.run(projectId, paywallId, variantId, day, ANY_TYPE, total, group.users.serialize());
           }
+          for (const [projectId, paywallId, audience, segment] of segments) {
+            s.putSegment.run(projectId, paywallId, audience, JSON.stringify(segment.variants), JSON.stringify(segment.currencies));
+            for (const [name, log] of [['exposures', segment.exposures], ['purchases', segment.purchases]] as const) {
+              // Only the chunks holding entries added since the last checkpoint: the last stored one may have grown.
+              for (let n = Math.floor(log.storedLength / CHUNK_ENTRIES); n * CHUNK_ENTRIES < log.length; n++) {
+                const { entries, data } = log.chunk(n);
+                s.putChunk.run(projectId, paywallId, audience, name, n, entries, data);
+              }
+            }
+          }
           s.setCheckpoint.run(pending.lastSeq, Date.now());
         })
         .immediate();
@@ -262,6 +315,11 @@ export class DerivedStore {
       throw error;
     }
     for (const [, , , , group] of dirty) group.dirty = false;
+    for (const [, , , segment] of segments) {
+      segment.namesDirty = false;
+      segment.exposures.storedLength = segment.exposures.length;
+      segment.purchases.storedLength = segment.purchases.length;
+    }
     // The keys now in event_dedup go into the filter before they leave memory.
     const filter = this.filters.at(-1)!;
     for (const key of pending.keys) filter.add(key);

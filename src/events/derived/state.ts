@@ -10,6 +10,8 @@ import type { Stats } from '../schema.ts';
 import { KNOWN_EVENT_TYPES } from '../schema.ts';
 import { dayOf, dayText } from '../time.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
+import { type FoldQuery, type FoldResult, foldSegment } from './experiment-fold.ts';
+import { DEFAULT_SEGMENT, ExperimentLogs } from './experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { UserDictionary } from './users.ts';
 
@@ -36,6 +38,9 @@ export interface DerivedEvent {
   ts: number;
   userId: string | null;
   variantId: string | null;
+  audience: string | null;
+  revenue: number | null;
+  currency: string | null;
 }
 
 type Figures = Stats['variants'][number]['totals'];
@@ -70,6 +75,10 @@ function byVariantId(a: string, b: string): number {
 
 export class DerivedState {
   readonly users = new UserDictionary();
+  /** Exposures and purchases per paywall and segment, for experiment results. */
+  readonly experiments = new ExperimentLogs();
+  /** The last fold of each asked segment and phase, reused while the segment is unchanged. */
+  private readonly folds = new Map<string, { version: number; result: FoldResult }>();
   /** project → paywall → variant → day → group */
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
   /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
@@ -99,6 +108,21 @@ export class DerivedState {
     let typed = group.typeUsers.get(event.type);
     if (!typed) group.typeUsers.set(event.type, (typed = new OrdinalSet()));
     typed.add(ordinal);
+    this.experiments.apply(event.projectId, event.paywallId, event.audience, event.type, event.ts, ordinal, event.variantId, event.revenue, event.currency);
+  }
+
+  /** The experiment counts of one segment (null: the default split) over one phase. */
+  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): FoldResult {
+    const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
+    const users = this.users.count(projectId);
+    const key = JSON.stringify([projectId, paywallId, audience, query.from, query.to, query.variants]);
+    const cached = this.folds.get(key);
+    if (segment && cached && cached.version === segment.version) return cached.result;
+    const result = foldSegment(segment, users, query);
+    this.folds.delete(key);
+    if (segment) this.folds.set(key, { version: segment.version, result });
+    if (this.folds.size > CACHED_UNIONS) this.folds.delete(this.folds.keys().next().value!);
+    return result;
   }
 
   /** Every group with its key, for the checkpoint. */

@@ -23,6 +23,11 @@ export class UserDictionary {
     return ordinal;
   }
 
+  /** Users of a project: every ordinal is below this. */
+  count(projectId: string): number {
+    return this.projects.get(projectId)?.size ?? 0;
+  }
+
   /** A stored entry, read back at start (in ordinal order per project). */
   restore(projectId: string, ordinal: number, userId: string): void {
     let users = this.projects.get(projectId);

@@ -1,3 +1,4 @@
+import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
 import type { Stats } from '../schema.ts';
 
 /**
@@ -21,6 +22,11 @@ export type EventRow = [
   productId: string | null,
   /** JSON text */
   properties: string | null,
+  /** The segment of the experiment: the resolve answer's variant.audience, null for the default split. */
+  audience: string | null,
+  /** purchase_complete: amount in major units of `currency`. */
+  revenue: number | null,
+  currency: string | null,
 ];
 
 export interface WriterOptions {
@@ -34,6 +40,8 @@ export type ToWriter =
   | { kind: 'write'; id: number; rows: EventRow[] }
   /** Statistics from the derived state (answered with a 'stats' message of the same id). */
   | { kind: 'stats'; id: number; projectId: string; paywallId: string; fromDay: number; toDay: number }
+  /** Experiment counts of one segment over one phase (answered with a 'results' message of the same id). */
+  | { kind: 'results'; id: number; projectId: string; paywallId: string; audience: string | null; query: FoldQuery }
   /** Commit what is queued, write a checkpoint, close the database and end the thread (the server waits for its exit). */
   | { kind: 'close' };
 
@@ -43,6 +51,7 @@ export type FromWriter =
   /** Loading the derived state failed; the thread ends. */
   | { kind: 'start_failed'; error: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
+  | { kind: 'results'; id: number; result: FoldResult }
   | { kind: 'checkpoint_failed'; error: string }
   /** The dedup key filter holds every stored key: new events are no longer looked up in event_dedup. */
   | { kind: 'filter_filled'; ms: number; keys: number }

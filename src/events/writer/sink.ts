@@ -24,8 +24,8 @@ export class EventSink {
 
   constructor(db: Database, derived: DerivedStore) {
     const insertEvent = db.prepare<EventRow>(
-      `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties, audience, revenue, currency)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const checkpointed = db.prepare<[string, number, string], number>('SELECT 1 FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?').pluck();
     const { pending, state } = derived;
@@ -54,7 +54,7 @@ export class EventSink {
       const inserted = store.immediate(requests, staged);
       for (const { seq, row, key } of staged) {
         const [projectId, paywallId, type, ts, clientTs] = row;
-        state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9] });
+        state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9], audience: row[12], revenue: row[13], currency: row[14] });
         pending.add(seq, projectId, ts, clientTs, row[7], key);
       }
       return inserted;

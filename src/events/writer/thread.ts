@@ -69,6 +69,11 @@ port.on('message', (message: ToWriter) => {
     send({ kind: 'stats', id, variants: derived.state.stats(projectId, paywallId, fromDay, toDay) });
     return;
   }
+  if (message.kind === 'results') {
+    const { id, projectId, paywallId, audience, query } = message;
+    send({ kind: 'results', id, result: derived.state.results(projectId, paywallId, audience, query) });
+    return;
+  }
   if (message.kind === 'write') queue.push(message);
   else closing = true;
   scheduleFlush();

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
+import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
 import type { Stats } from '../schema.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 
@@ -50,7 +51,8 @@ function warmingUp(): DomainError {
 export class EventWriter {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, Waiting>();
-  private readonly asking = new Map<number, { resolve: (variants: Stats['variants']) => void; reject: (error: Error) => void }>();
+  // biome-ignore lint/suspicious/noExplicitAny: each question's promise resolves with its own answer type
+  private readonly asking = new Map<number, { resolve: (answer: any) => void; reject: (error: Error) => void }>();
   /** The thread's derived state is caught up with the raw events. */
   private ready = false;
   private nextId = 1;
@@ -74,6 +76,16 @@ export class EventWriter {
     return new Promise((resolve, reject) => {
       this.asking.set(id, { resolve, reject });
       this.post({ kind: 'stats', id, projectId, paywallId, fromDay, toDay });
+    });
+  }
+
+  /** Experiment counts of one paywall segment over one phase; 503 stats_warming_up like stats(). */
+  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): Promise<FoldResult> {
+    if (!this.ready || this.closing) return Promise.reject(warmingUp());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.asking.set(id, { resolve, reject });
+      this.post({ kind: 'results', id, projectId, paywallId, audience, query });
     });
   }
 
@@ -177,6 +189,12 @@ export class EventWriter {
         const asked = this.asking.get(message.id);
         this.asking.delete(message.id);
         asked?.resolve(message.variants);
+        return;
+      }
+      case 'results': {
+        const asked = this.asking.get(message.id);
+        this.asking.delete(message.id);
+        asked?.resolve(message.result);
         return;
       }
       case 'checkpoint_failed':

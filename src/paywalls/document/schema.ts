@@ -23,6 +23,8 @@ const VariantSchema = v.strictObject({
   weight: WeightSchema,
   /** Users in a holdout see no paywall; they measure the paywall's effect. */
   holdout: v.optional(v.boolean()),
+  /** The variant experiment results compare the others against (default: the first listed); at most one. */
+  control: v.optional(v.boolean()),
   root: v.optional(ComponentNodeSchema),
   /** Merged over the paywall's slots. */
   slots: v.optional(SlotsSchema),

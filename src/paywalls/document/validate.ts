@@ -108,6 +108,11 @@ function documentErrors(doc: PaywallOutput, deps: PaywallDeps): DocumentError[] 
     ...variantErrors(doc, productExists),
     ...audienceErrors(doc),
   );
+  doc.variants.forEach((variant, i) => {
+    if (variant.control === true && doc.variants.findIndex((other) => other.control === true) < i) {
+      errors.push({ path: pointer(['variants', i, 'control']), message: 'Only one variant can be the control' });
+    }
+  });
   return errors;
 }
 
