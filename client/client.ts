@@ -112,8 +112,8 @@ export function createClient(options: ClientOptions): PaywalldClient {
   const shipped = options.fallback === undefined ? [] : Array.isArray(options.fallback) ? options.fallback : [options.fallback as FallbackBundle];
   const fallbacks = new FallbackPaywalls(shipped, storage);
   const cache = new PaywallCache(storage, report);
-  /** The variant each paywall was last shown in, for the events about it. */
-  const shownVariant = new Map<string, string>();
+  /** The variant (and the audience that chose it: the experiment's segment) each paywall was last shown in, for the events about it. */
+  const shownVariant = new Map<string, { id: string; audience: string | null }>();
   const batchSize = Math.min(MAX_BATCH_SIZE, Math.max(1, options.batchSize ?? 50));
 
   const queue = new EventQueue({
@@ -134,7 +134,7 @@ export function createClient(options: ClientOptions): PaywalldClient {
   });
 
   function shown(result: PaywallResult): PaywallResult {
-    shownVariant.set(result.paywall.paywall_id, result.paywall.variant.id);
+    shownVariant.set(result.paywall.paywall_id, { id: result.paywall.variant.id, audience: result.paywall.variant.audience });
     return result;
   }
 
@@ -208,9 +208,12 @@ export function createClient(options: ClientOptions): PaywalldClient {
     getPaywall,
     refreshFallback,
     track(event) {
-      const variant = event.variant_id ?? (typeof event.paywall_id === 'string' ? shownVariant.get(event.paywall_id) : undefined);
+      const last = typeof event.paywall_id === 'string' ? shownVariant.get(event.paywall_id) : undefined;
+      const variant = event.variant_id ?? last?.id;
       const queued: QueuedEvent = { ...event, id: event.id ?? newEventId(), ts: event.ts ?? Date.now() };
       if (variant !== undefined) queued.variant_id = variant;
+      // The segment goes with the variant it chose: not onto an event about another variant.
+      if (event.audience === undefined && last !== undefined && variant === last.id) queued.audience = last.audience;
       queue.enqueue(queued);
       return queued;
     },

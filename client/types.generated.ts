@@ -95,6 +95,9 @@ export type EventInput = {
   user_id?: string | null | undefined;
   variant_id?: string | null | undefined;
   product_id?: string | null | undefined;
+  audience?: string | null | undefined;
+  revenue?: number | null | undefined;
+  currency?: string | null | undefined;
   properties?: Record<string, unknown> | null | undefined;
 };
 

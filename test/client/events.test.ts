@@ -30,6 +30,8 @@ test('events tracked while the server is down are delivered exactly once when it
   for (const event of tracked) {
     assert.match(event.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(event.variant_id, 'annual_first');
+    // The segment of the experiment goes with the variant the audience chose.
+    assert.equal(event.audience, shown.paywall.variant.audience);
     assert.ok(Number.isInteger(event.ts) && event.ts > 1e12);
   }
   // The background sender tries, fails and backs off; flush tries once more and reports what is left.
@@ -47,6 +49,7 @@ test('events tracked while the server is down are delivered exactly once when it
   for (const event of tracked) assert.equal(counts.get(event.id), 1);
   for (const event of stored) {
     assert.equal(event.variant_id, 'annual_first');
+    assert.equal(event.audience, shown.paywall.variant.audience);
     assert.equal(event.client_ts, tracked.find((candidate) => candidate.id === event.id)!.ts);
   }
   assert.deepEqual(await client.close(), { pending: 0 });
