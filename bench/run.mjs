@@ -17,9 +17,10 @@ import { events } from './scenarios/events.mjs';
 import { memory } from './scenarios/memory.mjs';
 import { mixed } from './scenarios/mixed.mjs';
 import { resolve } from './scenarios/resolve.mjs';
+import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
 
-const SCENARIOS = { resolve, events, stats, memory, mixed };
+const SCENARIOS = { resolve, events, stats, memory, mixed, results };
 /** Scenarios whose paywalld runs under --cpu-prof with --profile. */
 const PROFILED = new Set(['resolve', 'events', 'mixed']);
 

@@ -1,7 +1,7 @@
 /** The command line of `npm run bench` and what each mode measures. */
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed'];
+export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results'];
 
 export const HELP = `Usage: npm run bench -- [--quick | --full] [--only NAME,…] [--profile]
 
@@ -10,7 +10,7 @@ stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
 
   --quick     a smoke run under a minute: short rounds, small N; fails on any
               error, asserts nothing about speed (CI runs this)
-  --full      the issue's full sizes: stats at 10 M events from 1 M users,
+  --full      the issue's full sizes: stats and results at 10 M events from 1 M users,
               memory after ingesting 10 M events from 1 M users
   --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')}
   --profile   run the paywalld servers under node --cpu-prof and print the
@@ -24,6 +24,7 @@ const MODES = {
     resolve: { connections: 50 },
     events: { connections: [16, 64] },
     stats: { sizes: [1_000_000, 3_000_000], requests: 100 },
+    results: { sizes: [1_000_000], requests: 50 },
     memory: { users: 1_000_000, events: 1_000_000, eventUsers: 100_000 },
     mixed: { resolveConnections: 50, eventConnections: 16 },
   },
@@ -33,11 +34,13 @@ MODES.quick = {
   warmupSeconds: 0,
   roundSeconds: 1,
   stats: { sizes: [10_000, 30_000], requests: 10 },
+  results: { sizes: [30_000], requests: 10 },
   memory: { users: 20_000, events: 20_000, eventUsers: 2_000 },
 };
 MODES.full = {
   ...MODES.default,
   stats: { ...MODES.default.stats, sizes: [1_000_000, 10_000_000] },
+  results: { ...MODES.default.results, sizes: [10_000_000] },
   memory: { ...MODES.default.memory, events: 10_000_000, eventUsers: 1_000_000 },
 };
 
