@@ -134,6 +134,7 @@ export interface ExportedEvent {
   client_ts: number;
   user_id: string | null;
   variant_id: string | null;
+  audience: string | null;
 }
 
 /** Every stored event of a paywall, through GET /api/events (the NDJSON export). */

@@ -106,11 +106,12 @@ export function moments(amounts: number[], n: number): { mean: number; sd: numbe
   return { mean, sd: Math.sqrt(squares / (n - 1)) };
 }
 
-/** Sends events in shuffled batches of up to 200, each batch twice (a retry after a lost answer). */
+/** Sends events in shuffled batches of up to 200, each batch twice (a retry after a lost answer), calling `between` after each. */
 export async function sendShuffled(
   send: (events: Json[]) => Promise<{ accepted: number; duplicates: number; rejected: Json[] }>,
   events: SentEvent[],
   rand: () => number,
+  between: () => Promise<void> = async () => {},
 ): Promise<void> {
   const shuffled = [...events];
   for (let i = shuffled.length - 1; i > 0; i--) {
@@ -123,5 +124,6 @@ export async function sendShuffled(
     if (first.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(first.rejected)}`);
     const retry = await send(batch);
     if (retry.accepted !== 0 || retry.duplicates !== batch.length) throw new Error('a retried batch was stored again');
+    await between();
   }
 }

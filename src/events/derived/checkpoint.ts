@@ -264,7 +264,9 @@ export class DerivedStore {
       const segment = this.state.experiments.segment(projectId, paywallId, audience);
       const target = log === 'exposures' ? segment.exposures : segment.purchases;
       if (chunk * CHUNK_ENTRIES !== target.length) throw new Error(`the stored experiment log ${log} of ${projectId}/${paywallId} has a gap at chunk ${chunk}`);
+      const from = target.length;
       target.appendChunk(entries, data);
+      if (target === segment.purchases) for (let i = from; i < target.length; i++) segment.link(i);
     }
     this.checkpointedSeq = seq;
   }

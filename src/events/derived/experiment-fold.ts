@@ -2,11 +2,19 @@
  * Folds a segment's logs over one phase into the counts the statistics need
  * (docs/experiments.md, "Model"): per user, the variants seen and the first
  * exposure; per exposed user of one variant, the first purchase at or after
- * it and the revenue of every such purchase per currency. Costs one pass
- * over the segment's entries plus one over its project's users, whatever
- * order the entries arrived in.
+ * it and the revenue of every such purchase per currency.
+ *
+ * A fold is kept and brought up to date: each update reads only the log
+ * entries added since the last one. Exposures only lower a user's first
+ * exposure or add a variant, so they fold in any order; a user whose first
+ * exposure moved earlier has their purchases re-read through the segment's
+ * per-user purchase chain (a purchase before the old first exposure may now
+ * count). So late events with earlier times give the same answer as events
+ * in time order, and an answer costs the new entries plus one sequential
+ * pass over the users, not a pass over every event (whose random accesses
+ * to per-user arrays cost most of a full fold).
  */
-import { dayOf, dayText } from '../time.ts';
+import { DAY_MS, dayText } from '../time.ts';
 import { NO_CURRENCY, type Segment } from './experiment-log.ts';
 
 export interface FoldQuery {
@@ -33,94 +41,164 @@ export interface FoldResult {
 
 const UNSEEN = -1;
 const MULTIPLE = -2;
+/** Revenue of a user with no purchase in that currency (0 is a real amount: a free purchase). */
+const NONE = -1;
 
-export function foldSegment(segment: Segment | undefined, users: number, query: FoldQuery): FoldResult {
-  const k = query.variants.length;
-  const empty: FoldResult = {
-    multiple_exposure_users: 0,
-    variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, revenue: [] })),
-    days: [],
-  };
-  if (!segment || users === 0) return empty;
-  const to = query.to ?? Number.POSITIVE_INFINITY;
-  const index = new Int32Array(segment.variants.length).fill(UNSEEN);
-  segment.variants.forEach((name, code) => {
-    index[code] = query.variants.indexOf(name);
-  });
+export function emptyFold(query: FoldQuery): FoldResult {
+  return { multiple_exposure_users: 0, variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, revenue: [] })), days: [] };
+}
 
-  const variantOf = new Int32Array(users).fill(UNSEEN);
-  const firstExposure = new Float64Array(users).fill(Number.POSITIVE_INFINITY);
-  const { exposures, purchases } = segment;
-  for (let i = 0; i < exposures.length; i++) {
-    const ts = exposures.times[i]!;
-    if (ts < query.from || ts >= to) continue;
-    const variant = index[exposures.codes[i]!]!;
-    if (variant === UNSEEN) continue;
-    const user = exposures.ordinals[i]!;
-    const seen = variantOf[user]!;
-    if (seen === UNSEEN) variantOf[user] = variant;
-    else if (seen !== variant) variantOf[user] = MULTIPLE;
-    if (ts < firstExposure[user]!) firstExposure[user] = ts;
+function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill: number): T {
+  if (array.length >= size) return array;
+  const bigger = new (array.constructor as new (n: number) => T)(Math.max(size, 2 * array.length));
+  bigger.fill(fill);
+  bigger.set(array);
+  return bigger;
+}
+
+export class PhaseFold {
+  private exposuresRead = 0;
+  private purchasesRead = 0;
+  private users = 0;
+  private variantOf = new Int32Array(0);
+  private firstExposure = new Float64Array(0);
+  private firstPurchase = new Float64Array(0);
+  /** currency code → user → revenue (NONE: no purchase in it) */
+  private readonly revenue = new Map<number, Float64Array>();
+  private readonly to: number;
+
+  constructor(
+    private readonly segment: Segment,
+    private readonly query: FoldQuery,
+  ) {
+    this.to = query.to ?? Number.POSITIVE_INFINITY;
   }
 
-  const firstPurchase = new Float64Array(users).fill(Number.POSITIVE_INFINITY);
-  /** currency code → user → revenue */
-  const revenue = new Map<number, Map<number, number>>();
-  const values = purchases.values!;
-  for (let i = 0; i < purchases.length; i++) {
-    const ts = purchases.times[i]!;
-    if (ts < query.from || ts >= to) continue;
-    const user = purchases.ordinals[i]!;
-    if (variantOf[user]! < 0 || ts < firstExposure[user]!) continue;
-    if (ts < firstPurchase[user]!) firstPurchase[user] = ts;
-    const code = purchases.codes[i]!;
-    if (code === NO_CURRENCY) continue;
-    let perUser = revenue.get(code);
-    if (!perUser) revenue.set(code, (perUser = new Map()));
-    perUser.set(user, (perUser.get(user) ?? 0) + values[i]!);
-  }
-
-  const result = empty;
-  /** day → [new exposed per variant..., new conversions per variant...] */
-  const daily = new Map<number, Float64Array>();
-  const bump = (day: number, slot: number) => {
-    let row = daily.get(day);
-    if (!row) daily.set(day, (row = new Float64Array(2 * k)));
-    row[slot]!++;
-  };
-  for (let user = 0; user < users; user++) {
-    const variant = variantOf[user]!;
-    if (variant === MULTIPLE) {
-      result.multiple_exposure_users++;
-      continue;
+  /** Reads the entries added since the last update; `users` is the project's user count (every ordinal is below it). */
+  update(users: number): void {
+    if (users > this.users) {
+      this.variantOf = grown(this.variantOf, users, UNSEEN);
+      this.firstExposure = grown(this.firstExposure, users, Number.POSITIVE_INFINITY);
+      this.firstPurchase = grown(this.firstPurchase, users, Number.POSITIVE_INFINITY);
+      for (const [code, amounts] of this.revenue) this.revenue.set(code, grown(amounts, users, NONE));
+      this.users = users;
     }
-    if (variant === UNSEEN) continue;
-    const figures = result.variants[variant]!;
-    figures.exposed_users++;
-    bump(dayOf(firstExposure[user]!), variant);
-    if (firstPurchase[user]! !== Number.POSITIVE_INFINITY) {
-      figures.conversions++;
-      bump(dayOf(firstPurchase[user]!), k + variant);
+    const { segment, query, to, variantOf, firstExposure, firstPurchase } = this;
+    const from = query.from;
+    // Variant codes of the segment (new ones appear as events arrive) → position in the query's list.
+    const index = new Int32Array(segment.variants.length);
+    segment.variants.forEach((name, code) => {
+      index[code] = query.variants.indexOf(name);
+    });
+    const moved: number[] = [];
+    {
+      const { times, codes, ordinals, length } = segment.exposures;
+      for (let i = this.exposuresRead; i < length; i++) {
+        const ts = times[i]!;
+        if (ts < from || ts >= to) continue;
+        const variant = index[codes[i]!]!;
+        if (variant === UNSEEN) continue;
+        const user = ordinals[i]!;
+        const seen = variantOf[user]!;
+        if (seen === UNSEEN) variantOf[user] = variant;
+        else if (seen !== variant) variantOf[user] = MULTIPLE;
+        if (ts < firstExposure[user]!) {
+          firstExposure[user] = ts;
+          moved.push(user);
+        }
+      }
+      this.exposuresRead = length;
     }
-  }
-  for (const [code, perUser] of [...revenue].sort(([a], [b]) => (segment.currencies[a]! < segment.currencies[b]! ? -1 : 1))) {
-    const sums = query.variants.map(() => ({ total: 0, sum_of_squares: 0 }));
-    for (const [user, amount] of perUser) {
-      const sum = sums[variantOf[user]!]!;
-      sum.total += amount;
-      sum.sum_of_squares += amount * amount;
+    {
+      const { times, codes, ordinals, values, length } = segment.purchases;
+      for (let i = this.purchasesRead; i < length; i++) this.count(ordinals[i]!, times[i]!, codes[i]!, values![i]!);
+      this.purchasesRead = length;
     }
-    sums.forEach((sum, variant) => result.variants[variant]!.revenue.push({ currency: segment.currencies[code]!, total: sum.total, sum_of_squares: sum.sum_of_squares }));
-  }
-
-  const days = [...daily.keys()].sort((a, b) => a - b);
-  if (days.length > 0) {
-    const running = new Float64Array(2 * k);
-    for (let day = days[0]!; day <= days.at(-1)!; day++) {
-      const row = daily.get(day);
-      if (row) for (let slot = 0; slot < 2 * k; slot++) running[slot]! += row[slot]!;
-      result.days.push({ day: dayText(day), exposed_users: [...running.subarray(0, k)], conversions: [...running.subarray(k)] });
+    // Users whose first exposure moved earlier: their purchases are counted again from scratch.
+    const { times, codes, values } = segment.purchases;
+    for (const user of moved) {
+      firstPurchase[user] = Number.POSITIVE_INFINITY;
+      for (const amounts of this.revenue.values()) amounts[user] = NONE;
+      for (let i = user < segment.lastPurchase.length ? segment.lastPurchase[user]! : -1; i !== -1; i = segment.previousPurchase[i]!) {
+        this.count(user, times[i]!, codes[i]!, values![i]!);
+      }
     }
   }
-  return result;
+
+  private count(user: number, ts: number, code: number, value: number): void {
+    if (ts < this.query.from || ts >= this.to) return;
+    if (this.variantOf[user]! === UNSEEN || ts < this.firstExposure[user]!) return;
+    if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
+    if (code === NO_CURRENCY) return;
+    let amounts = this.revenue.get(code);
+    if (!amounts) this.revenue.set(code, (amounts = new Float64Array(this.users).fill(NONE)));
+    amounts[user] = amounts[user] === NONE ? value : amounts[user]! + value;
+  }
+
+  /** The counts: one sequential pass over the users. */
+  result(): FoldResult {
+    const k = this.query.variants.length;
+    const result = emptyFold(this.query);
+    const { variantOf, firstExposure, firstPurchase, users } = this;
+    // A local: an imported binding may be read through a getter per access (CommonJS interop when run from source).
+    const dayMs = DAY_MS;
+    const baseDay = Math.floor(this.query.from / dayMs);
+    // Events are at most 24 h ahead of the server when received: no day after tomorrow holds any.
+    const lastDay = Math.floor(Math.min(this.to, Date.now() + 2 * dayMs) / dayMs) - baseDay;
+    const width = 2 * k;
+    /** (day − baseDay) · width + slot → new exposed users (slots 0…k−1) and conversions (k…2k−1) that day */
+    const daily = new Float64Array((lastDay + 1) * width);
+    const exposed = new Float64Array(k);
+    const conversions = new Float64Array(k);
+    let multiple = 0;
+    for (let user = 0; user < users; user++) {
+      const variant = variantOf[user]!;
+      if (variant < 0) {
+        if (variant === MULTIPLE) multiple++;
+        continue;
+      }
+      exposed[variant]!++;
+      daily[(Math.floor(firstExposure[user]! / dayMs) - baseDay) * width + variant]!++;
+      const bought = firstPurchase[user]!;
+      if (bought !== Number.POSITIVE_INFINITY) {
+        conversions[variant]!++;
+        daily[(Math.floor(bought / dayMs) - baseDay) * width + k + variant]!++;
+      }
+    }
+    result.multiple_exposure_users = multiple;
+    result.variants.forEach((figures, v) => {
+      figures.exposed_users = exposed[v]!;
+      figures.conversions = conversions[v]!;
+    });
+    const currencies = [...this.revenue.keys()].sort((a, b) => (this.segment.currencies[a]! < this.segment.currencies[b]! ? -1 : 1));
+    for (const code of currencies) {
+      const amounts = this.revenue.get(code)!;
+      const totals = new Float64Array(k);
+      const squares = new Float64Array(k);
+      let payers = 0;
+      for (let user = 0; user < users; user++) {
+        const amount = amounts[user]!;
+        if (amount === NONE) continue;
+        const variant = variantOf[user]!;
+        if (variant < 0) continue;
+        payers++;
+        totals[variant]! += amount;
+        squares[variant]! += amount * amount;
+      }
+      if (payers === 0) continue;
+      result.variants.forEach((figures, v) => {
+        figures.revenue.push({ currency: this.segment.currencies[code]!, total: totals[v]!, sum_of_squares: squares[v]! });
+      });
+    }
+    const running = new Float64Array(width);
+    let day = 0;
+    while (day <= lastDay && daily.subarray(day * width, (day + 1) * width).every((count) => count === 0)) day++;
+    let end = lastDay;
+    while (end >= day && daily.subarray(end * width, (end + 1) * width).every((count) => count === 0)) end--;
+    for (; day <= end; day++) {
+      for (let slot = 0; slot < width; slot++) running[slot]! += daily[day * width + slot]!;
+      result.days.push({ day: dayText(baseDay + day), exposed_users: [...running.subarray(0, k)], conversions: [...running.subarray(k)] });
+    }
+    return result;
+  }
 }

@@ -87,12 +87,42 @@ export class Log {
 export class Segment {
   readonly exposures = new Log(false);
   readonly purchases = new Log(true);
+  /**
+   * Each user's purchases as a chain through the purchase log: the newest
+   * entry of user u is lastPurchase[u], the one before entry i is
+   * previousPurchase[i] (−1 ends a chain). A fold whose user got an earlier
+   * first exposure re-reads that user's purchases only.
+   */
+  lastPurchase = new Int32Array(0);
+  previousPurchase = new Int32Array(256);
   readonly variants: string[] = [];
   readonly currencies: string[] = [];
   /** Names were added since the last checkpoint. */
   namesDirty = true;
   /** Bumped on every append: a remembered fold stays valid while it is unchanged. */
   version = 0;
+
+  addPurchase(ordinal: number, ts: number, code: number, value: number): void {
+    this.purchases.push(ordinal, ts, code, value);
+    this.link(this.purchases.length - 1);
+  }
+
+  /** Chains entry i (the newest so far) to its user's previous purchase. */
+  link(i: number): void {
+    const user = this.purchases.ordinals[i]!;
+    if (user >= this.lastPurchase.length) {
+      const grown = new Int32Array(Math.max(1024, 2 * (user + 1))).fill(-1);
+      grown.set(this.lastPurchase);
+      this.lastPurchase = grown;
+    }
+    if (i >= this.previousPurchase.length) {
+      const grown = new Int32Array(2 * (i + 1));
+      grown.set(this.previousPurchase);
+      this.previousPurchase = grown;
+    }
+    this.previousPurchase[i] = this.lastPurchase[user]!;
+    this.lastPurchase[user] = i;
+  }
 
   code(names: string[], name: string): number {
     let code = names.indexOf(name);
@@ -136,7 +166,7 @@ export class ExperimentLogs {
     } else if (type === 'purchase_complete') {
       const segment = this.segment(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
       const code = revenue === null || currency === null ? NO_CURRENCY : segment.code(segment.currencies, currency);
-      segment.purchases.push(ordinal, ts, code, revenue ?? 0);
+      segment.addPurchase(ordinal, ts, code, revenue ?? 0);
       segment.version++;
     }
   }

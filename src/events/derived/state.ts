@@ -10,7 +10,7 @@ import type { Stats } from '../schema.ts';
 import { KNOWN_EVENT_TYPES } from '../schema.ts';
 import { dayOf, dayText } from '../time.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
-import { type FoldQuery, type FoldResult, foldSegment } from './experiment-fold.ts';
+import { emptyFold, type FoldQuery, type FoldResult, PhaseFold } from './experiment-fold.ts';
 import { DEFAULT_SEGMENT, ExperimentLogs } from './experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { UserDictionary } from './users.ts';
@@ -59,6 +59,8 @@ function figures(counts: Map<string, number>, uniqueUsers: number): Figures {
 
 /** Range unions remembered (each at most one 8 KiB bitmap per 65,536 users): the ranges dashboards poll. */
 const CACHED_UNIONS = 16;
+/** Folds kept for results (each about 20 bytes per user of its project, plus 8 per user and currency). */
+const CACHED_FOLDS = 4;
 /** Days this close to the newest day of a variant still change under ingestion; older ones rarely do. */
 const RECENT_DAYS = 2;
 
@@ -77,8 +79,8 @@ export class DerivedState {
   readonly users = new UserDictionary();
   /** Exposures and purchases per paywall and segment, for experiment results. */
   readonly experiments = new ExperimentLogs();
-  /** The last fold of each asked segment and phase, reused while the segment is unchanged. */
-  private readonly folds = new Map<string, { version: number; result: FoldResult }>();
+  /** The folds of recently asked segments and phases, brought up to date at each ask (least recently used first). */
+  private readonly folds = new Map<string, { fold: PhaseFold; version: number; users: number; result: FoldResult | undefined }>();
   /** project → paywall → variant → day → group */
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
   /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
@@ -114,15 +116,21 @@ export class DerivedState {
   /** The experiment counts of one segment (null: the default split) over one phase. */
   results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): FoldResult {
     const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
+    if (!segment) return emptyFold(query);
     const users = this.users.count(projectId);
     const key = JSON.stringify([projectId, paywallId, audience, query.from, query.to, query.variants]);
-    const cached = this.folds.get(key);
-    if (segment && cached && cached.version === segment.version) return cached.result;
-    const result = foldSegment(segment, users, query);
+    let entry = this.folds.get(key);
     this.folds.delete(key);
-    if (segment) this.folds.set(key, { version: segment.version, result });
-    if (this.folds.size > CACHED_UNIONS) this.folds.delete(this.folds.keys().next().value!);
-    return result;
+    if (!entry) entry = { fold: new PhaseFold(segment, query), version: -1, users: 0, result: undefined };
+    this.folds.set(key, entry);
+    // Each fold holds a few arrays of one number per user of the project: few are kept.
+    if (this.folds.size > CACHED_FOLDS) this.folds.delete(this.folds.keys().next().value!);
+    if (entry.result && entry.version === segment.version && entry.users === users) return entry.result;
+    entry.fold.update(users);
+    entry.result = entry.fold.result();
+    entry.version = segment.version;
+    entry.users = users;
+    return entry.result;
   }
 
   /** Every group with its key, for the checkpoint. */
