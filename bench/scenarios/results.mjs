@@ -97,6 +97,8 @@ export async function results(ctx) {
     const server = await startPaywalld(ctx.dist, file, { logFile: path.join(dir, 'paywalld.log'), nodeOptions: ctx.nodeOptions(dir) });
     server.name = `paywalld, results at ${size(total)} events`;
     await waitFor(async () => /"msg":"event statistics ready"/.test(server.stdout()), 600_000, 'the statistics were not ready');
+    // As the stats scenario: the steady state, after the writer filled its dedup key filter in steps.
+    await waitFor(async () => /"msg":"dedup key filter filled"/.test(server.stdout()), 600_000, 'the dedup key filter was not filled');
     servers.push(server);
     databases.push({ total, users, project, server, rebuild });
   }
