@@ -5,17 +5,15 @@ import { authenticate } from '../http/auth.ts';
 import { issuesToErrors } from '../http/issues.ts';
 import { json } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
-import { type PhaseDesign, PhaseStore } from '../paywalls/phases.ts';
-import { PaywallStore } from '../paywalls/store.ts';
+import { PaywallManager } from '../paywalls/management.ts';
 import { DomainError } from '../shared/errors.ts';
 import { resultsCsv } from './csv.ts';
-import { buildResults, segmentDesign } from './results.ts';
 import { ResultsQuerySchema, ResultsSchema } from './schema.ts';
+import { ExperimentResults } from './service.ts';
 
-/** GET /api/paywalls/{id}/results: asks the event writer for the fold of one phase and segment, then computes the statistics. */
+/** GET /api/paywalls/{id}/results: the results of one phase and segment, as JSON or as the CSV of the variants table. */
 export function experimentsApi(ctx: AppContext, writer: EventWriter): RouteDefinition[] {
-  const phases = new PhaseStore(ctx.db);
-  const paywalls = new PaywallStore(ctx.db);
+  const experiments = new ExperimentResults(writer, new PaywallManager(ctx.db, ctx.paywalls));
   return [
     {
       method: 'GET',
@@ -35,31 +33,15 @@ export function experimentsApi(ctx: AppContext, writer: EventWriter): RouteDefin
         if (!parsed.success) {
           throw new DomainError('invalid_query', 'the query string is invalid; see errors', { errors: issuesToErrors(parsed.issues) });
         }
-        const { phase: number, audience = null, format = 'json' } = parsed.output;
+        const { phase, audience = null, format = 'json' } = parsed.output;
         const paywallId = req.params.id!;
-        if (!paywalls.get(projectId, paywallId)) throw new DomainError('paywall_not_found', 'no paywall with this id');
-        const list = phases.phases(projectId, paywallId);
-        const row = number === undefined ? list.at(-1) : list.find((candidate) => candidate.number === number);
-        if (!row) {
-          throw new DomainError('phase_not_found', list.length === 0 ? 'the paywall has no phase yet: publish it first' : 'the paywall has no phase with this number');
-        }
-        const segment = segmentDesign(JSON.parse(row.design) as PhaseDesign, audience);
-        if (!segment) throw new DomainError('audience_not_found', 'this phase has no audience with this id');
-        const fold = await writer.results(projectId, paywallId, audience, { from: row.started_at, to: row.ended_at, variants: segment.variants });
-        const phase = {
-          number: row.number,
-          started_at: new Date(row.started_at).toISOString(),
-          ended_at: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
-          revision: row.revision,
-          weights: segment.weights,
-        };
-        const results = buildResults(paywallId, audience, phase, segment, fold);
+        const results = await experiments.results(projectId, paywallId, phase, audience);
         if (format === 'csv') {
           return {
             status: 200,
             headers: {
               'Content-Type': 'text/csv; charset=utf-8',
-              'Content-Disposition': `attachment; filename="${paywallId}-phase-${row.number}-results.csv"`,
+              'Content-Disposition': `attachment; filename="${paywallId}-phase-${results.phase.number}-results.csv"`,
               'Cache-Control': 'no-store',
             },
             body: resultsCsv(results),

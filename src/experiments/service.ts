@@ -1,0 +1,48 @@
+/**
+ * Experiment results as a service: finds the phase and segment asked for,
+ * has the event counts folded (by the event writer, which owns them) and
+ * computes the statistics. Speaks no HTTP; unknown phases and audiences are
+ * DomainErrors.
+ */
+import type { FoldQuery, FoldResult } from '../events/derived/experiment-fold.ts';
+import type { PhaseDesign, PhaseRow } from '../paywalls/phases.ts';
+import { DomainError } from '../shared/errors.ts';
+import { buildResults, segmentDesign } from './results.ts';
+import type { Results } from './schema.ts';
+
+/** Where the counts come from: the event writer's derived state. */
+export interface ExperimentCounts {
+  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): Promise<FoldResult>;
+}
+
+/** Where the phases come from: the paywalls feature (paywall_not_found for an unknown paywall). */
+export interface PhaseSource {
+  phases(projectId: string, paywallId: string): PhaseRow[];
+}
+
+export class ExperimentResults {
+  constructor(
+    private readonly counts: ExperimentCounts,
+    private readonly phases: PhaseSource,
+  ) {}
+
+  /** The results of phase `number` (default: the current one) and `audience` (null: the default split). */
+  async results(projectId: string, paywallId: string, number: number | undefined, audience: string | null): Promise<Results> {
+    const list = this.phases.phases(projectId, paywallId);
+    const row = number === undefined ? list.at(-1) : list.find((candidate) => candidate.number === number);
+    if (!row) {
+      throw new DomainError('phase_not_found', list.length === 0 ? 'the paywall has no phase yet: publish it first' : 'the paywall has no phase with this number');
+    }
+    const segment = segmentDesign(JSON.parse(row.design) as PhaseDesign, audience);
+    if (!segment) throw new DomainError('audience_not_found', 'this phase has no audience with this id');
+    const fold = await this.counts.results(projectId, paywallId, audience, { from: row.started_at, to: row.ended_at, variants: segment.variants });
+    const phase = {
+      number: row.number,
+      started_at: new Date(row.started_at).toISOString(),
+      ended_at: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+      revision: row.revision,
+      weights: segment.weights,
+    };
+    return buildResults(paywallId, audience, phase, segment, fold);
+  }
+}
