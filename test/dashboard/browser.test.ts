@@ -193,6 +193,46 @@ test('from sign-in to a published, previewed paywall with events, products and k
   assert.equal((await row.locator('td[data-label="Impressions, 7 days"]').innerText()).trim(), '3');
   await shoot(page, shots, 'paywalls');
 
+  // Results: a 50/50 split of two variants (a new phase), impressions from 60 users and purchases from some,
+  // in two currencies; the page shows every variant with its figures and draws both charts.
+  const detail = await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json();
+  const split = { ...detail.document, variants: [{ id: 'control', weight: 50 }, { id: 'annual_first', weight: 50 }] };
+  assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, split)).status, 200);
+  assert.equal((await api('POST', '/api/paywalls/onboarding/publish', keys.secret, {})).status, 200);
+  const exposed: Record<string, number> = { control: 0, annual_first: 0 };
+  const experiment = [];
+  for (let i = 0; i < 60; i++) {
+    const user = `x${i}`;
+    const resolved = await (await api('GET', `/api/sdk/config?paywallId=onboarding&userId=${user}`, keys.sdk)).json();
+    const variant = resolved.variant.id as string;
+    exposed[variant]!++;
+    const now = Date.now();
+    experiment.push({ type: 'screen_impression', paywall_id: 'onboarding', ts: now, id: `x-imp-${i}`, user_id: user, variant_id: variant });
+    if (i % 4 === 0) {
+      const money = i % 8 === 0 ? { revenue: 9.99, currency: 'USD' } : { revenue: 8.99, currency: 'EUR' };
+      experiment.push({ type: 'purchase_complete', paywall_id: 'onboarding', ts: now + 1000, id: `x-buy-${i}`, user_id: user, variant_id: variant, ...money });
+    }
+  }
+  assert.equal((await (await api('POST', '/api/sdk/events', keys.sdk, { events: experiment })).json()).accepted, experiment.length);
+  await page.getByRole('link', { name: 'Results', exact: true }).click();
+  await page.getByLabel('Paywall', { exact: true }).selectOption('onboarding');
+  assert.equal(new URL(page.url()).hash, '#/results/onboarding');
+  for (const variant of ['control', 'annual_first']) {
+    const line = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${variant}`) }) });
+    await line.waitFor();
+    assert.equal((await line.locator('td[data-label="Exposed users"]').innerText()).trim(), String(exposed[variant]));
+  }
+  await page.getByRole('columnheader', { name: 'Revenue per user, EUR' }).waitFor();
+  await page.getByRole('columnheader', { name: 'Revenue per user, USD' }).waitFor();
+  // uPlot draws each chart on a canvas, with a legend naming the variants.
+  await page.locator('.chart canvas').nth(1).waitFor();
+  assert.equal(await page.locator('.chart canvas').count(), 2);
+  assert.ok(await page.locator('.chart canvas').first().evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0));
+  await page.locator('.chart .u-legend').first().getByText('annual_first').waitFor();
+  // 60 users cannot give enough data: the page says so rather than crowning a winner.
+  await page.getByRole('status').filter({ hasText: 'Not enough data yet' }).waitFor();
+  await shoot(page, shots, 'results');
+
   // A product in a live slot cannot be deleted, and the dashboard says why.
   await page.getByRole('link', { name: 'Products', exact: true }).click();
   await page.getByRole('button', { name: 'Delete pro_annual' }).click();

@@ -5,12 +5,14 @@ import { Editor } from './editor/editor.tsx';
 import { Keys } from './keys.tsx';
 import { Paywalls } from './paywalls.tsx';
 import { Products } from './products.tsx';
+import { ResultsPage } from './results.tsx';
 import { href, useRoute } from './route.ts';
 import { forgetKey, rememberKey, storedKey } from './session.ts';
 import { SignIn } from './sign-in.tsx';
 
 const SECTIONS = [
   ['paywalls', 'Paywalls'],
+  ['results', 'Results'],
   ['products', 'Products'],
   ['keys', 'Keys'],
 ] as const;
@@ -40,6 +42,7 @@ export function App(): JSX.Element {
   const section = route[0] ?? 'paywalls';
   let page: JSX.Element;
   if (section === 'paywalls' && route[1]) page = <Editor key={route[1]} secret={key} id={route[1]} />;
+  else if (section === 'results') page = <ResultsPage secret={key} route={route} />;
   else if (section === 'products') page = <Products secret={key} />;
   else if (section === 'keys') page = <Keys secret={key} />;
   else page = <Paywalls secret={key} />;

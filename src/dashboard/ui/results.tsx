@@ -1,0 +1,316 @@
+import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { call, enc, type PaywallInfo } from './api.ts';
+import { go, href } from './route.ts';
+import { Problem } from './widgets.tsx';
+
+/** GET /api/paywalls/{id}/phases and /results, as docs/experiments.md defines them. */
+interface Phase {
+  number: number;
+  started_at: string;
+  ended_at: string | null;
+  revision: number;
+  weights: Record<string, number>;
+  audiences: Record<string, Record<string, number>>;
+}
+
+interface Revenue {
+  currency: string;
+  total: number;
+  per_exposed_user: number | null;
+  per_exposed_user_ci95: [number, number] | null;
+  chance_to_beat_control: number | null;
+}
+
+interface VariantResult {
+  variant_id: string;
+  exposed_users: number;
+  conversions: number;
+  conversion_rate: number | null;
+  conversion_rate_ci95: [number, number] | null;
+  uplift: { relative: number; ci95: [number, number] } | null;
+  p_value: number | null;
+  chance_to_beat_control: number | null;
+  revenue: Revenue[];
+}
+
+interface Results {
+  paywall_id: string;
+  audience: string | null;
+  phase: Omit<Phase, 'audiences'>;
+  control: string;
+  enough_data: boolean;
+  multiple_exposure_users: number;
+  srm: { p_value: number | null; ok: boolean | null; observed: Record<string, number>; expected: Record<string, number> };
+  variants: VariantResult[];
+  days: { day: string; variants: Record<string, { exposed_users: number; conversions: number }> }[];
+}
+
+const percent = (value: number | null, digits = 1) => (value === null ? '—' : `${(value * 100).toFixed(digits)} %`);
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} %`;
+const interval = (ci: [number, number] | null, format: (n: number) => string) => (ci === null ? '' : `${format(ci[0])} … ${format(ci[1])}`);
+const money = (value: number | null) => (value === null ? '—' : value.toFixed(2));
+
+/** Colours of the series, in variant order (readable on white, distinct for common colour blindness). */
+const COLOURS = ['#0b6bcb', '#d9480f', '#2b8a3e', '#862e9c', '#5c5f66'];
+
+/**
+ * The results page: #/results lists the paywalls; #/results/ID/PHASE/AUDIENCE
+ * shows one phase and segment ('-' for the default split).
+ */
+export function ResultsPage({ secret, route }: { secret: string; route: string[] }): JSX.Element {
+  const [paywalls, setPaywalls] = useState<PaywallInfo[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const id = route[1];
+  useEffect(() => {
+    call<{ paywalls: PaywallInfo[] }>(secret, 'GET', '/api/paywalls')
+      .then(({ body }) => setPaywalls(body.paywalls.filter((paywall) => paywall.status !== 'draft')))
+      .catch(setError);
+  }, [secret]);
+  return (
+    <section aria-labelledby="results-title">
+      <div class="page-head">
+        <h1 id="results-title">Results</h1>
+        {paywalls && paywalls.length > 0 && (
+          <div class="field">
+            <label for="results-paywall">Paywall</label>
+            <select id="results-paywall" value={id ?? ''} onChange={(event) => go('results', event.currentTarget.value)}>
+              <option value="" disabled>
+                Choose a paywall
+              </option>
+              {paywalls.map((paywall) => (
+                <option key={paywall.id} value={paywall.id}>
+                  {paywall.name} ({paywall.id})
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+      </div>
+      <Problem error={error} />
+      {paywalls === null ? (
+        <p class="muted">Loading…</p>
+      ) : paywalls.length === 0 ? (
+        <p class="empty">No published paywall yet: results start with the first publish.</p>
+      ) : id === undefined ? (
+        <p class="muted">Choose a paywall to see which variant wins.</p>
+      ) : (
+        <PaywallResults key={id} secret={secret} id={id} phaseParam={route[2]} audienceParam={route[3]} />
+      )}
+    </section>
+  );
+}
+
+function PaywallResults({ secret, id, phaseParam, audienceParam }: { secret: string; id: string; phaseParam?: string; audienceParam?: string }): JSX.Element {
+  const [phases, setPhases] = useState<Phase[] | null>(null);
+  const [results, setResults] = useState<Results | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    call<{ phases: Phase[] }>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`)
+      .then(({ body }) => setPhases(body.phases))
+      .catch(setError);
+  }, [secret, id]);
+  const phase = phases && (phases.find((candidate) => String(candidate.number) === phaseParam) ?? phases.at(-1));
+  const audience = audienceParam && audienceParam !== '-' ? audienceParam : null;
+  useEffect(() => {
+    if (!phase) return;
+    setResults(null);
+    setError(null);
+    const query = new URLSearchParams({ phase: String(phase.number) });
+    if (audience !== null) query.set('audience', audience);
+    call<Results>(secret, 'GET', `/api/paywalls/${enc(id)}/results?${query}`)
+      .then(({ body }) => setResults(body))
+      .catch(setError);
+  }, [secret, id, phase?.number, audience]);
+  if (phases === null) return error ? <Problem error={error} /> : <p class="muted">Loading…</p>;
+  if (!phase) return <p class="empty">This paywall has no phase yet: publish it to start measuring.</p>;
+  const segments = [null, ...Object.keys(phase.audiences)];
+  const csv = `/api/paywalls/${enc(id)}/results?${new URLSearchParams({ phase: String(phase.number), ...(audience === null ? {} : { audience }), format: 'csv' })}`;
+  return (
+    <div class="results">
+      <div class="fields card">
+        <div class="field">
+          <label for="results-phase">Phase</label>
+          <select id="results-phase" value={String(phase.number)} onChange={(event) => go('results', id, event.currentTarget.value, audience ?? '-')}>
+            {phases.map((candidate) => (
+              <option key={candidate.number} value={String(candidate.number)}>
+                {candidate.number}: from {candidate.started_at.slice(0, 10)}
+                {candidate.ended_at ? ` to ${candidate.ended_at.slice(0, 10)}` : ' (current)'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="results-segment">Segment</label>
+          <select id="results-segment" value={audience ?? '-'} onChange={(event) => go('results', id, String(phase.number), event.currentTarget.value)}>
+            {segments.map((segment) => (
+              <option key={segment ?? '-'} value={segment ?? '-'}>
+                {segment === null ? 'Default split' : `Audience ${segment}`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <a class="button quiet" href={href('paywalls', id)}>
+          Edit paywall
+        </a>
+        <DownloadCsv secret={secret} path={csv} name={`${id}-phase-${phase.number}-results.csv`} />
+      </div>
+      <Problem error={error} />
+      {results === null ? error ? null : <p class="muted">Loading results…</p> : <ResultsView results={results} />}
+    </div>
+  );
+}
+
+/** The CSV needs the key in a header, so it is fetched and handed to the browser as a download. */
+function DownloadCsv({ secret, path, name }: { secret: string; path: string; name: string }): JSX.Element {
+  const [error, setError] = useState<unknown>(null);
+  const download = async () => {
+    try {
+      const response = await fetch(path, { headers: { authorization: `Bearer ${secret}` }, cache: 'no-store' });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <>
+      <button type="button" class="button quiet" onClick={download}>
+        Download CSV
+      </button>
+      <Problem error={error} />
+    </>
+  );
+}
+
+function ResultsView({ results }: { results: Results }): JSX.Element {
+  const currencies = [...new Set(results.variants.flatMap((variant) => variant.revenue.map((revenue) => revenue.currency)))];
+  const { srm } = results;
+  return (
+    <>
+      {srm.ok === false && (
+        <div class="banner banner-error" role="alert">
+          <strong>Sample ratio mismatch</strong> (p = {srm.p_value?.toExponential(2)}): users did not arrive in the published proportions (
+          {Object.keys(srm.observed)
+            .map((variant) => `${variant}: ${srm.observed[variant]} seen, ${srm.expected[variant]!.toFixed(0)} expected`)
+            .join('; ')}
+          ). The split itself is broken; fix it before trusting these results.
+        </div>
+      )}
+      {!results.enough_data && (
+        <p class="banner banner-info" role="status">
+          Not enough data yet: every variant needs 100 exposed users and the segment 10 conversions before the figures mean much.
+        </p>
+      )}
+      <div class="table-wrap">
+        <table class="table results-table">
+          <caption class="visually-hidden">Variants of phase {results.phase.number}, compared with the control</caption>
+          <thead>
+            <tr>
+              <th scope="col">Variant</th>
+              <th scope="col" class="number">Exposed users</th>
+              <th scope="col" class="number">Conversions</th>
+              <th scope="col" class="number">Conversion (95 % interval)</th>
+              <th scope="col" class="number">Uplift (95 % interval)</th>
+              <th scope="col" class="number">p-value</th>
+              <th scope="col" class="number">Chance to beat control</th>
+              {currencies.map((currency) => (
+                <th key={currency} scope="col" class="number">
+                  Revenue per user, {currency}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {results.variants.map((variant) => (
+              <tr key={variant.variant_id}>
+                <th scope="row" data-label="Variant">
+                  <code>{variant.variant_id}</code>
+                  {variant.variant_id === results.control && <span class="badge">control</span>}
+                </th>
+                <td class="number" data-label="Exposed users">
+                  {variant.exposed_users}
+                </td>
+                <td class="number" data-label="Conversions">
+                  {variant.conversions}
+                </td>
+                <td class="number" data-label="Conversion">
+                  {percent(variant.conversion_rate, 2)}
+                  <div class="muted small">{interval(variant.conversion_rate_ci95, (n) => percent(n, 2))}</div>
+                </td>
+                <td class="number" data-label="Uplift">
+                  {variant.uplift ? signed(variant.uplift.relative) : '—'}
+                  <div class="muted small">{variant.uplift ? interval(variant.uplift.ci95, signed) : ''}</div>
+                </td>
+                <td class="number" data-label="p-value">
+                  {variant.p_value === null ? '—' : variant.p_value.toFixed(3)}
+                </td>
+                <td class="number" data-label="Chance to beat control">
+                  {percent(variant.chance_to_beat_control)}
+                </td>
+                {currencies.map((currency) => {
+                  const revenue = variant.revenue.find((entry) => entry.currency === currency);
+                  return (
+                    <td key={currency} class="number" data-label={`Revenue per user, ${currency}`}>
+                      {money(revenue?.per_exposed_user ?? null)}
+                      <div class="muted small">
+                        {interval(revenue?.per_exposed_user_ci95 ?? null, money)}
+                        {revenue?.chance_to_beat_control != null && ` · ${percent(revenue.chance_to_beat_control)} to beat`}
+                      </div>
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {results.multiple_exposure_users > 0 && (
+        <p class="muted small">{results.multiple_exposure_users} users saw more than one variant and are left out of every variant.</p>
+      )}
+      <div class="charts">
+        <Chart title="Exposed users, cumulative" results={results} field="exposed_users" />
+        <Chart title="Conversions, cumulative" results={results} field="conversions" />
+      </div>
+    </>
+  );
+}
+
+/** One uPlot line chart per figure: a series per variant, one point per UTC day. */
+function Chart({ title, results, field }: { title: string; results: Results; field: 'exposed_users' | 'conversions' }): JSX.Element {
+  const target = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = target.current;
+    if (!element || results.days.length === 0) return;
+    const ids = results.variants.map((variant) => variant.variant_id);
+    const data: uPlot.AlignedData = [
+      results.days.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000),
+      ...ids.map((variant) => results.days.map((day) => day.variants[variant]?.[field] ?? 0)),
+    ];
+    const plot = new uPlot(
+      {
+        width: Math.max(280, Math.min(element.clientWidth || 560, 720)),
+        height: 240,
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        series: [{}, ...ids.map((variant, i) => ({ label: variant, stroke: COLOURS[i % COLOURS.length], width: 2 }))],
+        axes: [{}, { size: 60 }],
+      },
+      data,
+      element,
+    );
+    return () => plot.destroy();
+  }, [results, field]);
+  return (
+    <figure class="chart">
+      <figcaption>{title}</figcaption>
+      {results.days.length === 0 ? <p class="muted">No exposures yet.</p> : <div ref={target} class="chart-plot" role="img" aria-label={`${title} per day and variant`} />}
+    </figure>
+  );
+}
