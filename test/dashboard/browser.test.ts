@@ -217,8 +217,9 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('link', { name: 'Results', exact: true }).click();
   await page.getByLabel('Paywall', { exact: true }).selectOption('onboarding');
   assert.equal(new URL(page.url()).hash, '#/results/onboarding');
+  const table = page.getByRole('table', { name: /Variants of phase/ });
   for (const variant of ['control', 'annual_first']) {
-    const line = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${variant}`) }) });
+    const line = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${variant}`) }) });
     await line.waitFor();
     assert.equal((await line.locator('td[data-label="Exposed users"]').innerText()).trim(), String(exposed[variant]));
   }

@@ -260,10 +260,8 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
                   return (
                     <td key={currency} class="number" data-label={`Revenue per user, ${currency}`}>
                       {money(revenue?.per_exposed_user ?? null)}
-                      <div class="muted small">
-                        {interval(revenue?.per_exposed_user_ci95 ?? null, money)}
-                        {revenue?.chance_to_beat_control != null && ` · ${percent(revenue.chance_to_beat_control)} to beat`}
-                      </div>
+                      <div class="muted small">{interval(revenue?.per_exposed_user_ci95 ?? null, money)}</div>
+                      {revenue?.chance_to_beat_control != null && <div class="muted small">{percent(revenue.chance_to_beat_control)} to beat control</div>}
                     </td>
                   );
                 })}
@@ -290,22 +288,32 @@ function Chart({ title, results, field }: { title: string; results: Results; fie
     const element = target.current;
     if (!element || results.days.length === 0) return;
     const ids = results.variants.map((variant) => variant.variant_id);
+    const day = (text: string) => Date.parse(`${text}T00:00:00Z`) / 1000;
+    // Cumulative figures are 0 the day before the first: a phase of one day still draws a line.
     const data: uPlot.AlignedData = [
-      results.days.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000),
-      ...ids.map((variant) => results.days.map((day) => day.variants[variant]?.[field] ?? 0)),
+      [day(results.days[0]!.day) - 86_400, ...results.days.map((entry) => day(entry.day))],
+      ...ids.map((variant) => [0, ...results.days.map((entry) => entry.variants[variant]?.[field] ?? 0)]),
     ];
+    const width = () => Math.max(240, element.clientWidth);
     const plot = new uPlot(
       {
-        width: Math.max(280, Math.min(element.clientWidth || 560, 720)),
+        width: width(),
         height: 240,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        scales: { y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
         series: [{}, ...ids.map((variant, i) => ({ label: variant, stroke: COLOURS[i % COLOURS.length], width: 2 }))],
         axes: [{}, { size: 60 }],
       },
       data,
       element,
     );
-    return () => plot.destroy();
+    // Follows the page's width (a phone turned, a window resized).
+    const resized = new ResizeObserver(() => plot.setSize({ width: width(), height: 240 }));
+    resized.observe(element);
+    return () => {
+      resized.disconnect();
+      plot.destroy();
+    };
   }, [results, field]);
   return (
     <figure class="chart">
