@@ -233,6 +233,21 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // 60 users cannot give enough data: the page says so rather than crowning a winner.
   await page.getByRole('status').filter({ hasText: 'Not enough data yet' }).waitFor();
   await shoot(page, shots, 'results');
+  // A broken split: in a new phase, the app reports 40 users in control and 2 in annual_first for a 50/50 split.
+  // The sample-ratio check fails and the page says so above the table.
+  assert.equal((await api('POST', '/api/paywalls/onboarding/publish', keys.secret, { new_phase: true })).status, 200);
+  const skewed = Array.from({ length: 42 }, (_, i) => ({
+    type: 'screen_impression',
+    paywall_id: 'onboarding',
+    ts: Date.now(),
+    id: `skew-${i}`,
+    user_id: `s${i}`,
+    variant_id: i < 40 ? 'control' : 'annual_first',
+  }));
+  assert.equal((await (await api('POST', '/api/sdk/events', keys.sdk, { events: skewed })).json()).accepted, 42);
+  await page.goto(`${server.url}/dashboard/#/results/onboarding/3/-`);
+  await page.getByRole('alert').filter({ hasText: 'Sample ratio mismatch' }).waitFor();
+  assert.match(await page.getByRole('alert').filter({ hasText: 'Sample ratio mismatch' }).innerText(), /control: 40 seen, 21 expected/);
 
   // A product in a live slot cannot be deleted, and the dashboard says why.
   await page.getByRole('link', { name: 'Products', exact: true }).click();

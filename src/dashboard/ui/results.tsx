@@ -107,11 +107,12 @@ function PaywallResults({ secret, id, phaseParam, audienceParam }: { secret: str
   const [phases, setPhases] = useState<Phase[] | null>(null);
   const [results, setResults] = useState<Results | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // Read again when the URL names another phase or segment: a phase started since the page opened is then listed.
   useEffect(() => {
     call<{ phases: Phase[] }>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`)
       .then(({ body }) => setPhases(body.phases))
       .catch(setError);
-  }, [secret, id]);
+  }, [secret, id, phaseParam, audienceParam]);
   const phase = phases && (phases.find((candidate) => String(candidate.number) === phaseParam) ?? phases.at(-1));
   const audience = audienceParam && audienceParam !== '-' ? audienceParam : null;
   useEffect(() => {
