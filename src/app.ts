@@ -15,6 +15,7 @@ import { retryWhileLocked } from './db/lock-retry.ts';
 import { migrate } from './db/migrate.ts';
 import { watchConfigChanges } from './db/watch.ts';
 import { eventsApi } from './events/routes.ts';
+import { experimentsApi } from './experiments/routes.ts';
 import { healthApi } from './health/routes.ts';
 import type { EdgePolicy } from './http/policy.ts';
 import type { ProblemCode } from './http/problem.ts';
@@ -48,6 +49,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...resolveApi(ctx.paywalls, ctx.explainer),
     ...fallbackApi(ctx.paywalls),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
+    ...experimentsApi(ctx.experiments),
     ...dashboardApi(),
   ];
 }

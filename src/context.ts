@@ -7,6 +7,7 @@
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { EventService } from './events/service.ts';
+import { ExperimentResults } from './experiments/service.ts';
 import { Health } from './health/service.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
@@ -16,6 +17,7 @@ import { MetricsRegistry } from './metrics/registry.ts';
 import { PaywallDrafts } from './paywalls/draft/drafts.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
+import { PhaseStore } from './paywalls/phases.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { PaywallStore } from './paywalls/store.ts';
 import { ProductManager } from './products/service.ts';
@@ -42,6 +44,8 @@ export interface AppContext {
   readonly explainer: ResolveExplainer;
   readonly products: ProductManager;
   readonly events: EventService;
+  /** Experiment results: phases from the paywalls, counts from the event writer. */
+  readonly experiments: ExperimentResults;
   readonly health: Health;
 }
 
@@ -74,7 +78,7 @@ export function configurationServices(db: Database, log: Logger): ConfigurationS
     keyStore,
     paywallStore,
     paywalls,
-    paywallManager: new PaywallManager(paywallStore, productStore, paywalls),
+    paywallManager: new PaywallManager(paywallStore, productStore, paywalls, new PhaseStore(db)),
     drafts: new PaywallDrafts(productStore),
     products: new ProductManager(productStore, paywalls),
   };
@@ -114,6 +118,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     explainer: new ResolveExplainer(paywalls, paywallStore),
     products,
     events,
+    experiments: new ExperimentResults(events, paywallManager),
     health: new Health(db, lifecycle),
   };
   return { ctx, hooks };

@@ -1,6 +1,7 @@
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { FoldQuery, FoldResult } from './derived/experiment-fold.ts';
 import { exportEvents } from './export.ts';
 import { type PaywallDirectory, parseEnvelope, prepareBatch } from './ingest.ts';
 import { eventMetrics, type EventCounters } from './metrics.ts';
@@ -76,6 +77,11 @@ export class EventService {
     if (toDay - fromDay + 1 > MAX_STATS_DAYS) throw invalidRange(`statistics cover at most ${MAX_STATS_DAYS} days per request`);
     const variants = await this.writer.stats(projectId, paywallId, fromDay, toDay);
     return { paywall_id: paywallId, from: dayText(fromDay), to: dayText(toDay), variants };
+  }
+
+  /** Experiment counts of one paywall segment (null: the default split) over one phase, folded by the writer thread. */
+  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): Promise<FoldResult> {
+    return this.writer.results(projectId, paywallId, audience, query);
   }
 
   /** The project's raw events in the range (default: all), as NDJSON chunks read lazily. */

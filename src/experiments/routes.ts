@@ -1,19 +1,13 @@
-import * as v from 'valibot';
-import type { AppContext } from '../context.ts';
-import type { EventWriter } from '../events/writer/writer.ts';
-import { authenticate } from '../http/auth.ts';
-import { issuesToErrors } from '../http/issues.ts';
+import { projectOf } from '../http/auth.ts';
+import { readQuery } from '../http/query.ts';
 import { json } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
-import { PaywallManager } from '../paywalls/management.ts';
-import { DomainError } from '../shared/errors.ts';
 import { resultsCsv } from './csv.ts';
 import { ResultsQuerySchema, ResultsSchema } from './schema.ts';
-import { ExperimentResults } from './service.ts';
+import type { ExperimentResults } from './service.ts';
 
 /** GET /api/paywalls/{id}/results: the results of one phase and segment, as JSON or as the CSV of the variants table. */
-export function experimentsApi(ctx: AppContext, writer: EventWriter): RouteDefinition[] {
-  const experiments = new ExperimentResults(writer, new PaywallManager(ctx.db, ctx.paywalls));
+export function experimentsApi(experiments: ExperimentResults): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -28,14 +22,9 @@ export function experimentsApi(ctx: AppContext, writer: EventWriter): RouteDefin
         },
       },
       handler: async (req) => {
-        const { projectId } = authenticate(req.header('authorization'), ctx.auth, 'secret');
-        const parsed = v.safeParse(ResultsQuerySchema, Object.fromEntries(req.query()));
-        if (!parsed.success) {
-          throw new DomainError('invalid_query', 'the query string is invalid; see errors', { errors: issuesToErrors(parsed.issues) });
-        }
-        const { phase, audience = null, format = 'json' } = parsed.output;
+        const { phase, audience = null, format = 'json' } = readQuery(req, ResultsQuerySchema);
         const paywallId = req.params.id!;
-        const results = await experiments.results(projectId, paywallId, phase, audience);
+        const results = await experiments.results(projectOf(req), paywallId, phase, audience);
         if (format === 'csv') {
           return {
             status: 200,

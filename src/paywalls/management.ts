@@ -8,6 +8,7 @@ import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
+import { type PhaseRow, type PhaseStore, phaseDesign } from './phases.ts';
 import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,7 +67,14 @@ export class PaywallManager {
     private readonly store: PaywallStore,
     private readonly products: ProductCatalog,
     private readonly live: LivePaywalls,
+    private readonly phaseStore: PhaseStore,
   ) {}
+
+  /** The experiment phases of a paywall, oldest first; 404 for an unknown paywall. */
+  phases(projectId: string, id: string): PhaseRow[] {
+    if (!this.store.get(projectId, id)) throw notFound();
+    return this.phaseStore.phases(projectId, id);
+  }
 
   list(projectId: string): PaywallInfo[] {
     return this.store.list(projectId).map(paywallInfo);
@@ -103,7 +111,7 @@ export class PaywallManager {
   }
 
   /** Makes a revision live (the newest by default; an older one is a rollback), unarchiving the paywall. */
-  publish(projectId: string, id: string, revision: number | undefined, ifMatch: string): PaywallRow {
+  publish(projectId: string, id: string, revision: number | undefined, ifMatch: string, newPhase = false): PaywallRow {
     const row = this.store.transaction(() => {
       const current = this.store.get(projectId, id);
       if (!current) throw notFound();
@@ -118,7 +126,10 @@ export class PaywallManager {
           errors: validation.errors,
         });
       }
-      return this.store.publish(projectId, id, target);
+      const published = this.store.publish(projectId, id, target);
+      // In the same transaction: an event is never timed after a publish whose phase is not stored yet.
+      this.phaseStore.published(projectId, id, target, phaseDesign(validation.value), newPhase, Date.now());
+      return published;
     });
     this.live.refresh(projectId, id);
     return row;

@@ -9,7 +9,9 @@ import type { Preconditions } from '../shared/preconditions.ts';
 import { parseWith } from '../shared/validate.ts';
 import { MAX_DOCUMENT_BYTES } from './document/limits.ts';
 import { PaywallSchema } from './document/schema.ts';
+import { PhaseListSchema } from '../experiments/schema.ts';
 import { type PaywallManager, paywallInfo, paywallTag } from './management.ts';
+import { phaseInfo } from './phases.ts';
 import {
   PaywallDetailSchema,
   PaywallInfoSchema,
@@ -105,10 +107,21 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         responses: { 200: { description: 'the paywall, now live', schema: PaywallInfoSchema } },
       },
       handler: (req) => {
-        const { revision } = req.body.length === 0 ? {} : parseWith(PublishSchema, readJson(req));
-        const row = paywalls.publish(projectOf(req), req.params.id!, revision, req.header('if-match'));
+        const { revision, new_phase: newPhase = false } = req.body.length === 0 ? {} : parseWith(PublishSchema, readJson(req));
+        const row = paywalls.publish(projectOf(req), req.params.id!, revision, req.header('if-match'), newPhase);
         return json(200, paywallInfo(row), { ETag: paywallTag(row) });
       },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/paywalls/:id/phases',
+      doc: {
+        summary: "List a paywall's experiment phases, oldest first: a phase starts when a publish changes the split or asks for one",
+        tag: 'experiments',
+        auth: 'secret',
+        responses: { 200: { description: 'the phases', schema: PhaseListSchema } },
+      },
+      handler: (req) => json(200, { phases: paywalls.phases(projectOf(req), req.params.id!).map(phaseInfo) }, { 'Cache-Control': 'no-store' }),
     },
     {
       method: 'DELETE',
