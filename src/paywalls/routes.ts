@@ -116,6 +116,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
       method: 'GET',
       pattern: '/api/paywalls/:id/phases',
       doc: {
+        operationId: 'listPaywallPhases',
+        errors: ['paywall_not_found', 'database_unavailable'],
         summary: "List a paywall's experiment phases, oldest first: a phase starts when a publish changes the split or asks for one",
         tag: 'experiments',
         auth: 'secret',
