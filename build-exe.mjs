@@ -37,7 +37,8 @@ if (process.platform !== 'linux') throw new Error(`build-exe.mjs builds Linux ex
 
 /** The node to embed and the better-sqlite3 addon built for it. */
 function runtimeToEmbed(spec) {
-  if (spec === undefined) return { node: process.execPath, version: process.version, abi: process.versions.modules, sqlite: sqliteAddons().get(process.versions.modules) };
+  if (spec === undefined)
+    return { node: process.execPath, version: process.version, abi: process.versions.modules, sqlite: sqliteAddons().get(process.versions.modules) };
   if (!spec.includes(path.sep)) {
     const runtime = ensureRuntime(spec);
     return { ...runtime, sqlite: ensureSqliteAddon(runtime) };
@@ -50,7 +51,10 @@ const [major, minor] = runtime.version.slice(1).split('.').map(Number);
 if (major === 20 && minor < 12) throw new Error(`SEA assets need Node.js 20.12 or newer, not ${runtime.version}`);
 if (!runtime.sqlite) throw new Error(`no better-sqlite3 addon for Node.js ${runtime.version} (ABI ${runtime.abi}): run \`node runtimes.mjs ${major}\` first`);
 const uws = uwsAddon(runtime.abi);
-if (!uws) throw new Error(`no uWebSockets.js build paywalld depends on has an addon for Node.js ${runtime.version} (ABI ${runtime.abi}) on ${process.platform} ${process.arch}`);
+if (!uws)
+  throw new Error(
+    `no uWebSockets.js build paywalld depends on has an addon for Node.js ${runtime.version} (ABI ${runtime.abi}) on ${process.platform} ${process.arch}`,
+  );
 
 // The bundle from dist/ (source maps and an executable built earlier stay behind), and the addons of the embedded node's ABI only.
 const bundleFiles = fs.existsSync(dist) ? fs.readdirSync(dist).filter((name) => /\.(js|json)$/.test(name)) : [];
@@ -66,7 +70,12 @@ const files = [...assetFiles.keys()].sort();
 
 // Names the cache directory: a rebuilt executable with the same files reuses it, a changed file never meets a stale copy.
 const hash = crypto.createHash('sha256');
-for (const name of files) hash.update(name).update('\0').update(fs.readFileSync(assetFiles.get(name))).update('\0');
+for (const name of files)
+  hash
+    .update(name)
+    .update('\0')
+    .update(fs.readFileSync(assetFiles.get(name)))
+    .update('\0');
 const buildId = hash.digest('hex').slice(0, 16);
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-sea-'));

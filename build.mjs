@@ -5,13 +5,14 @@
 // build at hand gets its addons: the one npm built, and those runtimes.mjs
 // built for other runtimes (so `node runtimes.mjs 24 && npm run build` makes
 // a dist/ that Node.js 20 and 24 both run).
-import { build } from 'esbuild';
+
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { buildUi } from './src/dashboard/build-ui.mjs';
+import { build } from 'esbuild';
 import { addonName, sqliteAddons, uwsAddon } from './runtimes.mjs';
+import { buildUi } from './src/dashboard/build-ui.mjs';
 
 const require = createRequire(import.meta.url);
 const out = path.resolve('dist');
@@ -64,7 +65,9 @@ for (const [abi, sqlite] of sqliteAddons()) {
   if (uws) copyAddon(uws, addonName('uws', abi));
 }
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
-console.log(`built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${addons.join(', ')}`);
+console.log(
+  `built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${addons.join(', ')}`,
+);
 
 // The client for apps (client/): one ES module with no imports, for browsers, Node, React Native, Deno and Bun.
 const clientOut = path.join(out, 'client');
@@ -91,7 +94,11 @@ console.log(`built ${path.relative(process.cwd(), clientOut)}/index.js and its d
 function writeClientDeclarations(target) {
   const scratch = fs.mkdtempSync(path.join(out, '.declarations-'));
   try {
-    execFileSync(process.execPath, [path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'client/tsconfig.json', '--outDir', scratch], { stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      [path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'client/tsconfig.json', '--outDir', scratch],
+      { stdio: 'inherit' },
+    );
     const root = path.join(scratch, 'client');
     const pending = ['index.d.ts'];
     const written = new Set();

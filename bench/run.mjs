@@ -102,7 +102,10 @@ try {
     }
   }
   for (const { scenario, dir } of profileDirs) {
-    for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort()) {
+    for (const file of fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.cpuprofile'))
+      .sort()) {
       profiles.push({ title: `${scenario}: ${file}`, lines: summaryTable(path.join(dir, file), 15) });
     }
   }

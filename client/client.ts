@@ -89,7 +89,7 @@ const MAX_BATCH_SIZE = 1000;
 async function readPaywall(response: Response, paywallId: string): Promise<ResolvedPaywall> {
   const body = (await response.json().catch(() => undefined)) as ResolvedPaywall | undefined;
   if (body?.paywall_id !== paywallId || typeof body.revision !== 'number' || typeof body.variant?.id !== 'string') {
-    throw new PaywalldError(response.status, 'invalid_response', 'the answer is not a resolved paywall (a captive portal or a proxy\'s page?)');
+    throw new PaywalldError(response.status, 'invalid_response', "the answer is not a resolved paywall (a captive portal or a proxy's page?)");
   }
   return body;
 }
@@ -173,7 +173,8 @@ export function createClient(options: ClientOptions): PaywalldClient {
     } catch (error) {
       // Only a missing answer, an overloaded or failing server fall back; a refusal (400, 401, 404) is the app's to see.
       const transient =
-        error instanceof TransportError || (error instanceof PaywalldError && (error.status >= 500 || error.status === 429 || error.code === 'invalid_response'));
+        error instanceof TransportError ||
+        (error instanceof PaywalldError && (error.status >= 500 || error.status === 429 || error.code === 'invalid_response'));
       if (!transient) throw error;
       failure = error as Error;
     }
@@ -185,7 +186,9 @@ export function createClient(options: ClientOptions): PaywalldClient {
     }
     const fallback = fallbacks.resolve(paywallId, locales, platform);
     if (fallback) return shown({ source: 'fallback', paywall: fallback, error: failure });
-    throw new PaywalldError(0, 'unavailable', `paywall ${paywallId}: no answer from the server, nothing cached and not in the fallback bundle`, { cause: failure });
+    throw new PaywalldError(0, 'unavailable', `paywall ${paywallId}: no answer from the server, nothing cached and not in the fallback bundle`, {
+      cause: failure,
+    });
   }
 
   async function refreshFallback(paywallIds: readonly string[]): Promise<{ updated: boolean }> {

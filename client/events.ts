@@ -222,7 +222,8 @@ export class EventQueue {
     if (status === 200) {
       const result = answer.body as IngestResult | undefined;
       // A captive portal answers 200 too: only paywalld's answer acknowledges a batch.
-      if (typeof result?.accepted !== 'number' || !Array.isArray(result.rejected)) return this.backoff(new Error('POST /api/sdk/events answered 200 with something that is not paywalld\'s answer'), undefined);
+      if (typeof result?.accepted !== 'number' || !Array.isArray(result.rejected))
+        return this.backoff(new Error("POST /api/sdk/events answered 200 with something that is not paywalld's answer"), undefined);
       this.acknowledge(batch, result);
       return 'sent';
     }
@@ -237,7 +238,10 @@ export class EventQueue {
     const problem = answer.body as { code?: unknown; detail?: unknown } | undefined;
     const code = typeof problem?.code === 'string' ? problem.code : `http_${status}`;
     const message = typeof problem?.detail === 'string' ? problem.detail : `the server refused the batch with ${status}`;
-    this.remove(batch, batch.map((event) => ({ event, code, message })));
+    this.remove(
+      batch,
+      batch.map((event) => ({ event, code, message })),
+    );
     return 'sent';
   }
 

@@ -18,7 +18,11 @@ export const DOWNLOADED_BUNDLE_KEY = `${STORAGE_PREFIX}fallback`;
 export function checkBundle(bundle: unknown): FallbackBundle {
   const candidate = bundle as Partial<FallbackBundle> | null;
   if (typeof candidate !== 'object' || candidate === null || candidate.format !== 1 || !Array.isArray(candidate.paywalls)) {
-    throw new PaywalldError(0, 'invalid_fallback', 'the fallback bundle is not a paywalld bundle of format 1 (made by paywalld fallback or GET /api/sdk/fallback)');
+    throw new PaywalldError(
+      0,
+      'invalid_fallback',
+      'the fallback bundle is not a paywalld bundle of format 1 (made by paywalld fallback or GET /api/sdk/fallback)',
+    );
   }
   for (const paywall of candidate.paywalls) {
     if (typeof paywall?.paywall_id !== 'string' || typeof paywall.revision !== 'number' || typeof paywall.trees !== 'object') {

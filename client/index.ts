@@ -4,8 +4,9 @@
  * delivers each exactly once. No dependencies; runs where fetch runs.
  * docs/client.md describes it.
  */
-export { createClient } from './client.ts';
+
 export type { ClientOptions, GetPaywallOptions, PaywalldClient, PaywallResult, Platform, TrackEvent } from './client.ts';
+export { createClient } from './client.ts';
 export { PaywalldError } from './errors.ts';
 export type { QueuedEvent, QueueStatus, RejectedEvent } from './events.ts';
 export { type ClientStorage, memoryStorage } from './storage.ts';

@@ -158,7 +158,13 @@ export async function startServer(
     failFastOnLocks(db);
     const router = buildRouter(ctx);
     processMetrics(ctx.metrics, config.dbPath);
-    const server = new HttpServer({ router, log, auth: ctx.auth, policy: edgePolicy(config, ctx.metrics), observe: observer(router, ctx.metrics, options.onAnswer) });
+    const server = new HttpServer({
+      router,
+      log,
+      auth: ctx.auth,
+      policy: edgePolicy(config, ctx.metrics),
+      observe: observer(router, ctx.metrics, options.onAnswer),
+    });
     const port = await server.listen(config.host, config.port);
     let metricsServer: HttpServer | undefined;
     try {

@@ -26,7 +26,15 @@ interface Setting {
 }
 
 export const SETTINGS = {
-  port: { env: 'PAYWALLD_PORT', kind: 'integer', arg: 'N', default: '8787', min: 0, max: 65535, help: 'port to listen on; `0` picks a free one (the `listening` log line says which)' },
+  port: {
+    env: 'PAYWALLD_PORT',
+    kind: 'integer',
+    arg: 'N',
+    default: '8787',
+    min: 0,
+    max: 65535,
+    help: 'port to listen on; `0` picks a free one (the `listening` log line says which)',
+  },
   host: { env: 'PAYWALLD_HOST', kind: 'string', arg: 'ADDR', default: '127.0.0.1', help: 'address to listen on; `0.0.0.0` listens on every interface' },
   db: {
     env: 'PAYWALLD_DB',
@@ -328,6 +336,8 @@ export function settingsHelp(): string {
 
 /** The usage line's options: `[--port N] [--require-key] …`. */
 export function settingsUsage(): string {
-  const parts = (Object.entries(SETTINGS) as [Name, Setting][]).map(([name, setting]) => `[--${name}${setting.arg ? ` ${setting.arg}` : ''}]${setting.kind === 'list' ? '...' : ''}`);
+  const parts = (Object.entries(SETTINGS) as [Name, Setting][]).map(
+    ([name, setting]) => `[--${name}${setting.arg ? ` ${setting.arg}` : ''}]${setting.kind === 'list' ? '...' : ''}`,
+  );
   return wrap(parts, 17, '  paywalld serve ');
 }

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addonName, currentHost, type Host, runtime, type Runtime } from './runtime/host.ts';
+import { addonName, currentHost, type Host, type Runtime, runtime } from './runtime/host.ts';
 import { chooseUwsBuild, noUwsMessage, type UwsBuild } from './runtime/uws-builds.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;

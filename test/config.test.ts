@@ -52,7 +52,11 @@ test('bad values are refused with the flag named', () => {
     [{ 'log-level': 'loud' }, {}, /--log-level must be one of/],
     [{}, { 'trust-proxy': 'maybe' }, /PAYWALLD_TRUST_PROXY must be true or false/],
   ];
-  for (const [flags, env, message] of cases) assert.throws(() => serveConfig(flags, env), (e) => e instanceof ConfigError && message.test(e.message));
+  for (const [flags, env, message] of cases)
+    assert.throws(
+      () => serveConfig(flags, env),
+      (e) => e instanceof ConfigError && message.test(e.message),
+    );
 });
 
 test("README's settings table is exactly what the settings descriptors say", () => {

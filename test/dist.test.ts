@@ -49,10 +49,7 @@ test('SIGTERM stops accepting, finishes the request in flight, and exits 0', asy
   }
   assert.match(server.output(), /"msg":"shutting down"/);
   // No new connections once draining has begun.
-  await assert.rejects(
-    new Promise((resolve, reject) => net.connect(server.port, '127.0.0.1').on('connect', resolve).on('error', reject)),
-    /ECONNREFUSED/,
-  );
+  await assert.rejects(new Promise((resolve, reject) => net.connect(server.port, '127.0.0.1').on('connect', resolve).on('error', reject)), /ECONNREFUSED/);
   socket.write(body.slice(5));
   await closed;
   assert.match(answer, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 401 /);

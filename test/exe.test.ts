@@ -27,12 +27,21 @@ function unpacked(cache: string): string[] {
   assert.deepEqual(others, []);
   assert.match(buildId!, /^[0-9a-f]{16}$/);
   const files = fs.readdirSync(path.join(cache, buildId!)).sort();
-  assert.deepEqual(files.filter((name) => name.endsWith('.tmp')), []);
+  assert.deepEqual(
+    files.filter((name) => name.endsWith('.tmp')),
+    [],
+  );
   return files;
 }
 
 /** What the bundle needs beside itself: the event writer thread and the two addons, for the embedded Node.js ABI only. */
-const UNPACKED = [`better_sqlite3_${process.platform}_${process.arch}_${process.versions.modules}.node`, 'events-writer.js', 'package.json', 'paywalld.js', `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`];
+const UNPACKED = [
+  `better_sqlite3_${process.platform}_${process.arch}_${process.versions.modules}.node`,
+  'events-writer.js',
+  'package.json',
+  'paywalld.js',
+  `uws_${process.platform}_${process.arch}_${process.versions.modules}.node`,
+];
 
 const PAYWALL = {
   name: 'Smoke',
@@ -107,6 +116,9 @@ test('the executable refuses a cache directory that others may write to', (t) =>
   fs.chmodSync(cache, 0o777);
   const result = runCli(['projects', 'list', '--db', path.join(path.dirname(cache), 'x.db')], { executable, env: { PAYWALLD_CACHE_DIR: cache } });
   assert.equal(result.status, 1);
-  assert.match(result.stderr, /^paywalld: cannot unpack the executable: refusing to run files from .*cache: it must belong to this user and be writable by no one else/);
+  assert.match(
+    result.stderr,
+    /^paywalld: cannot unpack the executable: refusing to run files from .*cache: it must belong to this user and be writable by no one else/,
+  );
   assert.deepEqual(fs.readdirSync(cache), []);
 });

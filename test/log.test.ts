@@ -4,7 +4,16 @@ import { Logger } from '../src/log.ts';
 
 function capture(level: 'info' | 'error', requestLinesPerSecond?: number) {
   const lines: Record<string, unknown>[] = [];
-  const log = new Logger(level, { requestLinesPerSecond, sink: (text) => lines.push(...text.trim().split('\n').map((l) => JSON.parse(l))) });
+  const log = new Logger(level, {
+    requestLinesPerSecond,
+    sink: (text) =>
+      lines.push(
+        ...text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
+  });
   return { log, lines };
 }
 
@@ -20,7 +29,10 @@ test('request lines past the per-second cap are dropped and counted; 5xx lines n
   log.flush();
   const requests = lines.filter((l) => l.msg === 'request');
   assert.equal(requests.filter((l) => l.status === 200).length, 3);
-  assert.deepEqual(requests.filter((l) => l.status === 500).map((l) => l.level), ['error']);
+  assert.deepEqual(
+    requests.filter((l) => l.status === 500).map((l) => l.level),
+    ['error'],
+  );
 });
 
 test('a cap of 0 writes only failed requests; level error keeps 5xx request lines too', () => {
@@ -28,13 +40,19 @@ test('a cap of 0 writes only failed requests; level error keeps 5xx request line
   request(none.log, 200);
   request(none.log, 503);
   none.log.flush();
-  assert.deepEqual(none.lines.map((l) => l.status), [503]);
+  assert.deepEqual(
+    none.lines.map((l) => l.status),
+    [503],
+  );
   const quiet = capture('error');
   request(quiet.log, 404);
   request(quiet.log, 500);
   quiet.log.info('not shown');
   quiet.log.flush();
-  assert.deepEqual(quiet.lines.map((l) => l.status), [500]);
+  assert.deepEqual(
+    quiet.lines.map((l) => l.status),
+    [500],
+  );
 });
 
 test('log lines are single JSON objects with time, level and msg first', () => {
@@ -50,7 +68,13 @@ test('the lines dropped in a second are counted in one "request log sampled" lin
   const log = new Logger('info', {
     requestLinesPerSecond: 3,
     now: () => clock,
-    sink: (text) => lines.push(...text.trim().split('\n').map((l) => JSON.parse(l))),
+    sink: (text) =>
+      lines.push(
+        ...text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ),
   });
   for (let i = 0; i < 5; i++) request(log, 200);
   clock = 1000;

@@ -16,8 +16,16 @@ export function openSqlite(file, addon) {
 
 /** The funnel of bench/wrk/events.lua: mostly impressions, some closes, a few purchases. */
 const TYPES = [
-  'screen_impression', 'screen_impression', 'screen_impression', 'screen_impression', 'screen_impression',
-  'screen_impression', 'paywall_close', 'paywall_close', 'purchase_start', 'purchase_complete',
+  'screen_impression',
+  'screen_impression',
+  'screen_impression',
+  'screen_impression',
+  'screen_impression',
+  'screen_impression',
+  'paywall_close',
+  'paywall_close',
+  'purchase_start',
+  'purchase_complete',
 ];
 /** The variants of bench/lib/fixture.mjs; the server derives one per user, the bench alternates. */
 const VARIANTS = ['control', 'annual_first'];

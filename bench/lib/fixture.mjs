@@ -20,16 +20,37 @@ const feature = (key) => ({
 
 const STRINGS = {
   en: {
-    title: 'Go Pro', subtitle: 'Everything, everywhere, with no limits.', f1: 'Unlimited projects', f2: 'Sync across devices',
-    f3: 'Priority support', cta: 'Start free trial', restore: 'Restore purchases', terms: 'Terms', privacy: 'Privacy',
+    title: 'Go Pro',
+    subtitle: 'Everything, everywhere, with no limits.',
+    f1: 'Unlimited projects',
+    f2: 'Sync across devices',
+    f3: 'Priority support',
+    cta: 'Start free trial',
+    restore: 'Restore purchases',
+    terms: 'Terms',
+    privacy: 'Privacy',
   },
   de: {
-    title: 'Werde Pro', subtitle: 'Alles, überall, ohne Grenzen.', f1: 'Unbegrenzte Projekte', f2: 'Sync auf allen Geräten',
-    f3: 'Bevorzugter Support', cta: 'Kostenlos testen', restore: 'Käufe wiederherstellen', terms: 'AGB', privacy: 'Datenschutz',
+    title: 'Werde Pro',
+    subtitle: 'Alles, überall, ohne Grenzen.',
+    f1: 'Unbegrenzte Projekte',
+    f2: 'Sync auf allen Geräten',
+    f3: 'Bevorzugter Support',
+    cta: 'Kostenlos testen',
+    restore: 'Käufe wiederherstellen',
+    terms: 'AGB',
+    privacy: 'Datenschutz',
   },
   fr: {
-    title: 'Passez à Pro', subtitle: 'Tout, partout, sans limites.', f1: 'Projets illimités', f2: 'Synchronisation sur tous vos appareils',
-    f3: 'Support prioritaire', cta: "Commencer l'essai gratuit", restore: 'Restaurer les achats', terms: 'Conditions', privacy: 'Confidentialité',
+    title: 'Passez à Pro',
+    subtitle: 'Tout, partout, sans limites.',
+    f1: 'Projets illimités',
+    f2: 'Synchronisation sur tous vos appareils',
+    f3: 'Support prioritaire',
+    cta: "Commencer l'essai gratuit",
+    restore: 'Restaurer les achats',
+    terms: 'Conditions',
+    privacy: 'Confidentialité',
   },
 };
 

@@ -52,10 +52,15 @@ export function loadEvents({ file, addon, projectId, paywallId, users, total }) 
 export function rebuildDerived(file) {
   const script = path.join(import.meta.dirname, 'rebuild-derived.ts');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', script, file], { cwd: path.join(import.meta.dirname, '..', '..'), maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`rebuilding the derived state of ${file} failed: ${stderr || error.message}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script, file],
+      { cwd: path.join(import.meta.dirname, '..', '..'), maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`rebuilding the derived state of ${file} failed: ${stderr || error.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)));
+      },
+    );
   });
 }
 

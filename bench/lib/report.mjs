@@ -56,7 +56,7 @@ export function report({ command, options, started, seconds, load, dist, rows, t
     '',
     ...resultsTable(rows),
     '',
-    'Ratios are medians of the per-round ratios; p50/p99 are the medians over the rounds of wrk\'s percentiles for paywalld.',
+    "Ratios are medians of the per-round ratios; p50/p99 are the medians over the rounds of wrk's percentiles for paywalld.",
     '',
     ...targetsTable(targets, { judged: options.mode !== 'quick' }),
     '',

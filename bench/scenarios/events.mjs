@@ -53,7 +53,9 @@ export function storedEvents(ctx, file) {
  */
 export function assertStored(stored, acknowledged, slack) {
   if (stored < acknowledged || stored > acknowledged + slack) {
-    throw new ScenarioError(`the database holds ${f.count(stored)} events, but wrk saw ${f.count(acknowledged)} acknowledged (+ at most ${f.count(slack)} in flight)`);
+    throw new ScenarioError(
+      `the database holds ${f.count(stored)} events, but wrk saw ${f.count(acknowledged)} acknowledged (+ at most ${f.count(slack)} in flight)`,
+    );
   }
 }
 
@@ -120,7 +122,11 @@ export async function events(ctx) {
         }),
       );
       ratioLines.push(`  ratio per round at ${connections} connections: ${f.list(vsBare.perRound, f.ratio)}`);
-      targets.push({ text: `events ≥ 0.5 × the append-only ceiling (${connections} connections)`, measured: f.ratio(vsBare.median), met: vsBare.median >= 0.5 });
+      targets.push({
+        text: `events ≥ 0.5 × the append-only ceiling (${connections} connections)`,
+        measured: f.ratio(vsBare.median),
+        met: vsBare.median >= 0.5,
+      });
       const bytes = writtenPerEvent(mine);
       targets.push({ text: `events: ≤ 600 B written per event (${connections} connections)`, measured: `${f.count(Math.round(bytes))} B`, met: bytes <= 600 });
     }

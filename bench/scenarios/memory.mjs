@@ -4,13 +4,14 @@
  * ingesting N events; the baseline is each server's RSS once started and
  * loaded with the fixture. wrk runs in chunks until the count is reached.
  */
+
+import { BATCH } from '../lib/events.mjs';
 import { PAYWALL_ID } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { servingPaywalld } from '../lib/paywalld.mjs';
 import { peakRss, rss } from '../lib/processes.mjs';
 import { assertAlive, measuring, row } from '../lib/scenario.mjs';
 import { wrk } from '../lib/wrk.mjs';
-import { BATCH } from '../lib/events.mjs';
 import { assertStored, ingest, storedEvents } from './events.mjs';
 
 const RSS_TARGET = 200 * 1024 * 1024;

@@ -58,9 +58,7 @@ export async function resolve(ctx) {
       name: server.name,
       describe: describeRequests,
       run: async (seconds) => {
-        const result = await checkingAnswers(server, () =>
-          withUsage(server.pid, () => resolving(ctx, server, paywalld.project.sdk, { connections, seconds })),
-        );
+        const result = await checkingAnswers(server, () => withUsage(server.pid, () => resolving(ctx, server, paywalld.project.sdk, { connections, seconds })));
         assertAlive(...servers);
         return { ...result, perCpuSecond: result.perSecond / result.cpu };
       },

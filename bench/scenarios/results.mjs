@@ -17,8 +17,8 @@
  * which also pays it, checks the counts.
  */
 import path from 'node:path';
-import { PAYWALL_ID, seedFixture } from '../lib/fixture.mjs';
 import { openSqlite } from '../lib/events.mjs';
+import { PAYWALL_ID, seedFixture } from '../lib/fixture.mjs';
 import * as f from '../lib/format.mjs';
 import { DAYS, loadEventsInWorker, rebuildDerived } from '../lib/load-events.mjs';
 import { createDatabase, startPaywalld } from '../lib/paywalld.mjs';
@@ -118,7 +118,8 @@ export async function results(ctx) {
       const exposed = body.variants.reduce((sum, v) => sum + v.exposed_users, 0);
       const conversions = body.variants.reduce((sum, v) => sum + v.conversions, 0);
       const buyers = Math.ceil(users / BUYER_EVERY);
-      if (exposed !== users || conversions < buyers) throw new ScenarioError(`results count ${exposed} exposed users and ${conversions} conversions; ${users} and at least ${buyers} were loaded`);
+      if (exposed !== users || conversions < buyers)
+        throw new ScenarioError(`results count ${exposed} exposed users and ${conversions} conversions; ${users} and at least ${buyers} were loaded`);
       const latencies = [];
       for (let i = 0; i < requests; i++) {
         const event = { type: 'screen_impression', paywall_id: PAYWALL_ID, ts: Date.now(), id: `bench-${i}`, user_id: `fresh-${i}`, variant_id: 'control' };

@@ -65,11 +65,21 @@ async function startMeasured(ctx, database) {
   await waitFor(async () => (await fetch(resolveUrl, { headers: auth })).status === 200, 30_000, 'resolve did not answer');
   const resolveMs = performance.now() - spawned;
   await waitFor(async () => /"msg":"event statistics ready"/.test(server.stdout()), 600_000, 'the statistics were not ready');
-  const ready = JSON.parse(server.stdout().split('\n').find((line) => line.includes('"msg":"event statistics ready"')));
+  const ready = JSON.parse(
+    server
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('"msg":"event statistics ready"')),
+  );
   // After the start the writer fills its dedup key filter in small steps between other work; the latency
   // figures are of the steady state, so they wait for it (its time is reported).
   await waitFor(async () => /"msg":"dedup key filter filled"/.test(server.stdout()), 600_000, 'the dedup key filter was not filled');
-  const filled = JSON.parse(server.stdout().split('\n').find((line) => line.includes('"msg":"dedup key filter filled"')));
+  const filled = JSON.parse(
+    server
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('"msg":"dedup key filter filled"')),
+  );
   return { server, start: { resolveMs, loadMs: ready.rebuild_ms, replayed: ready.replayed_events, fillMs: filled.fill_ms, rss: rss(server.pid) } };
 }
 
@@ -138,7 +148,11 @@ export async function stats(ctx) {
       targets.push({ text: `stats p50 < 20 ms at ${label}`, measured: f.ms(p50), met: p50 < 20 });
       targets.push({ text: `stats p99 < 50 ms at ${label}`, measured: f.ms(p99), met: p99 < 50 });
     }
-    targets.push({ text: `stats p50 ratio ${size(largest.total)} / ${size(smallest.total)} ≤ 1.5`, measured: f.ratio(growth.median), met: growth.median <= 1.5 });
+    targets.push({
+      text: `stats p50 ratio ${size(largest.total)} / ${size(smallest.total)} ≤ 1.5`,
+      measured: f.ratio(growth.median),
+      met: growth.median <= 1.5,
+    });
     targets.push({
       text: `start: resolve answers within 1 s at ${size(largest.total)} events${tenMillion ? '' : ' (10 M with --full)'}`,
       measured: f.ms(largest.start.resolveMs),

@@ -26,7 +26,10 @@ function freeName(dir: string, at: Date): string {
 
 /** Deletes the oldest scheduled snapshots beyond `keep`; other files in the folder are left alone. */
 export function prune(dir: string, keep: number): string[] {
-  const snapshots = fs.readdirSync(dir).filter((f) => NAME.test(f)).sort();
+  const snapshots = fs
+    .readdirSync(dir)
+    .filter((f) => NAME.test(f))
+    .sort();
   const removed = snapshots.slice(0, Math.max(0, snapshots.length - keep));
   for (const file of removed) fs.rmSync(path.join(dir, file), { force: true });
   return removed;

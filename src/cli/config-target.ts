@@ -58,7 +58,7 @@ export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.
     if (flags.db !== undefined) throw new UsageError('give --server or --db, not both');
     if (flags.project !== undefined) throw new UsageError('--project goes with --db; with --server the key names the project');
     const key = flags.key ?? (env.PAYWALLD_KEY || undefined);
-    if (key === undefined) throw new UsageError('--server needs the project\'s secret key: set PAYWALLD_KEY (or pass --key)');
+    if (key === undefined) throw new UsageError("--server needs the project's secret key: set PAYWALLD_KEY (or pass --key)");
     return { backend: new HttpBackend(server, key), close: () => {} };
   }
   if (flags.key !== undefined) throw new UsageError('--key goes with --server');

@@ -1,5 +1,5 @@
-import { formatDiagnostic, validateDirectory } from '../config-dir/validate.ts';
 import type { DesiredState } from '../config-dir/state.ts';
+import { formatDiagnostic, validateDirectory } from '../config-dir/validate.ts';
 
 /** The directory's desired state, its warnings printed on stderr; an invalid directory prints its errors there and fails the command. */
 export function readDirectory(dir: string): DesiredState {

@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
+import { versionReport } from '../runtime/versions.ts';
 import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
 import { backupCommand } from './backup.ts';
@@ -12,7 +13,6 @@ import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
 import { validateCommand } from './validate.ts';
-import { versionReport } from '../runtime/versions.ts';
 
 const commands: Command[] = [
   serveCommand,

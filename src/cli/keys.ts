@@ -37,7 +37,8 @@ export const keysCommand: Command = {
     if (sub !== 'create' && sub !== 'list' && sub !== 'revoke') {
       throw new UsageError(sub === undefined ? 'keys needs a subcommand: create, list or revoke' : `unknown subcommand "keys ${sub}"`);
     }
-    if (sub === 'revoke' ? rest.length !== 1 : rest.length !== 0) throw new UsageError(sub === 'revoke' ? 'keys revoke takes exactly one KEY_ID' : `keys ${sub} takes no positional arguments`);
+    if (sub === 'revoke' ? rest.length !== 1 : rest.length !== 0)
+      throw new UsageError(sub === 'revoke' ? 'keys revoke takes exactly one KEY_ID' : `keys ${sub} takes no positional arguments`);
     if (sub !== 'revoke' && !values.project) throw new UsageError(`keys ${sub} needs --project ID`);
     if (sub === 'create' && !SCOPES.includes(values.scope as Scope)) throw new UsageError('keys create needs --scope sdk or --scope secret');
 
@@ -64,7 +65,8 @@ export const keysCommand: Command = {
       }
       const list = keys.list(values.project!).map(keyInfo);
       if (values.json) print(JSON.stringify({ keys: list }));
-      else for (const k of list) print(`${k.id}  ${k.scope.padEnd(6)}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`);
+      else
+        for (const k of list) print(`${k.id}  ${k.scope.padEnd(6)}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`);
       return 0;
     } finally {
       db.close();

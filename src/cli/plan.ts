@@ -1,4 +1,4 @@
-import { makePlan, formatPlan } from '../config-dir/plan.ts';
+import { formatPlan, makePlan } from '../config-dir/plan.ts';
 import { writePlan } from '../config-dir/saved-plan.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
 import { openTarget, TARGET_HELP, TARGET_OPTIONS } from './config-target.ts';

@@ -70,7 +70,10 @@ export class HttpBackend implements ConfigBackend {
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
-        throw new TargetError(`${what}: ${method} ${path} answered ${response.status} with a body that is not JSON; is ${this.base} a paywalld server?`, 'bad_answer');
+        throw new TargetError(
+          `${what}: ${method} ${path} answered ${response.status} with a body that is not JSON; is ${this.base} a paywalld server?`,
+          'bad_answer',
+        );
       }
       if (options.ok.includes(response.status)) return { status: response.status, etag: response.headers.get('etag') ?? '', body };
       const problem = (body ?? {}) as Problem;
@@ -113,7 +116,11 @@ export class HttpBackend implements ConfigBackend {
   }
 
   async putPaywall(id: string, document: PaywallOutput, expect: Expect): Promise<{ revision: number; tag: string }> {
-    const answer = await this.call('PUT', `/api/paywalls/${encodeURIComponent(id)}`, `paywall ${id}`, { body: document, headers: expectHeaders(expect), ok: [200, 201] });
+    const answer = await this.call('PUT', `/api/paywalls/${encodeURIComponent(id)}`, `paywall ${id}`, {
+      body: document,
+      headers: expectHeaders(expect),
+      ok: [200, 201],
+    });
     return { revision: (answer.body as { revision: number }).revision, tag: answer.etag };
   }
 

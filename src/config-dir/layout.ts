@@ -8,8 +8,8 @@
  *                          (without it, every paywall of the directory is)
  */
 import * as v from 'valibot';
-import { IdSchema } from '../shared/id.ts';
 import { ProductWriteSchema } from '../products/schema.ts';
+import { IdSchema } from '../shared/id.ts';
 
 export const PRODUCTS_FILE = 'products.json';
 export const PAYWALLS_DIR = 'paywalls';

@@ -156,7 +156,9 @@ function count(n: number, what: string): string {
 export function formatPlan(plan: Plan, source: string): string[] {
   const lines: string[] = [];
   if (plan.steps.length === 0) {
-    lines.push(`No changes: ${plan.target} already matches ${source} (${count(plan.unchanged.products.length, 'product')}, ${count(plan.unchanged.paywalls.length, 'paywall')} unchanged).`);
+    lines.push(
+      `No changes: ${plan.target} already matches ${source} (${count(plan.unchanged.products.length, 'product')}, ${count(plan.unchanged.paywalls.length, 'paywall')} unchanged).`,
+    );
   } else {
     lines.push(`Plan for ${plan.target} from ${source}:`);
     for (const step of plan.steps) {

@@ -53,7 +53,14 @@ export class StoreBackend implements ConfigBackend {
     }));
     const paywalls = this.paywalls.list(this.projectId).map((info) => {
       const { row, document } = this.paywalls.get(this.projectId, info.id);
-      return { id: info.id, status: info.status, revision: info.revision, liveRevision: info.live_revision, tag: paywallTag(row), document: document as PaywallOutput };
+      return {
+        id: info.id,
+        status: info.status,
+        revision: info.revision,
+        liveRevision: info.live_revision,
+        tag: paywallTag(row),
+        document: document as PaywallOutput,
+      };
     });
     return { products, paywalls };
   }

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { issuesToErrors } from '../shared/issues.ts';
 import { validatePaywall } from '../paywalls/document/index.ts';
 import { documentSizeErrors } from '../paywalls/document/limits.ts';
 import { IdSchema } from '../shared/id.ts';
+import { issuesToErrors } from '../shared/issues.ts';
 import { PAYWALLS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, SETTINGS_FILE, SettingsFileSchema } from './layout.ts';
 import type { DesiredPaywall, DesiredState } from './state.ts';
 
@@ -106,7 +106,11 @@ function readProducts(dir: string, errors: Diagnostic[]): Catalog {
     return { products: undefined, ids };
   }
   const products = parsed.output.products;
-  const repeated = duplicates(products.map((p) => p.id), (i) => `/products/${i}/id`, 'product');
+  const repeated = duplicates(
+    products.map((p) => p.id),
+    (i) => `/products/${i}/id`,
+    'product',
+  );
   errors.push(...at(PRODUCTS_FILE, repeated));
   if (repeated.length > 0) return { products: undefined, ids };
   return { products: products.map((p) => ({ id: p.id, name: p.name, store_ids: p.store_ids })).sort((a, b) => (a.id < b.id ? -1 : 1)), ids };
@@ -131,7 +135,11 @@ function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[])
     }
     const id = entry.name.slice(0, -'.json'.length);
     if (!v.is(IdSchema, id)) {
-      errors.push({ file, path: '', message: 'The file name must be the paywall id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit' });
+      errors.push({
+        file,
+        path: '',
+        message: 'The file name must be the paywall id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit',
+      });
       continue;
     }
     ids.push(id);
@@ -139,7 +147,13 @@ function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[])
   return ids.sort();
 }
 
-function readPaywall(dir: string, id: string, productExists: (productId: string) => boolean, errors: Diagnostic[], warnings: Diagnostic[]): DesiredPaywall | undefined {
+function readPaywall(
+  dir: string,
+  id: string,
+  productExists: (productId: string) => boolean,
+  errors: Diagnostic[],
+  warnings: Diagnostic[],
+): DesiredPaywall | undefined {
   const file = paywallFile(id);
   const read = readJsonFile(dir, file, errors);
   if (!read.ok) return undefined;

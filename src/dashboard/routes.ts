@@ -1,7 +1,7 @@
 import type { Reply } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
-import { DomainError } from '../shared/errors.ts';
 import { StaticFiles } from '../http/static-files.ts';
+import { DomainError } from '../shared/errors.ts';
 import { loadDashboardFiles } from './files.ts';
 
 const HOME = '/dashboard/';
@@ -49,7 +49,12 @@ export function dashboardApi(): RouteDefinition[] {
     return reply;
   };
   // Pages for a browser: left out of the OpenAPI document, which describes the API.
-  const doc = (operationId: string, summary: string, responses: RouteDefinition['doc']['responses'], errors: RouteDefinition['doc']['errors'] = []): RouteDefinition['doc'] => ({
+  const doc = (
+    operationId: string,
+    summary: string,
+    responses: RouteDefinition['doc']['responses'],
+    errors: RouteDefinition['doc']['errors'] = [],
+  ): RouteDefinition['doc'] => ({
     operationId,
     summary,
     tag: 'dashboard',
@@ -74,7 +79,10 @@ export function dashboardApi(): RouteDefinition[] {
     {
       method: 'GET',
       pattern: HOME,
-      doc: doc('openDashboard', 'The web dashboard (sign in with a secret key)', { 200: { description: 'the page', mediaType: 'text/html' }, 304: { description: 'If-None-Match holds the ETag' } }),
+      doc: doc('openDashboard', 'The web dashboard (sign in with a secret key)', {
+        200: { description: 'the page', mediaType: 'text/html' },
+        304: { description: 'If-None-Match holds the ETag' },
+      }),
       handler: (req) => serve('index.html', req.header('if-none-match'), req.header('accept-encoding')),
     },
     {

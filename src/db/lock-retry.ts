@@ -32,7 +32,11 @@ export function retryWhileLocked<T>(attempt: () => T | Promise<T>, options: Retr
     return retryLater(attempt, deadline, error);
   }
   // An asynchronous attempt is not tried again: what it read from the request may be gone by now.
-  return result instanceof Promise ? result.catch((error: unknown) => { throw asUnavailable(error) ?? error; }) : result;
+  return result instanceof Promise
+    ? result.catch((error: unknown) => {
+        throw asUnavailable(error) ?? error;
+      })
+    : result;
 }
 
 async function retryLater<T>(attempt: () => T | Promise<T>, deadline: number, last: unknown): Promise<T> {

@@ -3,7 +3,10 @@ import { migrations as registry } from './migrations/index.ts';
 import type { Migration } from './migrations/migration.ts';
 
 export class SchemaTooNewError extends Error {
-  constructor(readonly found: number, readonly known: number) {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
     super(
       `the database schema is at version ${found}, but this paywalld only knows versions up to ${known}; ` +
         'run a newer paywalld (or restore a backup made by this version)',

@@ -28,7 +28,8 @@ type Row = [
   currency: string | null,
 ];
 
-const COLUMNS = 'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq, e.audience, e.revenue, e.currency';
+const COLUMNS =
+  'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq, e.audience, e.revenue, e.currency';
 
 function text(value: string | null): string {
   return value === null ? 'null' : JSON.stringify(value);

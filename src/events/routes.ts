@@ -1,6 +1,6 @@
+import { projectOf } from '../http/auth.ts';
 import { readJson } from '../http/json.ts';
 import { readQuery } from '../http/query.ts';
-import { projectOf } from '../http/auth.ts';
 import { json } from '../http/reply.ts';
 import type { RouteDefinition } from '../http/route.ts';
 import { EventBatchSchema, ExportedEventSchema, ExportQuerySchema, IngestResultSchema, StatsQuerySchema, StatsSchema } from './schema.ts';

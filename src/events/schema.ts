@@ -31,11 +31,7 @@ export const PAYWALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const TS_RULE = 'must be a positive integer: seconds below 10^11, milliseconds from 10^11 to below 10^14';
 
 function text(max: number) {
-  return v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
-  );
+  return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {

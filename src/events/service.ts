@@ -4,7 +4,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { FoldQuery, FoldResult } from './derived/experiment-fold.ts';
 import { exportEvents } from './export.ts';
 import { type PaywallDirectory, parseEnvelope, prepareBatch } from './ingest.ts';
-import { eventMetrics, type EventCounters } from './metrics.ts';
+import { type EventCounters, eventMetrics } from './metrics.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
 import { EventWriter } from './writer/writer.ts';

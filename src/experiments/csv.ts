@@ -46,7 +46,13 @@ export function resultsCsv(results: Results): string {
     variant.chance_to_beat_control,
     ...currencies.flatMap((currency) => {
       const revenue = variant.revenue.find((entry) => entry.currency === currency);
-      return [revenue?.total, revenue?.per_exposed_user, revenue?.per_exposed_user_ci95?.[0], revenue?.per_exposed_user_ci95?.[1], revenue?.chance_to_beat_control];
+      return [
+        revenue?.total,
+        revenue?.per_exposed_user,
+        revenue?.per_exposed_user_ci95?.[0],
+        revenue?.per_exposed_user_ci95?.[1],
+        revenue?.chance_to_beat_control,
+      ];
     }),
   ]);
   return [header, ...rows].map((row) => `${row.map(cell).join(',')}\r\n`).join('');

@@ -6,15 +6,7 @@
 import type { FoldResult } from '../events/derived/experiment-fold.ts';
 import type { PhaseDesign } from '../paywalls/phases.ts';
 import type { Phase, Results } from './schema.ts';
-import {
-  chanceToBeat,
-  meanChanceToBeat,
-  meanInterval,
-  relativeUplift,
-  sampleRatioMismatch,
-  twoProportionPValue,
-  wilsonInterval,
-} from './statistics.ts';
+import { chanceToBeat, meanChanceToBeat, meanInterval, relativeUplift, sampleRatioMismatch, twoProportionPValue, wilsonInterval } from './statistics.ts';
 
 /** Below these, `enough_data` is false (issue 12). */
 const MIN_EXPOSED_PER_VARIANT = 100;

@@ -26,7 +26,9 @@ export const PhaseListSchema = v.object({
 });
 
 export const ResultsQuerySchema = v.object({
-  phase: v.optional(v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,8}$/, 'must be a phase number'), v.transform(Number), v.description('default: the current phase'))),
+  phase: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,8}$/, 'must be a phase number'), v.transform(Number), v.description('default: the current phase')),
+  ),
   audience: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.description('an audience id of the phase; default: the default split'))),
   format: v.optional(v.picklist(['json', 'csv'], 'must be json or csv')),
 });
@@ -36,7 +38,7 @@ const RevenueSchema = v.object({
   total: v.number(),
   per_exposed_user: v.nullable(v.number()),
   per_exposed_user_ci95: v.nullable(Interval),
-  chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description("Φ((m_v − m_c)/√(s_v²/n_v + s_c²/n_c)); null for the control")),
+  chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('Φ((m_v − m_c)/√(s_v²/n_v + s_c²/n_c)); null for the control')),
 });
 
 export const ResultsSchema = v.object({

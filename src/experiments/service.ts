@@ -31,7 +31,10 @@ export class ExperimentResults {
     const list = this.phases.phases(projectId, paywallId);
     const row = number === undefined ? list.at(-1) : list.find((candidate) => candidate.number === number);
     if (!row) {
-      throw new DomainError('phase_not_found', list.length === 0 ? 'the paywall has no phase yet: publish it first' : 'the paywall has no phase with this number');
+      throw new DomainError(
+        'phase_not_found',
+        list.length === 0 ? 'the paywall has no phase yet: publish it first' : 'the paywall has no phase with this number',
+      );
     }
     const segment = segmentDesign(JSON.parse(row.design) as PhaseDesign, audience);
     if (!segment) throw new DomainError('audience_not_found', 'this phase has no audience with this id');

@@ -6,7 +6,7 @@
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../log.ts';
-import { admit, type Authenticator, identify, type Principal } from './auth.ts';
+import { type Authenticator, admit, identify, type Principal } from './auth.ts';
 import { clientIp, type EdgePolicy, isLoopback, limiterFor, rateLimited } from './policy.ts';
 import type { Route } from './route.ts';
 

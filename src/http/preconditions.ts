@@ -5,7 +5,7 @@
  */
 import { digestTag } from '../shared/digest.ts';
 import { listedTags } from '../shared/preconditions.ts';
-import { empty, rawJson, type Reply } from './reply.ts';
+import { empty, type Reply, rawJson } from './reply.ts';
 
 /** Whether a GET may answer 304: If-None-Match lists the current tag (weak comparison) or `*`. */
 export function notModified(header: string, current: string): boolean {

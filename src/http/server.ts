@@ -132,7 +132,10 @@ export class HttpServer {
       } else if (match.kind === 'method_not_allowed') {
         const allow = match.allow.join(', ');
         if (ex.method === 'OPTIONS') {
-          const preflight = req.getHeader('access-control-request-method') === '' ? undefined : preflightHeaders(match.routes, match.allow, req.getHeader('origin'), this.policy);
+          const preflight =
+            req.getHeader('access-control-request-method') === ''
+              ? undefined
+              : preflightHeaders(match.routes, match.allow, req.getHeader('origin'), this.policy);
           this.respond(ex, { status: 204, headers: { Allow: allow, ...preflight } });
         } else {
           this.respond(ex, problemReply(new ProblemError('method_not_allowed', `this path accepts ${allow}`, { headers: { Allow: allow } })));

@@ -49,9 +49,7 @@ export class KeyStore {
   private readonly active;
 
   constructor(db: Database) {
-    this.insert = db.prepare(
-      'INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.insert = db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.byProject = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id');
     this.byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
     this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');

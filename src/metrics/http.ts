@@ -25,8 +25,7 @@ export function httpMetrics(registry: MetricsRegistry, routes: readonly ListedRo
   const requests = registry.counter('paywalld_http_requests_total', 'HTTP requests answered, by route pattern, method and status.');
   const latency = registry.histogram('paywalld_http_request_duration_seconds', 'Time from request to the last byte handed to the socket.', LATENCY_BOUNDS);
   const series = new Map<object | undefined, RouteSeries>();
-  const add = (route: object | undefined, labels: RouteSeries['labels']) =>
-    series.set(route, { labels, byStatus: new Map(), latency: latency.labels(labels) });
+  const add = (route: object | undefined, labels: RouteSeries['labels']) => series.set(route, { labels, byStatus: new Map(), latency: latency.labels(labels) });
   for (const { method, pattern, route } of routes) add(route, { route: pattern, method });
   add(undefined, { route: 'unmatched', method: '' });
 

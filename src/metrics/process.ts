@@ -15,10 +15,15 @@ export function processMetrics(registry: MetricsRegistry, dbPath: string): void 
   registry.gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch, in seconds.', () => started);
   registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss());
   registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use, in bytes.', () => process.memoryUsage().heapUsed);
-  registry.gauge('process_cpu_seconds_total', 'User and system CPU time spent, in seconds.', () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1e6;
-  }, 'counter');
+  registry.gauge(
+    'process_cpu_seconds_total',
+    'User and system CPU time spent, in seconds.',
+    () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1e6;
+    },
+    'counter',
+  );
   registry.gauge('paywalld_sqlite_file_bytes', 'Size of the SQLite database file and its write-ahead log, in bytes.', () => [
     [{ file: 'db' }, fileSize(dbPath)],
     [{ file: 'wal' }, fileSize(`${dbPath}-wal`)],

@@ -1,8 +1,8 @@
 import packageJson from '../../package.json' with { type: 'json' };
+import { openApiDocument } from '../http/openapi.ts';
 import { taggedJson } from '../http/preconditions.ts';
 import type { Route, RouteDefinition } from '../http/route.ts';
 import type { Router } from '../http/router.ts';
-import { openApiDocument } from '../http/openapi.ts';
 import { ComponentNodeSchema } from '../paywalls/document/components.ts';
 
 /**

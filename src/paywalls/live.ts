@@ -111,9 +111,7 @@ export class LivePaywalls {
       const stamp = `${entry.compiled.revision}:${catalog}`;
       paywalls.set(
         paywallId,
-        entry.compiled.productIds.has(productId)
-          ? this.compile(projectId, paywallId, entry.compiled.revision, stamp)
-          : { stamp, compiled: entry.compiled },
+        entry.compiled.productIds.has(productId) ? this.compile(projectId, paywallId, entry.compiled.revision, stamp) : { stamp, compiled: entry.compiled },
       );
     }
   }

@@ -7,8 +7,8 @@ import { type PaywallDeps, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
-import type { PaywallInfo, RevisionInfo } from './schema.ts';
 import { type PhaseRow, type PhaseStore, phaseDesign } from './phases.ts';
+import type { PaywallInfo, RevisionInfo } from './schema.ts';
 import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();

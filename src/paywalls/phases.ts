@@ -61,9 +61,7 @@ export class PhaseStore {
        WHERE project_id = ? AND paywall_id = ? ORDER BY number DESC LIMIT 1`,
     );
     this.close = db.prepare('UPDATE paywall_phases SET ended_at = ? WHERE project_id = ? AND paywall_id = ? AND number = ?');
-    this.insert = db.prepare(
-      'INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    this.insert = db.prepare('INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design) VALUES (?, ?, ?, ?, ?, ?)');
   }
 
   phases(projectId: string, paywallId: string): PhaseRow[] {

@@ -1,3 +1,4 @@
+import { PhaseListSchema } from '../experiments/schema.ts';
 import { projectOf } from '../http/auth.ts';
 import { readJson } from '../http/json.ts';
 import { taggedJson } from '../http/preconditions.ts';
@@ -9,7 +10,6 @@ import type { Preconditions } from '../shared/preconditions.ts';
 import { parseWith } from '../shared/validate.ts';
 import { MAX_DOCUMENT_BYTES } from './document/limits.ts';
 import { PaywallSchema } from './document/schema.ts';
-import { PhaseListSchema } from '../experiments/schema.ts';
 import { type PaywallManager, paywallInfo, paywallTag } from './management.ts';
 import { phaseInfo } from './phases.ts';
 import {

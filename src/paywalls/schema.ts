@@ -38,9 +38,7 @@ export const PaywallWrittenSchema = v.object({
 /** The optional body of POST /api/paywalls/{id}/publish. */
 export const PublishSchema = v.strictObject({
   revision: v.optional(v.pipe(RevisionNumber, v.description('Default: the newest. An older one is a rollback'))),
-  new_phase: v.optional(
-    v.pipe(v.boolean(), v.description('Start a new experiment phase even if the split (variants, weights, audiences) is unchanged')),
-  ),
+  new_phase: v.optional(v.pipe(v.boolean(), v.description('Start a new experiment phase even if the split (variants, weights, audiences) is unchanged'))),
 });
 
 export const RevisionInfoSchema = v.object({

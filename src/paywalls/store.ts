@@ -66,16 +66,12 @@ export class PaywallStore {
       `UPDATE paywalls SET name = ?, latest_revision = latest_revision + 1, version = version + 1, updated_at = ?
        WHERE project_id = ? AND id = ?`,
     );
-    this.insertRevision = db.prepare(
-      'INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at) VALUES (?, ?, ?, ?, ?)',
-    );
+    this.insertRevision = db.prepare('INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at) VALUES (?, ?, ?, ?, ?)');
     this.setLive = db.prepare(
       `UPDATE paywalls SET live_revision = ?, archived_at = NULL, version = version + 1, updated_at = ?
        WHERE project_id = ? AND id = ?`,
     );
-    this.markPublished = db.prepare(
-      'UPDATE paywall_revisions SET published_at = ? WHERE project_id = ? AND paywall_id = ? AND revision = ?',
-    );
+    this.markPublished = db.prepare('UPDATE paywall_revisions SET published_at = ? WHERE project_id = ? AND paywall_id = ? AND revision = ?');
     this.setArchived = db.prepare(
       `UPDATE paywalls SET archived_at = ?, version = version + 1, updated_at = ?
        WHERE project_id = ? AND id = ? AND archived_at IS NULL`,
@@ -90,9 +86,7 @@ export class PaywallStore {
     );
     this.served = db.prepare<[], ServedPaywallRow>('SELECT project_id, id, live_revision FROM paywalls WHERE archived_at IS NULL');
     // Product versions only grow and product rows are never removed, so their sum changes whenever the catalog does.
-    this.catalogs = db.prepare<[], { project_id: string; stamp: number }>(
-      'SELECT project_id, total(version) AS stamp FROM products GROUP BY project_id',
-    );
+    this.catalogs = db.prepare<[], { project_id: string; stamp: number }>('SELECT project_id, total(version) AS stamp FROM products GROUP BY project_id');
     this.catalog = db.prepare<[string], number>('SELECT total(version) FROM products WHERE project_id = ?').pluck();
   }
 

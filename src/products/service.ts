@@ -67,7 +67,10 @@ export class ProductManager {
       requireIfMatch(ifMatch, productTag(current));
       const users = this.users.usingProduct(projectId, id);
       if (users.length > 0) {
-        throw new DomainError('product_in_use', `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`);
+        throw new DomainError(
+          'product_in_use',
+          `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`,
+        );
       }
     });
     this.users.refreshProduct(projectId, id);

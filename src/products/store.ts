@@ -50,9 +50,7 @@ export class ProductStore {
   constructor(db: Database) {
     this.byProject = db.prepare<[string], ProductRow>('SELECT * FROM products WHERE project_id = ? AND deleted_at IS NULL ORDER BY id');
     this.byId = db.prepare<[string, string], ProductRow>('SELECT * FROM products WHERE project_id = ? AND id = ?');
-    this.insert = db.prepare(
-      'INSERT INTO products (project_id, id, name, store_ids, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)',
-    );
+    this.insert = db.prepare('INSERT INTO products (project_id, id, name, store_ids, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)');
     this.update = db.prepare(
       `UPDATE products SET name = ?, store_ids = ?, version = version + 1, updated_at = ?,
          created_at = CASE WHEN deleted_at IS NULL THEN created_at ELSE ? END, deleted_at = NULL
@@ -61,17 +59,15 @@ export class ProductStore {
     this.markDeleted = db.prepare(
       'UPDATE products SET deleted_at = ?, updated_at = ?, version = version + 1 WHERE project_id = ? AND id = ? AND deleted_at IS NULL',
     );
-    this.writeTx = db.transaction(
-      (projectId: string, id: string, write: ProductWrite, expect: Expectation): { stored: StoredProduct; created: boolean } => {
-        const now = Date.now();
-        const existing = this.get(projectId, id);
-        expect(existing);
-        const storeIds = JSON.stringify(write.store_ids);
-        if (this.byId.get(projectId, id)) this.update.run(write.name, storeIds, now, now, projectId, id);
-        else this.insert.run(projectId, id, write.name, storeIds, now, now);
-        return { stored: this.get(projectId, id)!, created: existing === undefined };
-      },
-    );
+    this.writeTx = db.transaction((projectId: string, id: string, write: ProductWrite, expect: Expectation): { stored: StoredProduct; created: boolean } => {
+      const now = Date.now();
+      const existing = this.get(projectId, id);
+      expect(existing);
+      const storeIds = JSON.stringify(write.store_ids);
+      if (this.byId.get(projectId, id)) this.update.run(write.name, storeIds, now, now, projectId, id);
+      else this.insert.run(projectId, id, write.name, storeIds, now, now);
+      return { stored: this.get(projectId, id)!, created: existing === undefined };
+    });
     this.deleteTx = db.transaction((projectId: string, id: string, expect: Expectation): void => {
       expect(this.get(projectId, id));
       const now = Date.now();

@@ -16,8 +16,9 @@
  * TypeScript, copies the same addons into dist/. test/runtime checks them
  * against the installed packages.
  */
-import builds from './uws-builds.json' with { type: 'json' };
+
 import { atLeast, type Host } from './host.ts';
+import builds from './uws-builds.json' with { type: 'json' };
 
 export interface UwsBuild {
   package: string;

@@ -29,7 +29,9 @@ export function versionReport(): string {
   return [
     `paywalld ${versions.paywalld}`,
     `Node.js ${host.node} (ABI ${host.abi}, ${host.platform} ${host.arch}${libc})${host.executable ? ', embedded in this executable' : ''}`,
-    build ? `uWebSockets.js ${build.version} (${build.package})` : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in README.md)',
+    build
+      ? `uWebSockets.js ${build.version} (${build.package})`
+      : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in README.md)',
     `SQLite ${sqlite} (better-sqlite3 ${versions.betterSqlite3})`,
   ].join('\n');
 }

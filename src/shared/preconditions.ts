@@ -20,7 +20,10 @@ export interface Preconditions {
 
 /** The tags of an If-Match or If-None-Match value: `*`, or the listed tags with their W/ kept. */
 export function listedTags(header: string): string[] {
-  return header.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '');
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
 }
 
 /**

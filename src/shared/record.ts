@@ -12,10 +12,7 @@ type ValueSchema = v.BaseSchema<unknown, unknown, v.BaseIssue<unknown>>;
  * written with defineProperty, which makes even `__proto__` a plain own
  * property, as JSON.parse does. Readers of such maps use Object.hasOwn.
  */
-export function ownRecord<TKey extends KeySchema, TValue extends ValueSchema>(
-  key: TKey,
-  value: TValue,
-): v.RecordSchema<TKey, TValue, undefined> {
+export function ownRecord<TKey extends KeySchema, TValue extends ValueSchema>(key: TKey, value: TValue): v.RecordSchema<TKey, TValue, undefined> {
   const base = v.record(key, value);
   return {
     ...base,
@@ -30,7 +27,10 @@ export function ownRecord<TKey extends KeySchema, TValue extends ValueSchema>(
         const entryValue = (input as Record<string, unknown>)[entryKey];
         const keyResult = key['~run']({ value: entryKey }, config);
         const valueResult = value['~run']({ value: entryValue }, config);
-        for (const [result, origin] of [[keyResult, 'key'], [valueResult, 'value']] as const) {
+        for (const [result, origin] of [
+          [keyResult, 'key'],
+          [valueResult, 'value'],
+        ] as const) {
           for (const issue of result.issues ?? []) {
             const item: v.ObjectPathItem = { type: 'object', origin, input: input as Record<string, unknown>, key: entryKey, value: entryValue };
             (issue as { path?: unknown[] }).path = [item, ...(issue.path ?? [])];

@@ -61,26 +61,44 @@ test('the import scan sees the code base (a broken scan would pass every rule)',
 });
 
 test('no feature file but its routes.ts imports src/http/', () => {
-  assert.deepEqual(violations(({ from, to }) => isFeature(from) && !isRoutes(from) && folder(to) === 'http'), []);
+  assert.deepEqual(
+    violations(({ from, to }) => isFeature(from) && !isRoutes(from) && folder(to) === 'http'),
+    [],
+  );
 });
 
 test('the CLI never imports src/http/', () => {
-  assert.deepEqual(violations(({ from, to }) => folder(from) === 'cli' && folder(to) === 'http'), []);
+  assert.deepEqual(
+    violations(({ from, to }) => folder(from) === 'cli' && folder(to) === 'http'),
+    [],
+  );
 });
 
 test('no feature file imports src/context.ts: routes receive the services they use', () => {
-  assert.deepEqual(violations(({ from, to }) => isFeature(from) && to === 'context.ts'), []);
+  assert.deepEqual(
+    violations(({ from, to }) => isFeature(from) && to === 'context.ts'),
+    [],
+  );
 });
 
 test('src/http/ knows no feature, and src/shared/ depends on nothing but itself', () => {
   const edgeMay = new Set(['http', 'shared']);
   const edgeFiles = new Set(['log.ts', 'native.ts']);
-  assert.deepEqual(violations(({ from, to }) => folder(from) === 'http' && !edgeMay.has(folder(to)) && !edgeFiles.has(to)), []);
-  assert.deepEqual(violations(({ from, to }) => folder(from) === 'shared' && folder(to) !== 'shared'), []);
+  assert.deepEqual(
+    violations(({ from, to }) => folder(from) === 'http' && !edgeMay.has(folder(to)) && !edgeFiles.has(to)),
+    [],
+  );
+  assert.deepEqual(
+    violations(({ from, to }) => folder(from) === 'shared' && folder(to) !== 'shared'),
+    [],
+  );
 });
 
 test("no feature reaches into another's store, routes or writer thread: it gets services, or names the interface it needs", () => {
   const internal = (to: string, typeOnly: boolean) =>
     isRoutes(to) || (path.basename(to) === 'store.ts' && !typeOnly) || to.startsWith(path.join('events', 'writer') + path.sep);
-  assert.deepEqual(violations(({ from, to, typeOnly }) => isFeature(from) && folder(from) !== folder(to) && internal(to, typeOnly)), []);
+  assert.deepEqual(
+    violations(({ from, to, typeOnly }) => isFeature(from) && folder(from) !== folder(to) && internal(to, typeOnly)),
+    [],
+  );
 });

@@ -7,8 +7,8 @@ import { parseInterval, prune, scheduleBackups, snapshotName } from '../../src/b
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { KeyStore } from '../../src/keys/store.ts';
-import { ProjectStore } from '../../src/projects/store.ts';
 import { Logger } from '../../src/log.ts';
+import { ProjectStore } from '../../src/projects/store.ts';
 import { until } from '../events/client.ts';
 import { DIST } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -91,7 +91,10 @@ test('snapshots taken at the same clock time get distinct names instead of faili
   const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: backups, everyMs: 5, keep: 10 }, log, () => frozen);
   await until(() => written.filter((l) => l.includes('"msg":"backup written"')).length >= 3);
   await stop();
-  assert.deepEqual(written.filter((l) => l.includes('"msg":"backup failed"')), []);
+  assert.deepEqual(
+    written.filter((l) => l.includes('"msg":"backup failed"')),
+    [],
+  );
   const files = fs.readdirSync(backups).sort();
   assert.ok(files.length >= 3);
   assert.deepEqual(files.slice(0, 3), ['paywalld-20261125T060000.000Z.db', 'paywalld-20261125T060000.001Z.db', 'paywalld-20261125T060000.002Z.db']);

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
+import { until } from '../events/client.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { until } from '../events/client.ts';
 
 const MB = 1024 * 1024;
 
@@ -33,7 +33,20 @@ test('snapshots of a 50 MB database finish while events keep arriving, and the r
   const dir = tempDir(t);
   const db = path.join(dir, 'live.db');
   const backups = path.join(dir, 'backups');
-  const server = await spawnServe(t, ['--db', db, '--rate-limit-sdk', '0', '--rate-limit-api', '0', '--backup-dir', backups, '--backup-every', '1s', '--backup-keep', '3']);
+  const server = await spawnServe(t, [
+    '--db',
+    db,
+    '--rate-limit-sdk',
+    '0',
+    '--rate-limit-api',
+    '0',
+    '--backup-dir',
+    backups,
+    '--backup-every',
+    '1s',
+    '--backup-keep',
+    '3',
+  ]);
   const secret = /secret key: (pwk_secret_\w+)/.exec(server.output())![1]!;
   const send = async (events: object[]) => {
     const response = await fetch(`${server.url}/api/sdk/events`, {
@@ -49,7 +62,9 @@ test('snapshots of a 50 MB database finish while events keep arriving, and the r
   // Ballast: about 8 KB per event until the database passes 50 MB.
   const pad = 'x'.repeat(8000);
   for (let batch = 0; fileSize(db) + fileSize(`${db}-wal`) < 52 * MB; batch++) {
-    await send(Array.from({ length: 100 }, (_, i) => ({ id: `b-${batch}-${i}`, type: 'screen_impression', paywall_id: 'ballast', ts: Date.now(), properties: { pad } })));
+    await send(
+      Array.from({ length: 100 }, (_, i) => ({ id: `b-${batch}-${i}`, type: 'screen_impression', paywall_id: 'ballast', ts: Date.now(), properties: { pad } })),
+    );
   }
 
   // Continuous ingestion, one small batch after another, each acknowledged id remembered in order.
@@ -57,7 +72,13 @@ test('snapshots of a 50 MB database finish while events keep arriving, and the r
   let ingesting = true;
   const ingestion = (async () => {
     for (let batch = 0; ingesting; batch++) {
-      const events = Array.from({ length: 5 }, (_, i) => ({ id: `l-${batch}-${i}`, type: 'screen_impression', paywall_id: 'live', ts: Date.now(), user_id: `u-${i}` }));
+      const events = Array.from({ length: 5 }, (_, i) => ({
+        id: `l-${batch}-${i}`,
+        type: 'screen_impression',
+        paywall_id: 'live',
+        ts: Date.now(),
+        user_id: `u-${i}`,
+      }));
       await send(events);
       acknowledged.push(...events.map((e) => e.id));
     }
@@ -79,7 +100,10 @@ test('snapshots of a 50 MB database finish while events keep arriving, and the r
   assert.ok(acknowledged.length > during, 'ingestion went on during and after the snapshot');
   assert.equal(await server.stop(), 0);
   assert.doesNotMatch(server.output(), /"msg":"backup failed"/);
-  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('partial') || f.startsWith('snapshot.db-')), []);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.includes('partial') || f.startsWith('snapshot.db-')),
+    [],
+  );
   const scheduled = fs.readdirSync(backups);
   assert.ok(scheduled.length >= 2 && scheduled.every((f) => /^paywalld-\d{8}T\d{6}\.\d{3}Z\.db$/.test(f)), scheduled.join(', '));
 
@@ -94,7 +118,13 @@ test('snapshots of a 50 MB database finish while events keep arriving, and the r
   assert.equal((await fetch(`${again.url}/healthz`)).status, 200);
   const exported = await fetch(`${again.url}/api/events?paywallId=live`, { headers: { authorization: `Bearer ${secret}` } });
   assert.equal(exported.status, 200);
-  const ids = new Set((await exported.text()).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line).id as string));
+  const ids = new Set(
+    (await exported.text())
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).id as string),
+  );
   const missing = before.filter((id) => !ids.has(id));
   assert.deepEqual(missing, [], `${missing.length} of ${before.length} acknowledged events are missing`);
   assert.equal(await again.stop(), 0);

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
 import { EXAMPLE } from '../config-dir/helpers.ts';
+import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 test('projects create --json prints exactly the project and its two keys', (t) => {
@@ -22,7 +22,10 @@ test('projects create --json prints exactly the project and its two keys', (t) =
   assert.match(created.keys.secret, /^pwk_secret_[0-9A-Za-z]{32}$/);
 
   const list = JSON.parse(runCli(['projects', 'list', '--json', '--db', db]).stdout);
-  assert.deepEqual(list.projects.map((p: { id: string }) => p.id), [created.project.id]);
+  assert.deepEqual(
+    list.projects.map((p: { id: string }) => p.id),
+    [created.project.id],
+  );
 });
 
 test('keys create, list and revoke', (t) => {

@@ -8,7 +8,15 @@ import { DIST_CLIENT, exported, metric, seededServer } from './setup.ts';
 
 /** The Debian chromium package, as .ci/run installs it. */
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** An app's own web server, on another origin than paywalld: a blank page and the built client. */
 async function appOrigin(t: TestContext): Promise<string> {
@@ -47,7 +55,12 @@ test('in headless Chromium, a page on another origin resolves a paywall through 
       const flushed = await client.flush();
       return {
         origin: window.location.origin,
-        first: { source: first.source, locale: first.paywall.locale, title: first.paywall.root.children[0].props.text, store: first.paywall.product_slots[0].store_product_id },
+        first: {
+          source: first.source,
+          locale: first.paywall.locale,
+          title: first.paywall.root.children[0].props.text,
+          store: first.paywall.product_slots[0].store_product_id,
+        },
         second: second.source,
         same: JSON.stringify(first.paywall) === JSON.stringify(second.paywall),
         event,
@@ -60,7 +73,12 @@ test('in headless Chromium, a page on another origin resolves a paywall through 
 
   assert.notEqual(result.origin, server.url);
   // The locale came from the browser (navigator.languages and Accept-Language), the store id from platform web.
-  assert.deepEqual(result.first, { source: 'network', locale: 'de', title: 'Werde Pro', store: result.event.variant_id === 'control' ? 'price_annual' : 'price_monthly' });
+  assert.deepEqual(result.first, {
+    source: 'network',
+    locale: 'de',
+    title: 'Werde Pro',
+    store: result.event.variant_id === 'control' ? 'price_annual' : 'price_monthly',
+  });
   assert.equal(result.second, 'network');
   assert.ok(result.same);
   // The second call sent If-None-Match, which takes a preflight, and the server answered 304.
@@ -68,6 +86,9 @@ test('in headless Chromium, a page on another origin resolves a paywall through 
   assert.deepEqual(result.flushed, { pending: 0 });
   assert.deepEqual(result.stored, ['paywalld:events', 'paywalld:paywall:onboarding']);
   const stored = await exported(server.url, server.keys.secret, 'onboarding');
-  assert.deepEqual(stored.map((row) => [row.id, row.variant_id]), [[result.event.id, result.event.variant_id]]);
+  assert.deepEqual(
+    stored.map((row) => [row.id, row.variant_id]),
+    [[result.event.id, result.event.variant_id]],
+  );
   assert.deepEqual(consoleErrors, []);
 });

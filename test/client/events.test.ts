@@ -105,7 +105,10 @@ test('a 429 with Retry-After is waited out before the batch is sent again', asyn
   // Sent too early, the retry would have met the limit again: one 429 means it waited.
   assert.equal(await metric(server.url, server.keys.secret, EVENTS_429), 1);
   const stored = await exported(server.url, server.keys.secret, 'onboarding');
-  assert.deepEqual(stored.map((row) => row.id), [event.id]);
+  assert.deepEqual(
+    stored.map((row) => row.id),
+    [event.id],
+  );
 });
 
 test('a client restarted with the queue its predecessor persisted delivers those events', async (t) => {
@@ -120,10 +123,7 @@ test('a client restarted with the queue its predecessor persisted delivers those
   const later = next.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'user-1' });
   assert.deepEqual(await next.flush(), { pending: 0 });
   const stored = await exported(server.url, server.keys.secret, 'onboarding');
-  assert.deepEqual(
-    stored.map((row) => [row.id, row.client_ts]).sort(),
-    [...queued, later].map((event) => [event.id, event.ts]).sort(),
-  );
+  assert.deepEqual(stored.map((row) => [row.id, row.client_ts]).sort(), [...queued, later].map((event) => [event.id, event.ts]).sort());
 
   // Nothing is left for a third start.
   const third = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
@@ -151,7 +151,10 @@ test('events the server rejects are dropped with their reasons, the valid ones o
   );
   for (const entry of rejected) assert.ok(entry.message.length > 0);
   assert.deepEqual(seen, rejected);
-  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id), [good.id]);
+  assert.deepEqual(
+    (await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id),
+    [good.id],
+  );
   assert.deepEqual(await client.flush(), { pending: 0 });
   assert.equal(await metric(server.url, server.keys.secret, 'paywalld_events_stored_total'), 1);
 });
@@ -172,7 +175,7 @@ test('batches leave when they are full, and a partial batch when its oldest even
   assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 8);
 });
 
-test('whole-batch answers: a 413 halves the batch, a 400 drops it with the problem\'s code, a 401 keeps it for later', async (t) => {
+test("whole-batch answers: a 413 halves the batch, a 400 drops it with the problem's code, a 401 keeps it for later", async (t) => {
   const { createClient } = await loadClient();
   const server = await seededServer(t);
   // A real HTTP hop that answers POSTs from a plan, passing the request on to paywalld where the plan says so.
@@ -189,13 +192,22 @@ test('whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
       res.end(JSON.stringify({ status: step, code: step === 400 ? 'invalid_batch' : 'refused', detail: `refused with ${step}` }));
       return;
     }
-    const answer = await fetch(`${server.url}${req.url}`, { method: 'POST', headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' }, body });
+    const answer = await fetch(`${server.url}${req.url}`, {
+      method: 'POST',
+      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+      body,
+    });
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(await answer.text());
   });
   await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
   t.after(() => hop.close());
-  const client = createClient({ baseUrl: `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk, batchSize: 4, flushIntervalMs: 3_600_000 });
+  const client = createClient({
+    baseUrl: `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}`,
+    apiKey: server.keys.sdk,
+    batchSize: 4,
+    flushIntervalMs: 3_600_000,
+  });
 
   plan.push(413);
   const four = [0, 1, 2, 3].map((i) => client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
@@ -206,7 +218,10 @@ test('whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
   plan.push(400);
   const refused = client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
   assert.deepEqual(await client.flush(), { pending: 0 });
-  assert.deepEqual(client.rejectedEvents().map((entry) => [entry.event.id, entry.code, entry.message]), [[refused.id, 'invalid_batch', 'refused with 400']]);
+  assert.deepEqual(
+    client.rejectedEvents().map((entry) => [entry.event.id, entry.code, entry.message]),
+    [[refused.id, 'invalid_batch', 'refused with 400']],
+  );
 
   plan.push(401);
   const kept = client.track({ type: 'paywall_close', paywall_id: 'onboarding' });

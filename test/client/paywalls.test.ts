@@ -32,7 +32,10 @@ test('the client revalidates with If-None-Match: the server answers 304 and the 
 
   // A publish changes the answer: the old ETag no longer matches and the new revision comes back in full.
   const management = api(server);
-  await management.putPaywall('onboarding', { ...(await import('../paywalls/example.ts')).example(), strings: { en: { title: 'Go Pro' }, de: { title: 'Jetzt Pro' } } });
+  await management.putPaywall('onboarding', {
+    ...(await import('../paywalls/example.ts')).example(),
+    strings: { en: { title: 'Go Pro' }, de: { title: 'Jetzt Pro' } },
+  });
   await management.publish('onboarding');
   const changed = await client.getPaywall('onboarding', { userId: 'user-42', country: 'US', locale: 'de-AT' });
   assert.equal(changed.source, 'network');
@@ -86,12 +89,15 @@ test('server stopped: the cached answer (from memory, and from storage after a r
   await assert.rejects(fresh.getPaywall('other'), (error: any) => error.name === 'PaywalldError' && error.code === 'unavailable' && error.status === 0);
 });
 
-test('a refusal is the app\'s to see, never hidden behind the cache or the bundle', async (t) => {
+test("a refusal is the app's to see, never hidden behind the cache or the bundle", async (t) => {
   const { createClient, PaywalldError } = await loadClient();
   const server = await seededServer(t);
   const bundle = await (await fetch(`${server.url}/api/sdk/fallback?paywallId=onboarding`, { headers: { authorization: `Bearer ${server.keys.sdk}` } })).json();
   const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, fallback: bundle });
-  await assert.rejects(client.getPaywall('missing'), (error: any) => error instanceof PaywalldError && error.status === 404 && error.code === 'paywall_not_found');
+  await assert.rejects(
+    client.getPaywall('missing'),
+    (error: any) => error instanceof PaywalldError && error.status === 404 && error.code === 'paywall_not_found',
+  );
   const wrongKey = createClient({ baseUrl: server.url, apiKey: 'pwk_sdk_nope', fallback: bundle });
   await assert.rejects(wrongKey.getPaywall('onboarding'), (error: any) => error.status === 401);
   await assert.rejects(client.getPaywall('onboarding', { userId: 'x'.repeat(300) }), (error: any) => error.status === 400 && error.code === 'invalid_query');
@@ -101,7 +107,10 @@ test('createClient refuses what it cannot work with', async () => {
   const { createClient } = await loadClient();
   assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: '' }), TypeError);
   assert.throws(() => createClient({ baseUrl: 'not a url', apiKey: 'k' }), TypeError);
-  assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', fallback: { format: 2, paywalls: [] } as any }), /not a paywalld bundle of format 1/);
+  assert.throws(
+    () => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', fallback: { format: 2, paywalls: [] } as any }),
+    /not a paywalld bundle of format 1/,
+  );
   assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', fallback: { format: 1, paywalls: [{}] } as any }), /not a paywall/);
 });
 

@@ -7,9 +7,9 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type * as Client from '../../client/index.ts';
 import { runCli, type ServeProcess, spawnServe } from '../helpers/cli.ts';
+import { bearer, startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { api, example, seedProducts } from '../paywalls/api.ts';
-import { bearer, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** The client as `npm run build` writes it: the tests run the bundle apps get, not the sources. */
 export const DIST_CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.js');

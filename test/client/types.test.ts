@@ -20,11 +20,7 @@ const sameTypes: [
   Equal<generated.IngestResult, v.InferOutput<typeof IngestResultSchema>>,
 ] = [true, true, true, true, true, true];
 
-test('the client types are the server schemas\' types, and the committed file is what the generator prints', () => {
+test("the client types are the server schemas' types, and the committed file is what the generator prints", () => {
   assert.deepEqual(sameTypes, [true, true, true, true, true, true]);
-  assert.equal(
-    fs.readFileSync(GENERATED_FILE, 'utf8'),
-    generateTypes(),
-    'client/types.generated.ts is stale: run node --import tsx client/generate-types.ts',
-  );
+  assert.equal(fs.readFileSync(GENERATED_FILE, 'utf8'), generateTypes(), 'client/types.generated.ts is stale: run node --import tsx client/generate-types.ts');
 });

@@ -88,7 +88,9 @@ for (const status of [500, 502, 503, 429]) {
         res.end(JSON.stringify({ status, code: 'failing', detail: 'failing on purpose' }));
         return;
       }
-      const answer = await fetch(`${upstream.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? '', 'if-none-match': req.headers['if-none-match'] ?? '' } });
+      const answer = await fetch(`${upstream.url}${req.url}`, {
+        headers: { authorization: req.headers.authorization ?? '', 'if-none-match': req.headers['if-none-match'] ?? '' },
+      });
       res.writeHead(answer.status, { 'content-type': 'application/json', etag: answer.headers.get('etag') ?? '' });
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
@@ -135,7 +137,14 @@ test('newer data wins: a downloaded bundle over the shipped one, a shipped bundl
 
   // A storage holding only the cached revision 1: kept over a shipped revision 1, given up for a shipped revision 2.
   const cacheOnly = path.join(dir, 'cache-only.json');
-  fs.writeFileSync(cacheOnly, JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).filter(([key]) => key.startsWith('paywalld:paywall:')))));
+  fs.writeFileSync(
+    cacheOnly,
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).filter(([key]) => key.startsWith('paywalld:paywall:')),
+      ),
+    ),
+  );
   const sameRevision = createClient({ baseUrl: offlineUrl, apiKey: server.keys.sdk, fallback: revisionOne, storage: fileStorage(cacheOnly) });
   assert.equal((await sameRevision.getPaywall('onboarding', { locale: 'en' })).source, 'cache');
   const newerShipped = createClient({ baseUrl: offlineUrl, apiKey: server.keys.sdk, fallback: revisionTwo, storage: fileStorage(cacheOnly) });

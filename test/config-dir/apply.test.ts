@@ -73,7 +73,9 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
   assert.equal(applied.status, 0, applied.stderr);
   assert.match(applied.stdout, /done: publish paywall onboarding/);
   assert.match(applied.stdout, /Applied 4 step\(s\)/);
-  const resolved = await (await fetch(`${server.url}/api/sdk/config?paywallId=onboarding&userId=u`, { headers: { authorization: `Bearer ${server.keys.sdk}` } })).json();
+  const resolved = await (
+    await fetch(`${server.url}/api/sdk/config?paywallId=onboarding&userId=u`, { headers: { authorization: `Bearer ${server.keys.sdk}` } })
+  ).json();
   assert.equal(resolved.revision, 2);
   assert.equal(resolved.root.children[0].props.text, 'Unlock everything');
 
@@ -90,7 +92,10 @@ test('without --publish new revisions stay drafts and the plan says how to publi
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /Note: paywall onboarding is not published: its new revision goes live with apply --publish\./);
   const list = await (await management(server, 'GET', '/api/paywalls')).json();
-  assert.deepEqual(list.paywalls.map((p: any) => p.status), ['draft', 'draft']);
+  assert.deepEqual(
+    list.paywalls.map((p: any) => p.status),
+    ['draft', 'draft'],
+  );
   const publish = against(server, ['apply', EXAMPLE, '--publish']);
   assert.equal(publish.status, 0, publish.stderr);
   assert.match(publish.stdout, /done: publish paywall onboarding/);
@@ -119,7 +124,10 @@ test('a concurrent edit makes apply of a saved plan fail with a clear message an
 
   const applied = against(server, ['apply', dir, '--plan', planFile]);
   assert.equal(applied.status, 1);
-  assert.match(applied.stderr, /refused: http:\/\/127\.0\.0\.1:\d+ changed since the plan was made: paywall onboarding was changed \(ETag "\d+" then, "\d+" now\)\. Nothing was changed; run plan again and review it\./);
+  assert.match(
+    applied.stderr,
+    /refused: http:\/\/127\.0\.0\.1:\d+ changed since the plan was made: paywall onboarding was changed \(ETag "\d+" then, "\d+" now\)\. Nothing was changed; run plan again and review it\./,
+  );
   const exportAfter = path.join(tempDir(t), 'after');
   assert.equal(against(server, ['export', exportAfter]).status, 0);
   assert.deepEqual(snapshotFiles(exportAfter), snapshotFiles(exportDir), 'nothing changed, not even the product');
@@ -159,7 +167,10 @@ test('--prune archives paywalls and deletes products the directory does not have
   assert.match(pruned.stdout, /done: delete product legacy/);
   assert.match(pruned.stdout, /done: delete product unused/);
   const products = await (await management(server, 'GET', '/api/products')).json();
-  assert.deepEqual(products.products.map((p: any) => p.id), ['pro_annual', 'pro_monthly']);
+  assert.deepEqual(
+    products.products.map((p: any) => p.id),
+    ['pro_annual', 'pro_monthly'],
+  );
   const old = await (await management(server, 'GET', '/api/paywalls/old')).json();
   assert.equal(old.status, 'archived');
 });
@@ -187,7 +198,10 @@ test('--prune keeps a product the live revision still uses, and deletes it once 
   assert.equal(published.status, 0, published.stderr);
   assert.match(published.stdout, /done: publish paywall onboarding\ndone: delete product pro_monthly/);
   const list = await (await management(server, 'GET', '/api/products')).json();
-  assert.deepEqual(list.products.map((p: any) => p.id), ['pro_annual']);
+  assert.deepEqual(
+    list.products.map((p: any) => p.id),
+    ['pro_annual'],
+  );
 });
 
 test('against a database file: the same plan and apply, one transaction, and a missing file is never created', (t) => {

@@ -93,9 +93,12 @@ test('the README CI recipe runs as written: start, wait for /readyz, run the tes
   // `paywalld` as installed: one process, so the recipe's $! is the server itself.
   fs.writeFileSync(path.join(bin, 'paywalld'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(DIST)} "$@"\n`, { mode: 0o755 });
   // The app's tests: resolve the seeded paywall with the key from keys.json.
-  const appTests = 'npm() { curl -fsS "$PAYWALLD_URL/api/sdk/config?paywallId=onboarding&userId=ci" -H "Authorization: Bearer $PAYWALLD_SDK_KEY" > resolved.json; }';
+  const appTests =
+    'npm() { curl -fsS "$PAYWALLD_URL/api/sdk/config?paywallId=onboarding&userId=ci" -H "Authorization: Bearer $PAYWALLD_SDK_KEY" > resolved.json; }';
   const script = `set -euo pipefail\n${appTests}\n${block[1]}`;
-  const free = spawnSync(process.execPath, ['-e', 'const s=require("net").createServer().listen(0,()=>{console.log(s.address().port);s.close()})'], { encoding: 'utf8' });
+  const free = spawnSync(process.execPath, ['-e', 'const s=require("net").createServer().listen(0,()=>{console.log(s.address().port);s.close()})'], {
+    encoding: 'utf8',
+  });
   const result = spawnSync('bash', ['-c', script], {
     cwd: dir,
     encoding: 'utf8',

@@ -46,17 +46,26 @@ test('database target: an edit between plan and write is refused and the whole a
   await applyPlan(await makePlan(desired(), backend, { publish: true, prune: false }), backend, () => {});
 
   const plan = await makePlan(edited(), backend, { publish: true, prune: false });
-  assert.deepEqual(plan.steps.map((s) => s.kind), ['update-product', 'update-paywall', 'publish']);
+  assert.deepEqual(
+    plan.steps.map((s) => s.kind),
+    ['update-product', 'update-paywall', 'publish'],
+  );
   const dashboard = services.paywallManager;
   const { document } = dashboard.get(project.id, 'onboarding');
   dashboard.write(project.id, 'onboarding', { ...(document as object), name: 'Edited in the dashboard' }, { ifMatch: '', ifNoneMatch: '' });
 
   const done: string[] = [];
-  await assert.rejects(applyPlan(plan, backend, (line) => done.push(line)), (error: unknown) => {
-    assert.ok(error instanceof ApplyError);
-    assert.match(error.message, /^new revision of paywall onboarding failed: it was changed on test\.db after it was read \(paywall onboarding: precondition_failed: .*\)\. Run plan again to see the change\. Nothing was changed\.$/);
-    return true;
-  });
+  await assert.rejects(
+    applyPlan(plan, backend, (line) => done.push(line)),
+    (error: unknown) => {
+      assert.ok(error instanceof ApplyError);
+      assert.match(
+        error.message,
+        /^new revision of paywall onboarding failed: it was changed on test\.db after it was read \(paywall onboarding: precondition_failed: .*\)\. Run plan again to see the change\. Nothing was changed\.$/,
+      );
+      return true;
+    },
+  );
   assert.deepEqual(done, [], 'nothing is reported done when the transaction rolled back');
   assert.equal(new ProductStore(db).get(project.id, 'pro_annual')?.product.name, 'Pro Annual', 'the product change of the same apply was rolled back');
   assert.equal(dashboard.get(project.id, 'onboarding').row.name, 'Edited in the dashboard');
@@ -77,12 +86,18 @@ test('server target: the write carries If-Match, the server refuses it, and appl
   assert.equal(edit.status, 200);
 
   const done: string[] = [];
-  await assert.rejects(applyPlan(plan, backend, (line) => done.push(line)), (error: unknown) => {
-    assert.ok(error instanceof ApplyError);
-    assert.match(error.message, /new revision of paywall onboarding failed: it was changed on http:\/\/127\.0\.0\.1:\d+ after it was read \(paywall onboarding: 412 precondition_failed: /);
-    assert.match(error.message, /Done before the failure: change product pro_annual; nothing after it\.$/);
-    return true;
-  });
+  await assert.rejects(
+    applyPlan(plan, backend, (line) => done.push(line)),
+    (error: unknown) => {
+      assert.ok(error instanceof ApplyError);
+      assert.match(
+        error.message,
+        /new revision of paywall onboarding failed: it was changed on http:\/\/127\.0\.0\.1:\d+ after it was read \(paywall onboarding: 412 precondition_failed: /,
+      );
+      assert.match(error.message, /Done before the failure: change product pro_annual; nothing after it\.$/);
+      return true;
+    },
+  );
   assert.deepEqual(done, ['change product pro_annual']);
   const after = await (await fetch(`${server.url}/api/paywalls/onboarding`, { headers: { authorization: `Bearer ${server.keys.secret}` } })).json();
   assert.equal(after.name, 'Edited in the dashboard', 'the edit was not overwritten');

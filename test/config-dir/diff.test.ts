@@ -18,6 +18,12 @@ test('each hunk says where it is, with keys escaped as JSON pointers and array i
 });
 
 test('an added key is located in the new document, a removed one in the old', () => {
-  assert.deepEqual(jsonDiff({ a: 1 }, { a: 1, b: { c: true } }).filter((l) => l.startsWith('at ')), ['at /b:']);
-  assert.deepEqual(jsonDiff({ a: 1, gone: [1] }, { a: 1 }).filter((l) => l.startsWith('at ')), ['at /gone:']);
+  assert.deepEqual(
+    jsonDiff({ a: 1 }, { a: 1, b: { c: true } }).filter((l) => l.startsWith('at ')),
+    ['at /b:'],
+  );
+  assert.deepEqual(
+    jsonDiff({ a: 1, gone: [1] }, { a: 1 }).filter((l) => l.startsWith('at ')),
+    ['at /gone:'],
+  );
 });

@@ -38,8 +38,14 @@ test('errors are printed as file:/json/pointer: message and exit 1', (t) => {
   ]) {
     assert.ok(lines.includes(expected), `${expected}\nin\n${result.stdout}`);
   }
-  assert.ok(lines.some((line) => /^paywalls\/winback\.json: Not valid JSON at line 3, column 3/.test(line)), result.stdout);
-  assert.ok(lines.some((line) => line.startsWith('paywalls/Not an id.json: The file name must be the paywall id')), result.stdout);
+  assert.ok(
+    lines.some((line) => /^paywalls\/winback\.json: Not valid JSON at line 3, column 3/.test(line)),
+    result.stdout,
+  );
+  assert.ok(
+    lines.some((line) => line.startsWith('paywalls/Not an id.json: The file name must be the paywall id')),
+    result.stdout,
+  );
   assert.match(lines.at(-1)!, /invalid: 6 error\(s\)/);
 });
 

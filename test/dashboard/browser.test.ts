@@ -34,7 +34,10 @@ function keysFrom(output: string): { sdk: string; secret: string } {
 }
 
 async function shoot(page: Page, dir: string, name: string, fullPage = true): Promise<void> {
-  for (const [label, size] of [['1280', WIDE], ['390', NARROW]] as const) {
+  for (const [label, size] of [
+    ['1280', WIDE],
+    ['390', NARROW],
+  ] as const) {
     await page.setViewportSize(size);
     // Layout settles in the next frame after a resize.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -196,7 +199,13 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // Results: a 50/50 split of two variants (a new phase), impressions from 60 users and purchases from some,
   // in two currencies; the page shows every variant with its figures and draws both charts.
   const detail = await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json();
-  const split = { ...detail.document, variants: [{ id: 'control', weight: 50 }, { id: 'annual_first', weight: 50 }] };
+  const split = {
+    ...detail.document,
+    variants: [
+      { id: 'control', weight: 50 },
+      { id: 'annual_first', weight: 50 },
+    ],
+  };
   assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, split)).status, 200);
   assert.equal((await api('POST', '/api/paywalls/onboarding/publish', keys.secret, {})).status, 200);
   const exposed: Record<string, number> = { control: 0, annual_first: 0 };
@@ -228,7 +237,12 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // uPlot draws each chart on a canvas, with a legend naming the variants.
   await page.locator('.chart canvas').nth(1).waitFor();
   assert.equal(await page.locator('.chart canvas').count(), 2);
-  assert.ok(await page.locator('.chart canvas').first().evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0));
+  assert.ok(
+    await page
+      .locator('.chart canvas')
+      .first()
+      .evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0),
+  );
   await page.locator('.chart .u-legend').first().getByText('annual_first').waitFor();
   // 60 users cannot give enough data: the page says so rather than crowning a winner.
   await page.getByRole('status').filter({ hasText: 'Not enough data yet' }).waitFor();
@@ -278,7 +292,11 @@ test('from sign-in to a published, previewed paywall with events, products and k
   assert.equal((await api('GET', '/api/sdk/config?paywallId=onboarding', newKey)).status, 200);
   await page.getByRole('button', { name: `Revoke ${prefix}` }).click();
   await dialog.getByRole('button', { name: 'Revoke key' }).click();
-  await page.getByRole('row').filter({ hasText: prefix }).getByText(/^revoked/).waitFor();
+  await page
+    .getByRole('row')
+    .filter({ hasText: prefix })
+    .getByText(/^revoked/)
+    .waitFor();
   assert.equal((await api('GET', '/api/sdk/config?paywallId=onboarding', newKey)).status, 401);
 
   // Signing out forgets the key.
@@ -287,7 +305,10 @@ test('from sign-in to a published, previewed paywall with events, products and k
   assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), null);
 
   // Refused requests (the wrong keys, the 422, the 409, the 412) are expected; nothing else went wrong, no CSP violation included.
-  assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
+  assert.deepEqual(
+    errors.filter((message) => !message.startsWith('Failed to load resource')),
+    [],
+  );
 });
 
 /** One node of every type the server accepts, with their props, and a fallback. */
@@ -305,12 +326,20 @@ const EVERY_TYPE = {
       {
         type: 'stack',
         props: { axis: 'horizontal', alignment: 'center' },
-        children: [{ type: 'icon', props: { name: 'star', size: 24, color: '#FFAA00' } }, { type: 'spacer', props: { size: 10 } }, { type: 'text', props: { text: 'Rated' } }],
+        children: [
+          { type: 'icon', props: { name: 'star', size: 24, color: '#FFAA00' } },
+          { type: 'spacer', props: { size: 10 } },
+          { type: 'text', props: { text: 'Rated' } },
+        ],
       },
       { type: 'stack', props: { axis: 'z' }, children: [{ type: 'spacer' }, { type: 'text', props: { text: 'On top' } }] },
       { type: 'product', props: { slot: 'primary' } },
       { type: 'purchase_button', props: { slot: 'primary', text: 'Buy' } },
-      { type: 'button', props: { action: 'open_url', url: 'https://example.com/help', text: 'Help' }, fallback: { type: 'text', props: { text: 'Help is online' } } },
+      {
+        type: 'button',
+        props: { action: 'open_url', url: 'https://example.com/help', text: 'Help' },
+        fallback: { type: 'text', props: { text: 'Help is online' } },
+      },
       { type: 'link', props: { kind: 'terms', text: 'Terms', url: 'https://example.com/terms' } },
     ],
   },
@@ -320,7 +349,11 @@ test('the preview draws every component type with its props, and fallbacks on re
   const server = await spawnServe(t, ['--db', path.join(tempDir(t), 'paywalld.db')]);
   const keys = keysFrom(server.output());
   const put = (route: string, body: unknown) =>
-    fetch(`${server.url}${route}`, { method: 'PUT', headers: { authorization: `Bearer ${keys.secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${server.url}${route}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${keys.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   assert.equal((await put('/api/products/pro', { name: 'Pro', store_ids: { app_store: 'com.acme.pro' } })).status, 201);
   assert.equal((await put('/api/paywalls/every', EVERY_TYPE)).status, 201);
   const { page, errors } = await openBrowser(t);
@@ -334,12 +367,10 @@ test('the preview draws every component type with its props, and fallbacks on re
   await preview.getByText('All of them').waitFor();
 
   const title = preview.locator('.pw-text', { hasText: 'All of them' });
-  assert.deepEqual(await title.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).fontSize, getComputedStyle(el).fontWeight, getComputedStyle(el).textAlign]), [
-    'rgb(255, 0, 0)',
-    '30px',
-    '700',
-    'center',
-  ]);
+  assert.deepEqual(
+    await title.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).fontSize, getComputedStyle(el).fontWeight, getComputedStyle(el).textAlign]),
+    ['rgb(255, 0, 0)', '30px', '700', 'center'],
+  );
   // The image loaded: the CSP lets data: images through.
   const image = preview.getByRole('img', { name: 'A picture' });
   await page.waitForFunction(() => (document.querySelector('.pw-image') as HTMLImageElement | null)?.naturalWidth === 1);
@@ -364,7 +395,10 @@ test('the preview draws every component type with its props, and fallbacks on re
   await preview.getByText('Help is online').waitFor();
   assert.equal(await preview.getByRole('button', { name: 'Help' }).count(), 0);
 
-  assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
+  assert.deepEqual(
+    errors.filter((message) => !message.startsWith('Failed to load resource')),
+    [],
+  );
 });
 
 test('the paywall list reads every statistic under a tight management rate limit, waiting as the 429s say', async (t) => {
@@ -393,6 +427,12 @@ test('the paywall list reads every statistic under a tight management rate limit
   await eventually(async () => (await cells.allInnerTexts()).length === ids.length, 'the list');
   await eventually(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000);
   // The 429s were met and waited out, not shown.
-  assert.ok(errors.some((message) => message.includes('429')), errors.join('\n'));
-  assert.deepEqual(errors.filter((message) => !message.startsWith('Failed to load resource')), []);
+  assert.ok(
+    errors.some((message) => message.includes('429')),
+    errors.join('\n'),
+  );
+  assert.deepEqual(
+    errors.filter((message) => !message.startsWith('Failed to load resource')),
+    [],
+  );
 });

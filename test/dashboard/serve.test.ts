@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { startTestServer } from '../helpers/server.ts';
 import { problem } from '../helpers/problem.ts';
+import { startTestServer } from '../helpers/server.ts';
 
 const CSP = /^default-src 'self'; script-src 'self'; style-src 'self';/;
 

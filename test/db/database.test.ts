@@ -29,7 +29,10 @@ test('migrations are versioned, recorded and applied once', (t) => {
   const again = migrate(db);
   assert.deepEqual(again, { from: latest, to: latest, applied: [] });
   const recorded = db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all();
-  assert.deepEqual(recorded, migrations.map((m) => m.version));
+  assert.deepEqual(
+    recorded,
+    migrations.map((m) => m.version),
+  );
 });
 
 test('the registry lists versions strictly in order from 1', () => {
@@ -54,7 +57,10 @@ test('a database newer than the binary is refused with a clear message, by the l
   const db = openDatabase(file);
   migrate(db);
   db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(latest + 1, 'from the future', Date.now());
-  assert.throws(() => migrate(db), (error) => error instanceof SchemaTooNewError && error.found === latest + 1);
+  assert.throws(
+    () => migrate(db),
+    (error) => error instanceof SchemaTooNewError && error.found === latest + 1,
+  );
   db.close();
 
   for (const args of [['migrate'], ['projects', 'list']]) {

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { test, type TestContext } from 'node:test';
-import { api, problem, seedProducts, single } from '../paywalls/api.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { type TestContext, test } from 'node:test';
 import { sqliteAddonPath } from '../../src/native.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { api, problem, seedProducts, single } from '../paywalls/api.ts';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 
@@ -75,7 +75,12 @@ test('an event batch under a held write lock answers 503 ingestion_failed (its t
   const server = await startTestServer(t);
   const release = await holdWriteLock(t, server.dbPath);
   const event = (id: string) => JSON.stringify({ events: [{ id, type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
-  const post = (id: string) => fetch(`${server.url}/api/sdk/events`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${server.keys.sdk}` }, body: event(id) });
+  const post = (id: string) =>
+    fetch(`${server.url}/api/sdk/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${server.keys.sdk}` },
+      body: event(id),
+    });
   const blocked = post('held');
   // The writer thread waits for the lock; the event loop is free meanwhile.
   assert.equal((await fetch(`${server.url}/healthz`)).status, 200);

@@ -32,9 +32,16 @@ test('a keyless event for a paywall id that two projects have is unattributable;
   await publishPaywall(url, keys.secret, 'shared');
   await publishPaywall(url, other.keys.secret, 'shared');
   const event = { type: 'screen_impression', paywall_id: 'shared', ts: Date.now() };
-  const keyless = await fetch(`${url}/api/sdk/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ events: [event] }) });
+  const keyless = await fetch(`${url}/api/sdk/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ events: [event] }),
+  });
   const result = await keyless.json();
-  assert.deepEqual(result.rejected.map((r: { code: string }) => r.code), ['unattributable']);
+  assert.deepEqual(
+    result.rejected.map((r: { code: string }) => r.code),
+    ['unattributable'],
+  );
   assert.match(result.rejected[0].message, /several projects/);
   assert.equal((await ingest(url, other.keys.sdk, { events: [event] })).accepted, 1);
   assert.equal((await exported(url, other.keys.secret)).length, 1);
@@ -51,7 +58,10 @@ test('an archived paywall no longer attributes keyless events', async (t) => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ events: [{ type: 'screen_impression', paywall_id: 'old', ts: Date.now() }] }),
   });
-  assert.deepEqual((await response.json()).rejected.map((r: { code: string }) => r.code), ['unattributable']);
+  assert.deepEqual(
+    (await response.json()).rejected.map((r: { code: string }) => r.code),
+    ['unattributable'],
+  );
 });
 
 test('without variant_id the variant is the one the resolve endpoint assigns the user; a sent variant_id wins', async (t) => {

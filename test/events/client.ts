@@ -30,7 +30,6 @@ export async function ingest(url: string, key: string, body: unknown): Promise<{
   return JSON.parse(text);
 }
 
-
 /** A paywall with two variants split 50/50, written and published through the management API. */
 export async function publishPaywall(url: string, secret: string, id: string): Promise<void> {
   const document = {
@@ -66,7 +65,12 @@ export async function exported(url: string, secret: string, query: Record<string
   const text = await response.text();
   assert.equal(response.status, 200, text);
   assert.equal(response.headers.get('content-type'), 'application/x-ndjson');
-  return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as Json);
+  return text === ''
+    ? []
+    : text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Json);
 }
 
 /** A connection of the test's own to the server's database file, closed when the test ends. */

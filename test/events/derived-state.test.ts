@@ -7,20 +7,38 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { KeyStore } from '../../src/keys/store.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
-import { tempDir } from '../helpers/temp.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp.ts';
 import { exported, fetchStats, ingest, type Json, openTestDb, restartServer } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const KNOWN = ['screen_impression', 'paywall_close', 'purchase_start', 'purchase_complete', 'purchase_fail', 'purchase_cancel', 'restore_start', 'restore_complete'];
+const KNOWN = [
+  'screen_impression',
+  'paywall_close',
+  'purchase_start',
+  'purchase_complete',
+  'purchase_fail',
+  'purchase_cancel',
+  'restore_start',
+  'restore_complete',
+];
 /** Mostly impressions; "constructor" checks that a type named like an Object property is counted like any other. */
-const TYPES = ['screen_impression', 'screen_impression', 'screen_impression', 'paywall_close', 'purchase_start', 'purchase_complete', 'constructor', 'custom_step'];
+const TYPES = [
+  'screen_impression',
+  'screen_impression',
+  'screen_impression',
+  'paywall_close',
+  'purchase_start',
+  'purchase_complete',
+  'constructor',
+  'custom_step',
+];
 const VARIANTS = ['control', 'annual_first', 'zeta', null];
 const PAYWALLS = ['pw', 'other'];
 const DAYS = 20;
@@ -55,7 +73,10 @@ function workload(n: number, seed: number): Json[] {
 
 /** The statistics of a paywall over [fromDay, toDay] counted from raw events, in the response's shape. */
 function bruteForce(events: Json[], paywallId: string, fromDay: string, toDay: string): Json[] {
-  const variants = new Map<string, { counts: Map<string, number>; users: Set<string>; days: Map<string, { counts: Map<string, number>; users: Set<string> }> }>();
+  const variants = new Map<
+    string,
+    { counts: Map<string, number>; users: Set<string>; days: Map<string, { counts: Map<string, number>; users: Set<string> }> }
+  >();
   for (const event of events) {
     const day = new Date(event.ts).toISOString().slice(0, 10);
     if (event.paywall_id !== paywallId || day < fromDay || day > toDay) continue;
@@ -204,7 +225,10 @@ test('statistics asked while the derived state is still being rebuilt answer 503
 test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', async (t) => {
   const dbPath = path.join(tempDir(t), 'paywalld.db');
   const old = openDatabase(dbPath);
-  migrate(old, migrations.filter((migration) => migration.version <= 4));
+  migrate(
+    old,
+    migrations.filter((migration) => migration.version <= 4),
+  );
   const { project, keys } = new ProjectStore(old, new KeyStore(old)).create('old');
   const now = Date.now();
   const insert = old.prepare(
@@ -213,7 +237,14 @@ test('a database from before migration 5 keeps its events: the first start count
   );
   const events: Json[] = [];
   for (let i = 0; i < 300; i++) {
-    const event = { type: i % 3 === 0 ? 'purchase_complete' : 'screen_impression', paywall_id: 'pw', ts: now - i * 60_000, id: `old-${i}`, user_id: `u${i % 40}`, variant_id: 'control' };
+    const event = {
+      type: i % 3 === 0 ? 'purchase_complete' : 'screen_impression',
+      paywall_id: 'pw',
+      ts: now - i * 60_000,
+      id: `old-${i}`,
+      user_id: `u${i % 40}`,
+      variant_id: 'control',
+    };
     insert.run(project.id, event.type, event.ts, event.ts, now, event.id, event.user_id);
     events.push(event);
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
 import { bearer } from '../helpers/server.ts';
@@ -101,7 +101,10 @@ function secretKey(output: string): string {
 function countedPerDay(db: string): Record<string, number> {
   const conn = openDatabase(db, { mustExist: true });
   try {
-    const rows = conn.prepare("SELECT ts / 86400000 AS day, count(*) AS n FROM events WHERE paywall_id = 'pw' GROUP BY day").all() as { day: number; n: number }[];
+    const rows = conn.prepare("SELECT ts / 86400000 AS day, count(*) AS n FROM events WHERE paywall_id = 'pw' GROUP BY day").all() as {
+      day: number;
+      n: number;
+    }[];
     return Object.fromEntries(rows.map((row) => [new Date(row.day * 86_400_000).toISOString().slice(0, 10), row.n]));
   } finally {
     conn.close();
@@ -214,9 +217,13 @@ test('every acknowledged batch was fsynced to the write-ahead log before its ans
   // WAL can: with NORMAL a commit writes the WAL without syncing it, so the count stays near zero.
   const { script, db } = distCopy(t);
   const trace = path.join(path.dirname(db), 'fsync.trace');
-  const child = spawn('strace', ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace, process.execPath, script, 'serve', '--port', '0', '--db', db, '--rate-limit-sdk', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'strace',
+    ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', trace, process.execPath, script, 'serve', '--port', '0', '--db', db, '--rate-limit-sdk', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let server: number | undefined;
   t.after(() => {
     child.kill('SIGKILL');

@@ -80,7 +80,10 @@ test('invalid_type: a type that does not match [a-z][a-z0-9_]{0,63}; other well-
     bad.map(() => 'invalid_type'),
   );
   assert.equal(result.accepted, 1);
-  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.type), ['custom_step_2']);
+  assert.deepEqual(
+    (await exported(url, keys.secret)).map((e) => e.type),
+    ['custom_step_2'],
+  );
 });
 
 test('ts_unit: zero, negative, fractional, unsafe or 10^14 and above', async (t) => {
@@ -136,7 +139,10 @@ test('ts_out_of_range: before 2000-01-01, or more than 24 h after receipt; no lo
       [2, 'ts_out_of_range'],
     ],
   );
-  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id), ['y2000', 'last-year', 'soon']);
+  assert.deepEqual(
+    (await exported(url, keys.secret)).map((e) => e.id),
+    ['y2000', 'last-year', 'soon'],
+  );
 });
 
 test('sent_at corrects the device clock by received_at - sent_at; the raw time is kept', async (t) => {
@@ -188,7 +194,10 @@ test('unattributable: a keyless event for a paywall no project has', async (t) =
   });
   const result = await response.json();
   assert.equal(response.status, 200);
-  assert.deepEqual(result.rejected.map((r: Json) => r.code), ['unattributable']);
+  assert.deepEqual(
+    result.rejected.map((r: Json) => r.code),
+    ['unattributable'],
+  );
   assert.match(result.rejected[0].message, /send an API key/);
   assert.deepEqual(await exported(url, keys.secret), []);
 });

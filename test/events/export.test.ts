@@ -11,7 +11,19 @@ test('every field of a stored event is exported, oldest first, one JSON object p
   await ingest(url, keys.sdk, {
     sent_at: sentAt,
     events: [
-      { type: 'purchase_complete', paywall_id: 'pw', ts: now - 500, id: 'b', user_id: 'u', variant_id: 'v', product_id: 'pro', audience: 'vip', revenue: 9.99, currency: 'EUR', properties: { price: 9.99, tags: ['a'], quote: '"\n' } },
+      {
+        type: 'purchase_complete',
+        paywall_id: 'pw',
+        ts: now - 500,
+        id: 'b',
+        user_id: 'u',
+        variant_id: 'v',
+        product_id: 'pro',
+        audience: 'vip',
+        revenue: 9.99,
+        currency: 'EUR',
+        properties: { price: 9.99, tags: ['a'], quote: '"\n' },
+      },
       { type: 'screen_impression', paywall_id: 'pw', ts: now - 900, id: 'a' },
     ],
   });
@@ -19,7 +31,10 @@ test('every field of a stored event is exported, oldest first, one JSON object p
   assert.equal(response.headers.get('content-type'), 'application/x-ndjson');
   const text = await response.text();
   assert.ok(text.endsWith('\n'));
-  const [a, b] = text.trimEnd().split('\n').map((line) => JSON.parse(line));
+  const [a, b] = text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   assert.equal(a.id, 'a');
   const skew = b.received_at - sentAt;
   assert.deepEqual(b, {
@@ -60,7 +75,7 @@ test('paywallId, from and to narrow the export; dates cover whole UTC days', asy
   assert.deepEqual(await ids({ to: '2025-03-01T00:00:00Z' }), ['1']);
 });
 
-test('the export needs a secret key and holds only its project\'s events', async (t) => {
+test("the export needs a secret key and holds only its project's events", async (t) => {
   const { url, keys, server } = await startTestServer(t);
   await problem(await fetch(`${url}/api/events`, { headers: bearer(keys.sdk) }), 403, 'insufficient_scope');
   const other = server.ctx.projects.create('other');
@@ -68,8 +83,14 @@ test('the export needs a secret key and holds only its project\'s events', async
   await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'mine' }] });
   await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'theirs' }] });
   // Each project sees its own event and only that: an export that answered nothing would fail here.
-  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id), ['mine']);
-  assert.deepEqual((await exported(url, other.keys.secret)).map((e) => e.id), ['theirs']);
+  assert.deepEqual(
+    (await exported(url, keys.secret)).map((e) => e.id),
+    ['mine'],
+  );
+  assert.deepEqual(
+    (await exported(url, other.keys.secret)).map((e) => e.id),
+    ['theirs'],
+  );
 });
 
 test('an invalid query is 400 invalid_query, from after to 400 invalid_range', async (t) => {

@@ -25,10 +25,18 @@ function filled(seed: number, n: number, spread: number): { set: OrdinalSet; pla
 }
 
 test('membership, size and ascending iteration match a plain Set, in array and bitmap chunks', () => {
-  for (const [seed, n, spread] of [[1, 50, 1000], [2, 20_000, 70_000], [3, 30_000, 300_000], [4, 9000, 9000]] as const) {
+  for (const [seed, n, spread] of [
+    [1, 50, 1000],
+    [2, 20_000, 70_000],
+    [3, 30_000, 300_000],
+    [4, 9000, 9000],
+  ] as const) {
     const { set, plain } = filled(seed, n, spread);
     assert.equal(set.size, plain.size);
-    assert.deepEqual([...set], [...plain].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...set],
+      [...plain].sort((a, b) => a - b),
+    );
     for (let probe = 0; probe < spread; probe += 97) assert.equal(set.has(probe), plain.has(probe));
   }
 });
@@ -43,7 +51,11 @@ test('unionSize is the exact size of the union', () => {
 });
 
 test('serialize and deserialize give back the same set', () => {
-  for (const [seed, n, spread] of [[9, 0, 1], [10, 100, 500_000], [11, 50_000, 100_000]] as const) {
+  for (const [seed, n, spread] of [
+    [9, 0, 1],
+    [10, 100, 500_000],
+    [11, 50_000, 100_000],
+  ] as const) {
     const { set, plain } = filled(seed, n, spread);
     const copy = OrdinalSet.deserialize(set.serialize());
     assert.equal(copy.size, plain.size);
@@ -58,6 +70,12 @@ test('unionSize over a remembered union (unionChunks) of some sets equals the un
   const union = new Set<number>();
   for (const { plain } of parts) for (const ordinal of plain) union.add(ordinal);
   const base = OrdinalSet.unionChunks(parts.slice(0, 2).map((part) => part.set));
-  assert.equal(OrdinalSet.unionSize(parts.slice(2).map((part) => part.set), base), union.size);
+  assert.equal(
+    OrdinalSet.unionSize(
+      parts.slice(2).map((part) => part.set),
+      base,
+    ),
+    union.size,
+  );
   assert.equal(OrdinalSet.unionSize([], base), new Set([...parts[0]!.plain, ...parts[1]!.plain]).size);
 });

@@ -5,7 +5,7 @@ import { responseHeadWhileSending } from '../helpers/raw.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { exported, ingest, JSON_TYPE, numbered, problem, sendEvents } from './client.ts';
 
-test('a batch with an sdk key is stored for the key\'s project and answered with counts', async (t) => {
+test("a batch with an sdk key is stored for the key's project and answered with counts", async (t) => {
   const { url, keys } = await startTestServer(t);
   const result = await ingest(url, keys.sdk, { events: numbered('a', 3) });
   assert.deepEqual(result, { accepted: 3, duplicates: 0, rejected: [] });
@@ -95,5 +95,8 @@ test('serve --require-key refuses keyless batches with 401 and accepts keyed one
   const { url, keys } = await startTestServer(t, { requireKey: true });
   await problem(await sendEvents(url, { events: numbered('a', 1) }), 401, 'missing_api_key');
   assert.equal((await ingest(url, keys.sdk, { events: numbered('b', 1) })).accepted, 1);
-  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id), ['b0']);
+  assert.deepEqual(
+    (await exported(url, keys.secret)).map((e) => e.id),
+    ['b0'],
+  );
 });

@@ -12,7 +12,13 @@ test('raw events received more than N days ago are deleted in the background; ro
   const { url, keys, dbPath } = first;
   const now = Date.now();
   // 2,500 events: more than one delete batch.
-  const old = Array.from({ length: 2500 }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts: now - 10 * DAY, id: `old-${i}`, user_id: `u${i % 7}` }));
+  const old = Array.from({ length: 2500 }, (_, i) => ({
+    type: 'screen_impression',
+    paywall_id: 'pw',
+    ts: now - 10 * DAY,
+    id: `old-${i}`,
+    user_id: `u${i % 7}`,
+  }));
   for (let i = 0; i < old.length; i += 1000) await ingest(url, keys.sdk, { events: old.slice(i, i + 1000) });
   await ingest(url, keys.sdk, { events: [{ type: 'purchase_complete', paywall_id: 'pw', ts: now - 10 * DAY, id: 'recent', user_id: 'u1' }] });
   const range = { from: String(now - 11 * DAY), to: String(now) };
@@ -25,7 +31,10 @@ test('raw events received more than N days ago are deleted in the background; ro
 
   const second = await restartServer(t, dbPath, { retentionDays: 2 });
   await until(async () => (await metric(second, keys.secret, 'paywalld_events_retention_deleted_total')) === 2500);
-  assert.deepEqual((await exported(second, keys.secret)).map((e) => e.id), ['recent']);
+  assert.deepEqual(
+    (await exported(second, keys.secret)).map((e) => e.id),
+    ['recent'],
+  );
   const after = await (await fetchStats(second, keys.secret, 'pw', range)).json();
   assert.deepEqual(after, before);
   assert.equal(after.variants[0].totals.counts.screen_impression, 2500);
@@ -62,10 +71,15 @@ test('rows received "in the future" (a clock that jumped ahead) do not stop rete
 test('without --retention-days nothing is deleted', async (t) => {
   const { url, keys, dbPath, server } = await startTestServer(t);
   await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() - 400 * DAY, id: 'ancient' }] });
-  openTestDb(t, dbPath).prepare('UPDATE events SET received_at = ?').run(Date.now() - 400 * DAY);
+  openTestDb(t, dbPath)
+    .prepare('UPDATE events SET received_at = ?')
+    .run(Date.now() - 400 * DAY);
   assert.equal(server.ctx.config.retentionDays, undefined);
   assert.equal(await metric(url, keys.secret, 'paywalld_events_retention_deleted_total'), 0);
-  assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id), ['ancient']);
+  assert.deepEqual(
+    (await exported(url, keys.secret)).map((e) => e.id),
+    ['ancient'],
+  );
 });
 
 test('--retention-days takes a whole number of days from 1 (or PAYWALLD_RETENTION_DAYS)', () => {

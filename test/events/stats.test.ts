@@ -5,7 +5,16 @@ import { bearer, startTestServer } from '../helpers/server.ts';
 import { exported, fetchStats, ingest, type Json, problem, publishPaywall } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const TYPES = ['screen_impression', 'paywall_close', 'purchase_start', 'purchase_complete', 'purchase_fail', 'purchase_cancel', 'restore_start', 'restore_complete'];
+const TYPES = [
+  'screen_impression',
+  'paywall_close',
+  'purchase_start',
+  'purchase_complete',
+  'purchase_fail',
+  'purchase_cancel',
+  'restore_start',
+  'restore_complete',
+];
 
 function stats(url: string, secret: string, paywallId: string, query: Record<string, string> = {}): Promise<Response> {
   return fetchStats(url, secret, paywallId, query);

@@ -10,8 +10,8 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
-import { Logger } from '../../src/log.ts';
 import { KeyStore } from '../../src/keys/store.ts';
+import { Logger } from '../../src/log.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -27,14 +27,23 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
   const projectId = new ProjectStore(db, new KeyStore(db)).create('writer').project.id;
 
   const transactions: number[] = [];
-  const writer = new EventWriter({ dbPath: file, retentionDays: undefined, queueLimit: 10_000, log: new Logger('error'), onTransaction: (rows) => transactions.push(rows) });
+  const writer = new EventWriter({
+    dbPath: file,
+    retentionDays: undefined,
+    queueLimit: 10_000,
+    log: new Logger('error'),
+    onTransaction: (rows) => transactions.push(rows),
+  });
   const ts = Date.UTC(2026, 0, 1);
   assert.deepEqual(await Promise.all([writer.write([row(projectId, 'a', ts), row(projectId, 'b', ts)]), writer.write([row(projectId, 'c', ts)])]), [2, 1]);
   // A retry of a stored event (same id, same client time) is a duplicate; another time makes it a new event.
   assert.equal(await writer.write([row(projectId, 'a', ts), row(projectId, 'a', ts + 1)]), 1);
   await writer.close();
 
-  assert.equal(transactions.reduce((sum, rows) => sum + rows, 0), 5);
+  assert.equal(
+    transactions.reduce((sum, rows) => sum + rows, 0),
+    5,
+  );
   assert.deepEqual(db.prepare('SELECT event_id FROM events ORDER BY seq').pluck().all(), ['a', 'b', 'c', 'a']);
   await assert.rejects(writer.write([row(projectId, 'd', ts)]), { code: 'ingestion_failed' });
 });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 /**
  * The writer thread: group commit of concurrent requests, the bounded queue,
  * a failed transaction, and shutdown. A test holds the database's write lock
@@ -6,6 +5,7 @@ import fs from 'node:fs';
  * queued for as long as it needs them queued.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { exported, fetchStats, ingest, JSON_TYPE, metric, numbered, openTestDb, problem, sendEvents, until } from './client.ts';

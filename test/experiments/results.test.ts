@@ -66,7 +66,8 @@ function userEvents(rand: () => number, userId: string, from: number, to: number
   for (const ts of times) events.push({ id: next(), type: 'screen_impression', ts, variant_id: variant, ...base });
   if (rand() < 0.06) events.push({ id: next(), type: 'screen_impression', ts: at(), variant_id: variants.find((v) => v !== variant)!, ...base });
   const first = Math.min(...times);
-  if (rand() < 0.1 && first > from) events.push({ id: next(), type: 'purchase_complete', ts: from + Math.floor(rand() * (first - from)), revenue: 4.99, currency: 'USD', ...base });
+  if (rand() < 0.1 && first > from)
+    events.push({ id: next(), type: 'purchase_complete', ts: from + Math.floor(rand() * (first - from)), revenue: 4.99, currency: 'USD', ...base });
   const buys = rand() < (variant === 'annual' ? 0.45 : 0.3) ? 1 + Math.floor(rand() * 2) : 0;
   for (let i = 0; i < buys; i++) {
     const ts = first + Math.floor(rand() * (to - first));
@@ -135,13 +136,21 @@ function check(body: Json, events: SentEvent[], phase: Json, audience: string | 
     for (const revenue of variant.revenue as Json[]) {
       const amounts = expected.revenue.get(revenue.currency)!.get(id)!;
       const { mean, sd } = moments(amounts, n);
-      close(revenue.total, amounts.reduce((a, b) => a + b, 0), `${at} ${revenue.currency} total`);
+      close(
+        revenue.total,
+        amounts.reduce((a, b) => a + b, 0),
+        `${at} ${revenue.currency} total`,
+      );
       close(revenue.per_exposed_user, mean, `${at} ${revenue.currency} mean`);
       closeInterval(revenue.per_exposed_user_ci95, [mean - (Z95 * sd) / Math.sqrt(n), mean + (Z95 * sd) / Math.sqrt(n)], `${at} ${revenue.currency} ci`);
       if (id === 'control') assert.equal(revenue.chance_to_beat_control, null);
       else {
         const control = moments(expected.revenue.get(revenue.currency)!.get('control')!, nc);
-        close(revenue.chance_to_beat_control, normalCdf((mean - control.mean) / Math.sqrt((sd * sd) / n + (control.sd * control.sd) / nc)), `${at} ${revenue.currency} chance`);
+        close(
+          revenue.chance_to_beat_control,
+          normalCdf((mean - control.mean) / Math.sqrt((sd * sd) / n + (control.sd * control.sd) / nc)),
+          `${at} ${revenue.currency} chance`,
+        );
       }
     }
   }
@@ -153,7 +162,10 @@ function check(body: Json, events: SentEvent[], phase: Json, audience: string | 
   const totalConversions = variants.reduce((sum, v) => sum + expected.conversions[v]!, 0);
   assert.equal(body.enough_data, variants.every((v) => expected.exposed[v]! >= 100) && totalConversions >= 10, where);
   assert.deepEqual(
-    body.days.map((day: Json) => [day.day, Object.fromEntries(Object.entries(day.variants as Record<string, Json>).map(([v, f]) => [v, [f.exposed_users, f.conversions]]))]),
+    body.days.map((day: Json) => [
+      day.day,
+      Object.fromEntries(Object.entries(day.variants as Record<string, Json>).map(([v, f]) => [v, [f.exposed_users, f.conversions]])),
+    ]),
     [...expected.days].map(([day, row]) => [day, row]),
     where,
   );

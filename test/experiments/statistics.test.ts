@@ -87,8 +87,26 @@ test('the sample-ratio-mismatch check matches scipy.stats.chisquare', () => {
 
 test('the SRM check has no verdict with fewer than two variants or no users, and is safe for any variant id', () => {
   assert.equal(sampleRatioMismatch(new Map([['a', 10]]), new Map([['a', 100]])).p_value, null);
-  assert.equal(sampleRatioMismatch(new Map(), new Map([['a', 50], ['b', 50]])).ok, null);
-  const check = sampleRatioMismatch(new Map([['constructor', 10], ['__proto__', 12]]), new Map([['constructor', 50], ['__proto__', 50]]));
+  assert.equal(
+    sampleRatioMismatch(
+      new Map(),
+      new Map([
+        ['a', 50],
+        ['b', 50],
+      ]),
+    ).ok,
+    null,
+  );
+  const check = sampleRatioMismatch(
+    new Map([
+      ['constructor', 10],
+      ['__proto__', 12],
+    ]),
+    new Map([
+      ['constructor', 50],
+      ['__proto__', 50],
+    ]),
+  );
   assert.equal(check.observed.constructor, 10);
   assert.equal(check.observed['__proto__'], 12);
 });

@@ -40,8 +40,16 @@ export interface Expected {
 }
 
 /** Expected figures of one phase [from, to) and segment, from the unique stored events. */
-export function expectedResults(events: SentEvent[], paywallId: string, from: number, to: number | null, audience: string | null, variants: string[]): Expected {
-  const inPhase = (e: SentEvent) => e.paywall_id === paywallId && e.ts >= from && (to === null || e.ts < to) && (e.audience ?? null) === audience && e.user_id !== undefined;
+export function expectedResults(
+  events: SentEvent[],
+  paywallId: string,
+  from: number,
+  to: number | null,
+  audience: string | null,
+  variants: string[],
+): Expected {
+  const inPhase = (e: SentEvent) =>
+    e.paywall_id === paywallId && e.ts >= from && (to === null || e.ts < to) && (e.audience ?? null) === audience && e.user_id !== undefined;
   const seen = new Map<string, { variants: Set<string>; first: number }>();
   for (const e of events) {
     if (!inPhase(e) || e.type !== 'screen_impression' || e.variant_id === undefined || !variants.includes(e.variant_id)) continue;

@@ -15,7 +15,20 @@ import { api, example, type Json, seedProducts } from '../paywalls/api.ts';
 const RUNS = 1000;
 
 /** Keys that have tripped JavaScript maps before, mixed into every generated object. */
-const trickyKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '$regex', '$in', '$elemMatch', 'attr.plan', '', 'en', 'de-AT');
+const trickyKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '$regex',
+  '$in',
+  '$elemMatch',
+  'attr.plan',
+  '',
+  'en',
+  'de-AT',
+);
 const key = fc.oneof(fc.string({ maxLength: 12 }), trickyKey);
 const leaf = fc.oneof(
   fc.string({ maxLength: 40, unit: 'binary' }),
@@ -27,7 +40,12 @@ const leaf = fc.oneof(
   fc.constant(null),
 );
 const value = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+  ),
 })).value;
 
 /** Replaces the `index`-th node (in a depth-first walk, modulo the count) of `doc` with `replacement`. */
@@ -145,17 +163,30 @@ test('fuzzed resolve queries and Accept-Language: every answer is 2xx or a 4xx p
   const client = api(server);
   await seedProducts(client);
   const doc = example();
-  doc.audiences = [
-    { id: 'regex', when: { 'attr.name': { $regex: '^(a+)+$' }, userId: { $regex: '^u' } }, weights: { control: 1 } },
-    ...doc.audiences,
-  ];
+  doc.audiences = [{ id: 'regex', when: { 'attr.name': { $regex: '^(a+)+$' }, userId: { $regex: '^u' } }, weights: { control: 1 } }, ...doc.audiences];
   await client.putPaywall('pw', doc);
   await client.publish('pw');
   const name = fc.oneof(
-    fc.constantFrom('paywallId', 'userId', 'platform', 'locale', 'country', 'appVersion', 'attr.', 'attr.name', 'attr.__proto__', 'attr.constructor', '__proto__', 'constructor'),
+    fc.constantFrom(
+      'paywallId',
+      'userId',
+      'platform',
+      'locale',
+      'country',
+      'appVersion',
+      'attr.',
+      'attr.name',
+      'attr.__proto__',
+      'attr.constructor',
+      '__proto__',
+      'constructor',
+    ),
     fc.string({ maxLength: 10, unit: 'binary' }),
   );
-  const text = fc.oneof(fc.constantFrom('pw', 'ios', 'iOS', 'web', 'de-AT', 'zh_Hant_TW', 'US', '1.2.3', '', 'a'.repeat(300)), fc.string({ maxLength: 60, unit: 'binary' }));
+  const text = fc.oneof(
+    fc.constantFrom('pw', 'ios', 'iOS', 'web', 'de-AT', 'zh_Hant_TW', 'US', '1.2.3', '', 'a'.repeat(300)),
+    fc.string({ maxLength: 60, unit: 'binary' }),
+  );
   const pairs = fc.array(fc.tuple(name, text), { maxLength: 8 }).map((list) => new URLSearchParams([['paywallId', 'pw'], ...list]).toString());
   const raw = fc.string({ maxLength: 80, unit: 'binary-ascii' }).map((s) => s.replace(/[\s#]/g, '').replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c)));
   const headerChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,;=.-*_ '.split(''));

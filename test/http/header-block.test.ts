@@ -7,7 +7,11 @@ test('headers join into one block: the first name, then its value and the other 
     name: Buffer.from('Content-Type'),
     value: Buffer.from('application/json\r\nETag: "x"\r\nVary: Accept-Language'),
   });
-  assert.deepEqual(headerBlock({ 'Content-Disposition': 'attachment; filename="é.ndjson"' })?.value, Buffer.from('attachment; filename="é.ndjson"'), 'UTF-8, as uWS writes strings');
+  assert.deepEqual(
+    headerBlock({ 'Content-Disposition': 'attachment; filename="é.ndjson"' })?.value,
+    Buffer.from('attachment; filename="é.ndjson"'),
+    'UTF-8, as uWS writes strings',
+  );
   assert.equal(headerBlock({}), null);
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { test, type TestContext } from 'node:test';
-import { type EdgePolicy, DEFAULT_POLICY } from '../../src/http/policy.ts';
+import { type TestContext, test } from 'node:test';
+import { DEFAULT_POLICY, type EdgePolicy } from '../../src/http/policy.ts';
 import { RateLimiter } from '../../src/http/rate-limit.ts';
 import { json } from '../../src/http/reply.ts';
 import type { Route, RouteDoc } from '../../src/http/route.ts';

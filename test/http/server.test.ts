@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import * as v from 'valibot';
 import { readJson } from '../../src/http/json.ts';
-import { parseWith } from '../../src/shared/validate.ts';
 import { ProblemError } from '../../src/http/problem.ts';
 import { json } from '../../src/http/reply.ts';
 import type { Route } from '../../src/http/route.ts';
 import { Router } from '../../src/http/router.ts';
 import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
+import { parseWith } from '../../src/shared/validate.ts';
 import { rawRequest, responseHeadWhileSending } from '../helpers/raw.ts';
 
 const doc = { operationId: 'test', errors: [], summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
@@ -122,7 +122,10 @@ test('an exception in a handler is a 500 problem without internals, logged with 
   const errors = logged.filter((l) => l.msg === 'unhandled error');
   assert.equal(errors.length, 2);
   // The request lines of failed requests are error lines too.
-  assert.deepEqual(logged.filter((l) => l.msg === 'request' && l.status === 500).map((l) => l.level), ['error', 'error']);
+  assert.deepEqual(
+    logged.filter((l) => l.msg === 'request' && l.status === 500).map((l) => l.level),
+    ['error', 'error'],
+  );
   assert.match(errors[0].error, /secret internals\n\s+at /);
   assert.equal((await fetch(`${url}/ok`)).status, 200);
 });
@@ -137,7 +140,11 @@ test('a ProblemError from an async handler keeps its status and code', async (t)
 test('one log line per request with method, path, status, duration and request id, never the body', async (t) => {
   const lines: string[] = [];
   const { url, log } = await edge(t, lines);
-  await fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer pwk_sdk_SECRET' }, body: '{"name":"BODYVALUE"}' });
+  await fetch(`${url}/echo`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer pwk_sdk_SECRET' },
+    body: '{"name":"BODYVALUE"}',
+  });
   log.flush();
   const requests = lines.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
   assert.equal(requests.length, 1);
@@ -148,8 +155,7 @@ test('one log line per request with method, path, status, duration and request i
 
 test('JSON bodies: 415 for another content type, 400 for malformed JSON or bytes, 422 with paths for a wrong shape', async (t) => {
   const { url } = await edge(t);
-  const post = (body: string | Blob, type = 'application/json') =>
-    fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': type }, body });
+  const post = (body: string | Blob, type = 'application/json') => fetch(`${url}/echo`, { method: 'POST', headers: { 'content-type': type }, body });
   assert.deepEqual(await (await post('{"name":"x"}')).json(), { name: 'x' });
   assert.equal((await problem(await post('{"name":"x"}', 'text/plain'))).code, 'unsupported_media_type');
   const malformed = await post('{"name":');

@@ -68,7 +68,10 @@ test('a key of another project cannot be revoked (404), and an invalid scope is 
     body: JSON.stringify({ scope: 'admin' }),
   });
   assert.equal(invalid.status, 422);
-  assert.deepEqual((await invalid.json()).errors.map((e: { path: string }) => e.path), ['/scope']);
+  assert.deepEqual(
+    (await invalid.json()).errors.map((e: { path: string }) => e.path),
+    ['/scope'],
+  );
 });
 
 test('a key revoked by the CLI in another process stops working on the running server within a second', async (t) => {

@@ -28,7 +28,10 @@ test('GET /api/openapi.json documents every route the router knows, itself inclu
     assert.ok(operation, `${method} ${pattern} is missing`);
     assert.equal(typeof operation.summary, 'string');
     for (const name of [...pattern.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1])) {
-      assert.ok(operation.parameters.some((p: Json) => p.in === 'path' && p.name === name), `${method} ${pattern} lacks {${name}}`);
+      assert.ok(
+        operation.parameters.some((p: Json) => p.in === 'path' && p.name === name),
+        `${method} ${pattern} lacks {${name}}`,
+      );
     }
   }
   const documented = Object.values(document.paths).reduce((n: number, item) => n + Object.keys(item as Json).length, 0);
@@ -42,7 +45,10 @@ test('every $ref resolves inside the document; the paywall tree is one named rec
   const document = (await (await fetch(`${url}/api/openapi.json`)).json()) as Json;
   for (const { ref, at } of refs(document)) {
     assert.match(ref, /^#\//, at);
-    const target = ref.slice(2).split('/').reduce((node: Json | undefined, key) => node?.[key], document);
+    const target = ref
+      .slice(2)
+      .split('/')
+      .reduce((node: Json | undefined, key) => node?.[key], document);
     assert.ok(target, `${ref} at ${at} does not resolve`);
   }
   const put = document.paths['/api/paywalls/{id}'].put;
@@ -87,7 +93,8 @@ test('errors are one Problem schema; each operation lists its error statuses, ea
     }
   }
   const op = (path: string, method: string) => document.paths[path][method];
-  const codes = (path: string, method: string, status: number) => op(path, method).responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
+  const codes = (path: string, method: string, status: number) =>
+    op(path, method).responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
   // Edge codes come from the route's declaration: auth, rate limit, body and JSON, path parameters.
   assert.deepEqual(codes('/api/paywalls/{id}', 'put', 401), ['invalid_api_key', 'invalid_authorization', 'missing_api_key']);
   assert.deepEqual(codes('/api/paywalls/{id}', 'put', 403), ['insufficient_scope']);

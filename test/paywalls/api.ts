@@ -42,10 +42,8 @@ export function api(server: Pick<TestServer, 'url' | 'keys'>): Api {
     request,
     putProduct: async (id, body) => ok(await request('PUT', `/api/products/${id}`, { body }), [200, 201]),
     putPaywall: async (id, body, headers) => ok(await request('PUT', `/api/paywalls/${id}`, { body, headers }), [200, 201]),
-    publish: async (id, revision) =>
-      ok(await request('POST', `/api/paywalls/${id}/publish`, revision === undefined ? {} : { body: { revision } }), [200]),
-    resolve: (query, headers = {}) =>
-      fetch(`${url}/api/sdk/config?${new URLSearchParams(query)}`, { headers: { ...bearer(server.keys.sdk), ...headers } }),
+    publish: async (id, revision) => ok(await request('POST', `/api/paywalls/${id}/publish`, revision === undefined ? {} : { body: { revision } }), [200]),
+    resolve: (query, headers = {}) => fetch(`${url}/api/sdk/config?${new URLSearchParams(query)}`, { headers: { ...bearer(server.keys.sdk), ...headers } }),
   };
 }
 
@@ -61,7 +59,6 @@ export async function seedProducts(client: Api): Promise<void> {
   });
 }
 
-
 /** A one-variant paywall whose title is its only text: the smallest document that shows what resolve did. */
 export function single(strings: Json, extra: Json = {}): Json {
   return {
@@ -74,4 +71,3 @@ export function single(strings: Json, extra: Json = {}): Json {
     ...extra,
   };
 }
-

@@ -74,7 +74,10 @@ describe('valid documents', () => {
   test('the example of the issue is valid with the products pro_annual and pro_monthly', () => {
     const result = validatePaywall(example(), deps);
     assert.ok(result.ok);
-    assert.deepEqual(result.value.variants.map((variant) => variant.id), ['control', 'annual_first', 'holdout']);
+    assert.deepEqual(
+      result.value.variants.map((variant) => variant.id),
+      ['control', 'annual_first', 'holdout'],
+    );
     assert.deepEqual(result.value.metadata, { theme: 'dark', tags: ['a', { nested: true }] });
     assert.deepEqual(
       result.warnings.map((warning) => warning.code),
@@ -196,9 +199,7 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     const doc = example();
     doc.strings.de.subtitle = 'Nur auf Deutsch';
     doc.root.children[0].props.text_key = 'subtitle';
-    assert.deepEqual(errorsOf(doc), [
-      { path: '/root/children/0/props/text_key', message: "Not a key of the default locale's strings" },
-    ]);
+    assert.deepEqual(errorsOf(doc), [{ path: '/root/children/0/props/text_key', message: "Not a key of the default locale's strings" }]);
   });
 
   test('alt_key missing from the default locale', () => {
@@ -381,16 +382,13 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     const doc = example();
     doc.metadata = { a: deep };
     doc.audiences[0].when = { $not: { $not: deep } };
-    assert.deepEqual(errorPaths(doc), [
-      `/audiences/0/when/$not/$not${'/0'.repeat(30)}`,
-      `/metadata/a${'/0'.repeat(31)}`,
-    ]);
+    assert.deepEqual(errorPaths(doc), [`/audiences/0/when/$not/$not${'/0'.repeat(30)}`, `/metadata/a${'/0'.repeat(31)}`]);
   });
 
   test('invalid locale tags', () => {
     const doc = example();
     doc.strings.de_DE = { title: 'x' };
-    doc.variants[0].strings = { 'e': { title: 'x' } };
+    doc.variants[0].strings = { e: { title: 'x' } };
     assert.deepEqual(errorsOf(doc), [
       { path: '/strings/de_DE', message: 'Must be a language tag such as "en" or "pt-BR"' },
       { path: '/variants/0/strings/e', message: 'Must be a language tag such as "en" or "pt-BR"' },
@@ -405,13 +403,7 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     doc.slots['primary/slot'] = 'pro_annual';
     doc.strings.en['x'.repeat(65)] = 'long';
     doc.root.id = 'héro';
-    assert.deepEqual(errorPaths(doc), [
-      '/audiences/0/id',
-      '/root/id',
-      '/slots/primary~1slot',
-      `/strings/en/${'x'.repeat(65)}`,
-      '/variants/0/id',
-    ]);
+    assert.deepEqual(errorPaths(doc), ['/audiences/0/id', '/root/id', '/slots/primary~1slot', `/strings/en/${'x'.repeat(65)}`, '/variants/0/id']);
   });
 
   test('an array where an object is expected', () => {
@@ -473,10 +465,7 @@ describe('fallback nodes', () => {
     doc.root.children[0].fallback = { type: 'marquee' };
     doc.root.children[1].fallback = { type: 'text', props: { text_key: 'subtitle' } };
     doc.root.children[2].fallback = { type: 'purchase_button', props: { slot: 'nope', text: 'Buy', bold: true } };
-    assert.deepEqual(errorPaths(doc), [
-      '/root/children/0/fallback/type',
-      '/root/children/2/fallback/props/bold',
-    ]);
+    assert.deepEqual(errorPaths(doc), ['/root/children/0/fallback/type', '/root/children/2/fallback/props/bold']);
     delete doc.root.children[0].fallback;
     delete doc.root.children[2].fallback;
     assert.deepEqual(errorPaths(doc), ['/root/children/1/fallback/props/text_key']);
@@ -535,34 +524,39 @@ describe('warnings', () => {
   test('no purchase_button', () => {
     const doc = complete();
     doc.root.children.splice(0, 1, { type: 'product', props: { slot: 'primary' } });
-    assert.deepEqual(warningsOf(doc), [
-      { path: '/root', code: 'no_purchase_button', message: 'The tree has no purchase_button' },
-    ]);
+    assert.deepEqual(warningsOf(doc), [{ path: '/root', code: 'no_purchase_button', message: 'The tree has no purchase_button' }]);
   });
 
   test('a purchase_button only in a fallback does not count', () => {
     const doc = complete();
     doc.root.children[0] = { type: 'product', props: { slot: 'primary' }, fallback: doc.root.children[0] };
-    assert.deepEqual(warningsOf(doc).map((warning) => warning.code), ['no_purchase_button']);
+    assert.deepEqual(
+      warningsOf(doc).map((warning) => warning.code),
+      ['no_purchase_button'],
+    );
   });
 
   test('no restore button', () => {
     const doc = complete();
     doc.root.children[1].props.action = 'close';
-    assert.deepEqual(warningsOf(doc), [
-      { path: '/root', code: 'no_restore_button', message: 'The tree has no button with the restore action' },
-    ]);
+    assert.deepEqual(warningsOf(doc), [{ path: '/root', code: 'no_restore_button', message: 'The tree has no button with the restore action' }]);
   });
 
   test('no terms link, no privacy link', () => {
     const doc = complete();
     doc.root.children[2].props.kind = 'other';
-    assert.deepEqual(warningsOf(doc).map((w) => [w.path, w.code]), [['/root', 'no_terms_link']]);
+    assert.deepEqual(
+      warningsOf(doc).map((w) => [w.path, w.code]),
+      [['/root', 'no_terms_link']],
+    );
     doc.root.children[3].props.kind = 'other';
-    assert.deepEqual(warningsOf(doc).map((w) => [w.path, w.code]), [
-      ['/root', 'no_privacy_link'],
-      ['/root', 'no_terms_link'],
-    ]);
+    assert.deepEqual(
+      warningsOf(doc).map((w) => [w.path, w.code]),
+      [
+        ['/root', 'no_privacy_link'],
+        ['/root', 'no_terms_link'],
+      ],
+    );
   });
 
   test('trees are checked as served: variant roots, and the paywall root only if a variant shows it', () => {

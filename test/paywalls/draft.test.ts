@@ -32,14 +32,21 @@ test('validate answers the 422 of a PUT, each error at its JSON pointer', async 
   const body = await problem(await client.request('POST', '/api/paywalls/onboarding/validate', { body: document }), 422, 'validation_failed');
   const put = await problem(await client.request('PUT', '/api/paywalls/onboarding', { body: document }), 422, 'validation_failed');
   assert.deepEqual(body.errors, put.errors);
-  assert.ok(body.errors.some((e: Json) => e.path === '/root/children/0/type'), JSON.stringify(body.errors));
+  assert.ok(
+    body.errors.some((e: Json) => e.path === '/root/children/0/type'),
+    JSON.stringify(body.errors),
+  );
   assert.equal((await client.request('GET', '/api/paywalls/onboarding')).status, 404);
 });
 
 test('validate refuses what a PUT refuses: bad JSON, another content type, a bad id, an oversized document, no key, an sdk key', async (t) => {
   const client = await setup(t);
   await problem(await client.request('POST', '/api/paywalls/x/validate', { body: '{"name":' }), 400, 'malformed_json');
-  await problem(await client.request('POST', '/api/paywalls/x/validate', { body: JSON.stringify(example()), headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+  await problem(
+    await client.request('POST', '/api/paywalls/x/validate', { body: JSON.stringify(example()), headers: { 'content-type': 'text/plain' } }),
+    415,
+    'unsupported_media_type',
+  );
   await problem(await client.request('POST', '/api/paywalls/-bad/validate', { body: example() }), 422, 'invalid_id');
   const huge = { ...example(), metadata: { blob: 'x'.repeat(1024 * 1024) } };
   const tooBig = await problem(await client.request('POST', '/api/paywalls/x/validate', { body: huge }), 422, 'validation_failed');
@@ -68,7 +75,9 @@ test('preview resolves a draft for the chosen variant, locale, platform and coun
   const served = await (await client.resolve({ paywallId: 'onboarding', userId: 'u1', platform: 'ios', country: 'US', locale: 'de' })).json();
   assert.deepEqual(served.root, body.root);
 
-  const control = await (await client.request('POST', '/api/paywalls/onboarding/preview', { body: { document: example(), variant: 'control', platform: 'android' } })).json();
+  const control = await (
+    await client.request('POST', '/api/paywalls/onboarding/preview', { body: { document: example(), variant: 'control', platform: 'android' } })
+  ).json();
   assert.equal(control.variant.id, 'control');
   assert.equal(control.locale, 'en');
   assert.equal(control.root.children[0].props.text, 'Go Pro');
@@ -86,8 +95,15 @@ test('preview refuses an invalid document with errors under /document, and bad f
   const document = example();
   delete document.root.props.axis;
   const invalid = await problem(await client.request('POST', '/api/paywalls/x/preview', { body: { document } }), 422, 'validation_failed');
-  assert.ok(invalid.errors.some((e: Json) => e.path === '/document/root/props/axis'), JSON.stringify(invalid.errors));
-  const unknownVariant = await problem(await client.request('POST', '/api/paywalls/x/preview', { body: { document: example(), variant: 'nope' } }), 422, 'validation_failed');
+  assert.ok(
+    invalid.errors.some((e: Json) => e.path === '/document/root/props/axis'),
+    JSON.stringify(invalid.errors),
+  );
+  const unknownVariant = await problem(
+    await client.request('POST', '/api/paywalls/x/preview', { body: { document: example(), variant: 'nope' } }),
+    422,
+    'validation_failed',
+  );
   assert.deepEqual(unknownVariant.errors, [{ path: '/variant', message: 'The document has no variant with this id' }]);
   const fields = await problem(
     await client.request('POST', '/api/paywalls/x/preview', { body: { document: example(), country: 'USA', platform: 'tv', extra: 1 } }),
@@ -97,6 +113,9 @@ test('preview refuses an invalid document with errors under /document, and bad f
   const paths = fields.errors.map((e: Json) => e.path).sort();
   assert.deepEqual(paths, ['/country', '/extra', '/platform']);
   const missing = await problem(await client.request('POST', '/api/paywalls/x/preview', { body: {} }), 422, 'validation_failed');
-  assert.deepEqual(missing.errors.map((e: Json) => e.path), ['/document']);
+  assert.deepEqual(
+    missing.errors.map((e: Json) => e.path),
+    ['/document'],
+  );
   await problem(await client.request('POST', '/api/paywalls/x/preview', { body: { document: example() }, key: client.sdk }), 403, 'insufficient_scope');
 });

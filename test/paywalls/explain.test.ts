@@ -61,7 +61,9 @@ test('explain=1 with a secret key: hash, audiences with each condition, variant 
 
 test('explain shows why no audience matched and how the paywall weights split the buckets', async (t) => {
   const { explain } = await setUp(t);
-  const body = await (await explain({ userId: 'someone', platform: 'android', country: 'DE', 'attr.plan': 'free' }, undefined, { 'accept-language': 'fr-CH, it;q=0.5' })).json();
+  const body = await (
+    await explain({ userId: 'someone', platform: 'android', country: 'DE', 'attr.plan': 'free' }, undefined, { 'accept-language': 'fr-CH, it;q=0.5' })
+  ).json();
   const why = body.explain;
   assert.deepEqual(
     why.audiences.map((a: any) => [a.id, a.tried, a.matched, a.conditions.map((c: any) => c.result)]),
@@ -79,11 +81,20 @@ test('explain shows why no audience matched and how the paywall weights split th
   });
   assert.equal(why.audiences[1].conditions[0].value, 'free');
   assert.equal(body.variant.audience, null);
-  assert.deepEqual(why.split.ranges.map((r: any) => r.buckets), [[0, 5000], [5000, 10_000]]);
+  assert.deepEqual(
+    why.split.ranges.map((r: any) => r.buckets),
+    [
+      [0, 5000],
+      [5000, 10_000],
+    ],
+  );
   const range = why.split.ranges.find((r: any) => r.variant === body.variant.id).buckets;
-  assert.ok(why.hash.bucket >= range[0] && why.hash.bucket < range[1], 'the bucket lies in the chosen variant\'s range');
+  assert.ok(why.hash.bucket >= range[0] && why.hash.bucket < range[1], "the bucket lies in the chosen variant's range");
   assert.equal(why.locale.source, 'accept-language');
-  assert.deepEqual(why.locale.walked.map((w: any) => w.tag), ['fr-CH', 'fr', 'it']);
+  assert.deepEqual(
+    why.locale.walked.map((w: any) => w.tag),
+    ['fr-CH', 'fr', 'it'],
+  );
   assert.equal(why.locale.chosen, 'en');
   assert.match(why.locale.reason, /default locale en/);
 });

@@ -29,7 +29,7 @@ function fallback(url: string, key: string, query: string, headers: Record<strin
   return fetch(`${url}/api/sdk/fallback?${query}`, { headers: { ...bearer(key), ...headers } });
 }
 
-test('GET /api/sdk/fallback: each live paywall\'s default variant in every locale, products with every store id, revision and content hash', async (t) => {
+test("GET /api/sdk/fallback: each live paywall's default variant in every locale, products with every store id, revision and content hash", async (t) => {
   const { server, client } = await seeded(t);
   const response = await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,draft,nowhere&paywallId=second');
   assert.equal(response.status, 200);
@@ -39,7 +39,10 @@ test('GET /api/sdk/fallback: each live paywall\'s default variant in every local
   const bundle = await response.json();
   assert.equal(bundle.format, 1);
   // Unpublished and unknown paywalls are left out; the order is the request's.
-  assert.deepEqual(bundle.paywalls.map((p: any) => p.paywall_id), ['onboarding', 'second']);
+  assert.deepEqual(
+    bundle.paywalls.map((p: any) => p.paywall_id),
+    ['onboarding', 'second'],
+  );
   const [onboarding] = bundle.paywalls;
   assert.equal(onboarding.revision, 1);
   assert.deepEqual(onboarding.variant, { id: 'control', audience: null, assignment: 'default' });
@@ -48,8 +51,18 @@ test('GET /api/sdk/fallback: each live paywall\'s default variant in every local
   assert.deepEqual(Object.keys(onboarding.trees), ['en', 'de', 'pt-BR']);
   assert.equal(onboarding.trees['pt-BR'].children[0].props.text, 'Seja Pro');
   assert.deepEqual(onboarding.product_slots, [
-    { slot: 'primary', product_id: 'pro_annual', name: 'Pro Annual', store_ids: { app_store: 'com.acme.pro.annual', play_store: 'pro_annual', stripe: 'price_annual' } },
-    { slot: 'secondary', product_id: 'pro_monthly', name: 'Pro Monthly', store_ids: { app_store: 'com.acme.pro.monthly', play_store: 'pro_monthly', stripe: 'price_monthly' } },
+    {
+      slot: 'primary',
+      product_id: 'pro_annual',
+      name: 'Pro Annual',
+      store_ids: { app_store: 'com.acme.pro.annual', play_store: 'pro_annual', stripe: 'price_annual' },
+    },
+    {
+      slot: 'secondary',
+      product_id: 'pro_monthly',
+      name: 'Pro Monthly',
+      store_ids: { app_store: 'com.acme.pro.monthly', play_store: 'pro_monthly', stripe: 'price_monthly' },
+    },
   ]);
   const { hash, ...content } = onboarding;
   assert.equal(hash, createHash('sha256').update(JSON.stringify(content)).digest('base64url'));
@@ -76,7 +89,7 @@ test('GET /api/sdk/fallback: each live paywall\'s default variant in every local
   assert.deepEqual((await (await fallback(server.url, server.keys.sdk, 'paywallId=second')).json()).paywalls, []);
 });
 
-test('GET /api/sdk/fallback refuses a missing key, another project\'s paywalls stay out, and bad queries get 400', async (t) => {
+test("GET /api/sdk/fallback refuses a missing key, another project's paywalls stay out, and bad queries get 400", async (t) => {
   const { server } = await seeded(t);
   await problem(await fetch(`${server.url}/api/sdk/fallback?paywallId=onboarding`), 401, 'missing_api_key');
   const other = runCli(['projects', 'create', 'other', '--json', '--db', server.dbPath]);
@@ -107,7 +120,10 @@ test('paywalld fallback --out writes the bundle the endpoint serves, from the da
 
   const one = runCli(['fallback', '--out', file, '--paywall', 'second', '--project', server.projectId, '--db', server.dbPath]);
   assert.equal(one.status, 0, one.stderr);
-  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')).paywalls.map((p: any) => p.paywall_id), ['second']);
+  assert.deepEqual(
+    JSON.parse(fs.readFileSync(file, 'utf8')).paywalls.map((p: any) => p.paywall_id),
+    ['second'],
+  );
   assert.deepEqual(fs.readdirSync(path.dirname(file)), ['fallback.json']);
 });
 
@@ -139,8 +155,20 @@ test('paywalld fallback: wrong usage exits 2, a paywall that is not live or a mi
 });
 
 test('the fallback command reads the database without the HTTP server: uWebSockets.js is not in its module graph', async () => {
-  const result = await build({ entryPoints: ['src/cli/fallback.ts'], bundle: true, platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent', external: ['better-sqlite3'] });
+  const result = await build({
+    entryPoints: ['src/cli/fallback.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external: ['better-sqlite3'],
+  });
   const inputs = Object.keys(result.metafile.inputs);
   assert.ok(inputs.includes('src/paywalls/fallback/bundle.ts'));
-  assert.deepEqual(inputs.filter((file) => file === 'src/http/server.ts' || file.includes('uWebSockets')), []);
+  assert.deepEqual(
+    inputs.filter((file) => file === 'src/http/server.ts' || file.includes('uWebSockets')),
+    [],
+  );
 });

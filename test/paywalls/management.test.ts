@@ -43,13 +43,19 @@ test('PUT creates a paywall with revision 1, and each further PUT writes the nex
   assert.deepEqual(detail.document.root, example().root);
 
   const list = (await (await client.request('GET', '/api/paywalls')).json()) as Json;
-  assert.deepEqual(list.paywalls.map((p: Json) => [p.id, p.name, p.revision]), [['onboarding', 'Onboarding v2', 2]]);
+  assert.deepEqual(
+    list.paywalls.map((p: Json) => [p.id, p.name, p.revision]),
+    [['onboarding', 'Onboarding v2', 2]],
+  );
 
   const revisions = (await (await client.request('GET', '/api/paywalls/onboarding/revisions')).json()) as Json;
-  assert.deepEqual(revisions.revisions.map((r: Json) => [r.revision, r.name, r.live]), [
-    [2, 'Onboarding v2', false],
-    [1, 'Onboarding', false],
-  ]);
+  assert.deepEqual(
+    revisions.revisions.map((r: Json) => [r.revision, r.name, r.live]),
+    [
+      [2, 'Onboarding v2', false],
+      [1, 'Onboarding', false],
+    ],
+  );
   const old = (await (await client.request('GET', '/api/paywalls/onboarding/revisions/1')).json()) as Json;
   assert.equal(old.document.name, 'Onboarding');
   await problem(await client.request('GET', '/api/paywalls/onboarding/revisions/3'), 404, 'revision_not_found');
@@ -62,13 +68,16 @@ test('a write lists warnings for a paywall that is valid but incomplete, and sto
   doc.strings.en.subtitle = 'Unlock everything';
   doc.root.children.splice(2, 1);
   const written = await client.putPaywall('onboarding', doc);
-  assert.deepEqual(written.warnings.map((w: Json) => [w.path, w.code]), [
-    ['/root', 'no_privacy_link'],
-    ['/root', 'no_purchase_button'],
-    ['/root', 'no_restore_button'],
-    ['/root', 'no_terms_link'],
-    ['/strings/de', 'missing_translations'],
-  ]);
+  assert.deepEqual(
+    written.warnings.map((w: Json) => [w.path, w.code]),
+    [
+      ['/root', 'no_privacy_link'],
+      ['/root', 'no_purchase_button'],
+      ['/root', 'no_restore_button'],
+      ['/root', 'no_terms_link'],
+      ['/strings/de', 'missing_translations'],
+    ],
+  );
   assert.equal((await client.request('GET', '/api/paywalls/onboarding')).status, 200);
 });
 
@@ -111,10 +120,13 @@ test('publishing an older revision rolls back to it', async (t) => {
   assert.deepEqual([rolledBack.revision, rolledBack.live_revision], [2, 1]);
   assert.deepEqual(await servedTitle(client, 'onboarding'), { status: 200, title: 'One', revision: 1 });
   const revisions = (await (await client.request('GET', '/api/paywalls/onboarding/revisions')).json()) as Json;
-  assert.deepEqual(revisions.revisions.map((r: Json) => [r.revision, r.live, r.published_at !== null]), [
-    [2, false, true],
-    [1, true, true],
-  ]);
+  assert.deepEqual(
+    revisions.revisions.map((r: Json) => [r.revision, r.live, r.published_at !== null]),
+    [
+      [2, false, true],
+      [1, true, true],
+    ],
+  );
 });
 
 test('publishing a revision that does not exist is a 404, a malformed body a 422', async (t) => {
@@ -122,7 +134,10 @@ test('publishing a revision that does not exist is a 404, a malformed body a 422
   await client.putPaywall('onboarding', example());
   await problem(await client.request('POST', '/api/paywalls/onboarding/publish', { body: { revision: 7 } }), 404, 'revision_not_found');
   const body = await problem(await client.request('POST', '/api/paywalls/onboarding/publish', { body: { revision: 'latest' } }), 422, 'validation_failed');
-  assert.deepEqual(body.errors.map((e: Json) => e.path), ['/revision']);
+  assert.deepEqual(
+    body.errors.map((e: Json) => e.path),
+    ['/revision'],
+  );
   await problem(await client.request('POST', '/api/paywalls/nothing-here/publish'), 404, 'paywall_not_found');
 });
 
@@ -132,7 +147,10 @@ test('a revision naming a product deleted since cannot be published (409)', asyn
   await client.putPaywall('onboarding', single({ en: { title: 'T' } }, { slots: { primary: 'pro_lifetime' } }));
   assert.equal((await client.request('DELETE', '/api/products/pro_lifetime')).status, 204);
   const body = await problem(await client.request('POST', '/api/paywalls/onboarding/publish'), 409, 'revision_invalid');
-  assert.deepEqual(body.errors.map((e: Json) => e.path), ['/slots/primary']);
+  assert.deepEqual(
+    body.errors.map((e: Json) => e.path),
+    ['/slots/primary'],
+  );
   assert.equal((await client.resolve({ paywallId: 'onboarding' })).status, 404);
 });
 

@@ -63,10 +63,19 @@ test('a variant named constructor, and other prototype names as keys, are stored
   }
   assert.equal((await resolve({})).variant.id, 'prototype');
   // explain=1 (secret key) computes the same weights the same way.
-  const explained = await client.resolve({ paywallId: 'protos', userId: 'user-1', 'attr.toString': 'yes', explain: '1' }, { authorization: `Bearer ${client.secret}` });
+  const explained = await client.resolve(
+    { paywallId: 'protos', userId: 'user-1', 'attr.toString': 'yes', explain: '1' },
+    { authorization: `Bearer ${client.secret}` },
+  );
   const text = await explained.text();
   assert.equal(explained.status, 200, text);
-  assert.deepEqual((JSON.parse(text) as Json).explain.split.ranges.map((r: Json) => [r.variant, r.weight]), [['constructor', 0], ['prototype', 1]]);
+  assert.deepEqual(
+    (JSON.parse(text) as Json).explain.split.ranges.map((r: Json) => [r.variant, r.weight]),
+    [
+      ['constructor', 0],
+      ['prototype', 1],
+    ],
+  );
   assert.equal(({} as Json).polluted, undefined);
 });
 
@@ -83,14 +92,20 @@ test('__proto__ where an id is expected is refused at its pointer, not dropped',
       "root": { "type": "text", "props": { "text_key": "title" } } }`;
     const response = await client.request('PUT', '/api/paywalls/refused', { body });
     const problemBody = await problem(response, 422, 'validation_failed');
-    assert.ok(problemBody.errors.some((e: Json) => e.path === path), `${path} in ${JSON.stringify(problemBody.errors)}`);
+    assert.ok(
+      problemBody.errors.some((e: Json) => e.path === path),
+      `${path} in ${JSON.stringify(problemBody.errors)}`,
+    );
   }
   const weights = `{ "name": "P", "default_locale": "en", "strings": { "en": { "title": "T" } },
     "root": { "type": "text", "props": { "text_key": "title" } },
     "variants": [{ "id": "a", "weight": 1 }],
     "audiences": [{ "id": "x", "when": {}, "weights": { "__proto__": 1, "a": 1 } }] }`;
   const refused = await problem(await client.request('PUT', '/api/paywalls/refused', { body: weights }), 422, 'validation_failed');
-  assert.ok(refused.errors.some((e: Json) => e.path === '/audiences/0/weights/__proto__'), JSON.stringify(refused.errors));
+  assert.ok(
+    refused.errors.some((e: Json) => e.path === '/audiences/0/weights/__proto__'),
+    JSON.stringify(refused.errors),
+  );
 });
 
 test('an event type named constructor is counted like any other in the statistics', async (t) => {

@@ -14,10 +14,16 @@ import { api, type Json, problem, seedProducts, single } from './api.ts';
 const CATASTROPHIC = '^(a+)+$';
 
 function targeted(when: Json): Json {
-  return single({ en: { title: 'T' } }, {
-    variants: [{ id: 'out', weight: 1 }, { id: 'in', weight: 0 }],
-    audiences: [{ id: 'target', when, weights: { in: 1 } }],
-  });
+  return single(
+    { en: { title: 'T' } },
+    {
+      variants: [
+        { id: 'out', weight: 1 },
+        { id: 'in', weight: 0 },
+      ],
+      audiences: [{ id: 'target', when, weights: { in: 1 } }],
+    },
+  );
 }
 
 test('a catastrophic $regex with long inputs on resolve and on keyless events answers correctly, and /healthz stays up', async (t) => {
@@ -35,7 +41,10 @@ test('a catastrophic $regex with long inputs on resolve and on keyless events an
   const child = await spawnServe(t, ['--db', dbPath, '--rate-limit-sdk', '0']);
   const bounded = () => AbortSignal.timeout(60_000);
   const resolve = async (query: Record<string, string>) => {
-    const response = await fetch(`${child.url}/api/sdk/config?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${setup.keys.sdk}` }, signal: bounded() });
+    const response = await fetch(`${child.url}/api/sdk/config?${new URLSearchParams(query)}`, {
+      headers: { authorization: `Bearer ${setup.keys.sdk}` },
+      signal: bounded(),
+    });
     const text = await response.text();
     assert.equal(response.status, 200, text);
     return (JSON.parse(text) as Json).variant.id as string;
@@ -62,7 +71,13 @@ test('a catastrophic $regex with long inputs on resolve and on keyless events an
   assert.equal((await fetch(`${child.url}/healthz`, { signal: bounded() })).status, 200);
 
   const exported = await fetch(`${child.url}/api/events?paywallId=by-user`, { headers: { authorization: `Bearer ${setup.keys.secret}` }, signal: bounded() });
-  const variants = Object.fromEntries((await exported.text()).trim().split('\n').map((line) => JSON.parse(line) as Json).map((e) => [e.id, e.variant_id]));
+  const variants = Object.fromEntries(
+    (await exported.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Json)
+      .map((e) => [e.id, e.variant_id]),
+  );
   assert.deepEqual(variants, { 'e-out': 'out', 'e-in': 'in' });
   assert.equal(await child.stop(), 0);
 });
@@ -74,7 +89,11 @@ test('a $regex the linear-time engine cannot run is refused with 422 at its JSON
   for (const pattern of ['^(?=pro)', '(a)\\1', '(?<!x)y']) {
     const response = await client.request('PUT', '/api/paywalls/lookaround', { body: targeted({ 'attr.plan': { $regex: pattern } }) });
     const body = await problem(response, 422, 'validation_failed');
-    assert.deepEqual(body.errors.map((e: Json) => e.path), ['/audiences/0/when/attr.plan/$regex'], pattern);
+    assert.deepEqual(
+      body.errors.map((e: Json) => e.path),
+      ['/audiences/0/when/attr.plan/$regex'],
+      pattern,
+    );
     assert.match(body.errors[0].message, /RE2/);
     assert.ok(!JSON.stringify(body).includes(pattern), 'the error does not echo the pattern');
   }

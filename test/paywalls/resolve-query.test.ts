@@ -96,8 +96,44 @@ test('fixed queries read as before: escapes, empty and repeated parameters, attr
 });
 
 test('random queries read as before', () => {
-  const names = ['paywallId', 'userId', 'platform', 'locale', 'country', 'appVersion', 'explain', 'attr.plan', 'attr.', 'attr.__proto__', 'user%49d', 'platfor%6D', 'other', ''];
-  const values = ['', 'x', '0', '1', '2', 'onboarding', 'iOS', 'android', 'WEB', 'tv', 'de-AT', 'en_gb', 'J%C3%BCrgen', 'a+b', '%zz', 'a=b', 'a'.repeat(64), 'a'.repeat(65), 'é'.repeat(256), 'é'.repeat(257)];
+  const names = [
+    'paywallId',
+    'userId',
+    'platform',
+    'locale',
+    'country',
+    'appVersion',
+    'explain',
+    'attr.plan',
+    'attr.',
+    'attr.__proto__',
+    'user%49d',
+    'platfor%6D',
+    'other',
+    '',
+  ];
+  const values = [
+    '',
+    'x',
+    '0',
+    '1',
+    '2',
+    'onboarding',
+    'iOS',
+    'android',
+    'WEB',
+    'tv',
+    'de-AT',
+    'en_gb',
+    'J%C3%BCrgen',
+    'a+b',
+    '%zz',
+    'a=b',
+    'a'.repeat(64),
+    'a'.repeat(65),
+    'é'.repeat(256),
+    'é'.repeat(257),
+  ];
   let seed = 7;
   const random = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;

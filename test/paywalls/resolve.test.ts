@@ -76,7 +76,10 @@ test('store_product_id follows the platform: ios app_store, android play_store, 
   assert.deepEqual(await storeIds({}), [null, null]);
   assert.deepEqual(await storeIds({ platform: 'IOS' }), ['com.acme.pro.annual', null]);
   const invalid = await problem(await client.resolve({ paywallId: 'p', platform: 'windows' }), 400, 'invalid_query');
-  assert.deepEqual(invalid.errors.map((e: Json) => e.path), ['/platform']);
+  assert.deepEqual(
+    invalid.errors.map((e: Json) => e.path),
+    ['/platform'],
+  );
 });
 
 test('a product changed after publishing is served changed at once', async (t) => {
@@ -121,7 +124,14 @@ test('variants override root, slots, strings and metadata; a holdout variant sho
           strings: { en: { title: 'Override' } },
           slots: { primary: 'pro_monthly' },
           metadata: { theme: 'dark' },
-          root: { type: 'stack', props: { axis: 'z' }, children: [{ type: 'text', props: { text_key: 'title' } }, { type: 'product', props: { slot: 'primary' } }] },
+          root: {
+            type: 'stack',
+            props: { axis: 'z' },
+            children: [
+              { type: 'text', props: { text_key: 'title' } },
+              { type: 'product', props: { slot: 'primary' } },
+            ],
+          },
         },
         { id: 'holdout', weight: 0, holdout: true, metadata: { measured: true } },
       ],
@@ -163,20 +173,26 @@ test('locale fallback chain: region, script, Norwegian, case and separators, Acc
   await live(
     client,
     'p',
-    single({
-      en: { title: 'en', extra: 'en extra' },
-      de: { title: 'de' },
-      'zh-Hant': { title: 'zh-Hant' },
-      zh: { title: 'zh', extra: 'zh extra' },
-      no: { title: 'no' },
-      'pt-br': { title: 'pt-BR' },
-    }, {
-      root: {
-        type: 'stack',
-        props: { axis: 'vertical' },
-        children: [{ type: 'text', props: { text_key: 'title' } }, { type: 'text', props: { text_key: 'extra' } }],
+    single(
+      {
+        en: { title: 'en', extra: 'en extra' },
+        de: { title: 'de' },
+        'zh-Hant': { title: 'zh-Hant' },
+        zh: { title: 'zh', extra: 'zh extra' },
+        no: { title: 'no' },
+        'pt-br': { title: 'pt-BR' },
       },
-    }),
+      {
+        root: {
+          type: 'stack',
+          props: { axis: 'vertical' },
+          children: [
+            { type: 'text', props: { text_key: 'title' } },
+            { type: 'text', props: { text_key: 'extra' } },
+          ],
+        },
+      },
+    ),
   );
   const served = async (query: Record<string, string>, headers?: Record<string, string>) => {
     const body = await resolved(client, { paywallId: 'p', ...query }, headers);
@@ -207,10 +223,20 @@ test('the Norwegian link works the other way round too: a paywall in nb serves n
 /** Serves variant "in" to users whose attributes match `when`, "out" to everyone else. */
 async function audienceMatches(client: Api, when: Json, cases: [query: Record<string, string>, matches: boolean][]): Promise<void> {
   const id = `a${Math.random().toString(36).slice(2, 10)}`;
-  await live(client, id, single({ en: { title: 'T' } }, {
-    variants: [{ id: 'out', weight: 1 }, { id: 'in', weight: 0 }],
-    audiences: [{ id: 'target', when, weights: { in: 1 } }],
-  }));
+  await live(
+    client,
+    id,
+    single(
+      { en: { title: 'T' } },
+      {
+        variants: [
+          { id: 'out', weight: 1 },
+          { id: 'in', weight: 0 },
+        ],
+        audiences: [{ id: 'target', when, weights: { in: 1 } }],
+      },
+    ),
+  );
   for (const [query, matches] of cases) {
     const body = await resolved(client, { paywallId: id, userId: 'u-1', ...query });
     assert.equal(body.variant.id, matches ? 'in' : 'out', `${JSON.stringify(when)} with ${JSON.stringify(query)}`);
@@ -294,27 +320,34 @@ test('audiences: version comparison $vgt, $vgte, $vlt and $vlte on appVersion', 
 
 test('audiences: $and, $or and $not', async (t) => {
   const { client } = await setup(t);
-  await audienceMatches(
-    client,
-    { $and: [{ $or: [{ country: 'US' }, { country: 'CA' }] }, { $not: { platform: 'web' } }] },
-    [
-      [{ country: 'US', platform: 'ios' }, true],
-      [{ country: 'CA' }, true],
-      [{ country: 'CA', platform: 'web' }, false],
-      [{ country: 'MX', platform: 'ios' }, false],
-    ],
-  );
+  await audienceMatches(client, { $and: [{ $or: [{ country: 'US' }, { country: 'CA' }] }, { $not: { platform: 'web' } }] }, [
+    [{ country: 'US', platform: 'ios' }, true],
+    [{ country: 'CA' }, true],
+    [{ country: 'CA', platform: 'web' }, false],
+    [{ country: 'MX', platform: 'ios' }, false],
+  ]);
 });
 
 test('audiences are tried in order and the first match wins', async (t) => {
   const { client } = await setup(t);
-  await live(client, 'p', single({ en: { title: 'T' } }, {
-    variants: [{ id: 'a', weight: 1 }, { id: 'b', weight: 0 }, { id: 'c', weight: 0 }],
-    audiences: [
-      { id: 'first', when: { country: 'US' }, weights: { b: 1 } },
-      { id: 'second', when: { platform: 'ios' }, weights: { c: 1 } },
-    ],
-  }));
+  await live(
+    client,
+    'p',
+    single(
+      { en: { title: 'T' } },
+      {
+        variants: [
+          { id: 'a', weight: 1 },
+          { id: 'b', weight: 0 },
+          { id: 'c', weight: 0 },
+        ],
+        audiences: [
+          { id: 'first', when: { country: 'US' }, weights: { b: 1 } },
+          { id: 'second', when: { platform: 'ios' }, weights: { c: 1 } },
+        ],
+      },
+    ),
+  );
   const variant = async (query: Record<string, string>) => (await resolved(client, { paywallId: 'p', userId: 'u', ...query })).variant;
   assert.deepEqual(await variant({ country: 'US', platform: 'ios' }), { id: 'b', audience: 'first', assignment: 'hashed' });
   assert.deepEqual(await variant({ platform: 'ios' }), { id: 'c', audience: 'second', assignment: 'hashed' });
@@ -364,7 +397,11 @@ test('assignment is stable across a server restart and in another process', asyn
   assert.ok(before.includes('control') && before.includes('annual_first'));
   await first.server.stop();
 
-  const restarted = await startServer(serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}), new Logger('error'), recordingOptions);
+  const restarted = await startServer(
+    serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}),
+    new Logger('error'),
+    recordingOptions,
+  );
   t.after(() => restarted.stop());
   assert.deepEqual(await assignments(`http://127.0.0.1:${restarted.port}`, first.keys.sdk, 'onboarding', users), before);
 
@@ -422,7 +459,10 @@ test('unknown, unpublished, archived paywalls and a missing paywallId', async (t
   await client.request('DELETE', '/api/paywalls/gone');
   await problem(await client.resolve({ paywallId: 'gone' }), 404, 'paywall_not_found');
   const missing = await problem(await client.resolve({}), 400, 'invalid_query');
-  assert.deepEqual(missing.errors.map((e: Json) => e.path), ['/paywallId']);
+  assert.deepEqual(
+    missing.errors.map((e: Json) => e.path),
+    ['/paywallId'],
+  );
 });
 
 test('the resolve endpoint takes an sdk or a secret key, and nothing else', async (t) => {
@@ -468,9 +508,15 @@ test('query parameters: limits and the platform list answer 400 naming each para
     400,
     'invalid_query',
   );
-  assert.deepEqual(invalid.errors.map((e: Json) => e.path), ['/userId', '/platform', '/appVersion']);
+  assert.deepEqual(
+    invalid.errors.map((e: Json) => e.path),
+    ['/userId', '/platform', '/appVersion'],
+  );
   const tooLongId = await problem(await client.resolve({ paywallId: 'p'.repeat(65) }), 400, 'invalid_query');
-  assert.deepEqual(tooLongId.errors.map((e: Json) => e.path), ['/paywallId']);
+  assert.deepEqual(
+    tooLongId.errors.map((e: Json) => e.path),
+    ['/paywallId'],
+  );
 
   const plain = await resolved(client, { paywallId: 'onboarding', userId: 'u'.repeat(256), platform: 'ios', locale: 'de' });
   const shouted = await resolved(client, { paywallId: 'onboarding', userId: 'u'.repeat(256), platform: 'IOS', locale: 'de' });

@@ -2,12 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { RE2JS } from 're2js';
-import {
-  type Condition,
-  compileCondition,
-  evalCondition,
-  validateCondition,
-} from '../../src/paywalls/targeting/condition.ts';
+import { type Condition, compileCondition, evalCondition, validateCondition } from '../../src/paywalls/targeting/condition.ts';
 import {
   assignBucket,
   assignBucketAfter,
@@ -18,12 +13,7 @@ import {
   seedHash,
   type VariationRange,
 } from '../../src/paywalls/targeting/hash.ts';
-import {
-  localeChain,
-  normalizeLocale,
-  parseAcceptLanguage,
-  pickLocale,
-} from '../../src/paywalls/targeting/locale.ts';
+import { localeChain, normalizeLocale, parseAcceptLanguage, pickLocale } from '../../src/paywalls/targeting/locale.ts';
 import { compareVersions } from '../../src/paywalls/targeting/version.ts';
 
 /** The keys of GrowthBook's cases.json (spec 0.5.4) this module conforms to. */
@@ -36,9 +26,7 @@ interface GrowthBookCases {
   versionCompare: Record<'lt' | 'gt' | 'eq', [a: string, b: string, expected: boolean][]>;
 }
 
-const cases = JSON.parse(
-  fs.readFileSync(new URL('../vectors/growthbook-cases.json', import.meta.url), 'utf8'),
-) as GrowthBookCases;
+const cases = JSON.parse(fs.readFileSync(new URL('../vectors/growthbook-cases.json', import.meta.url), 'utf8')) as GrowthBookCases;
 
 /** Operators in the vectors that paywalld does not implement; their cases are filtered out. */
 const UNSUPPORTED_OPERATORS: readonly string[] = [];
@@ -117,16 +105,8 @@ describe('GrowthBook conformance vectors', () => {
 
     // Guards validateCondition against rejecting well-formed GrowthBook conditions.
     test('validateCondition flags exactly the malformed vector conditions', () => {
-      const flagged = cases.evalCondition
-        .filter(([, condition]) => validateCondition(condition).length > 0)
-        .map(([name]) => name);
-      assert.deepEqual(flagged, [
-        '$in - not array',
-        '$nin - not array',
-        'unknown operator - pass',
-        '$regex invalid - pass',
-        '$regex invalid - fail',
-      ]);
+      const flagged = cases.evalCondition.filter(([, condition]) => validateCondition(condition).length > 0).map(([name]) => name);
+      assert.deepEqual(flagged, ['$in - not array', '$nin - not array', 'unknown operator - pass', '$regex invalid - pass', '$regex invalid - fail']);
     });
   });
 });
@@ -182,9 +162,15 @@ describe('pickByWeights', () => {
   });
 
   test('normalises any integer sum onto the 10,000 buckets', () => {
-    assert.deepEqual([0, 2_499, 2_500, 7_499, 7_500, 9_999].map((bucket) => pickByWeights(bucket, [1, 2, 1])), [0, 0, 1, 1, 2, 2]);
+    assert.deepEqual(
+      [0, 2_499, 2_500, 7_499, 7_500, 9_999].map((bucket) => pickByWeights(bucket, [1, 2, 1])),
+      [0, 0, 1, 1, 2, 2],
+    );
     // 10000/3 = 3333.33…: bucket 3333 starts inside the first third.
-    assert.deepEqual([3_333, 3_334, 9_999].map((bucket) => pickByWeights(bucket, [1, 2])), [0, 1, 1]);
+    assert.deepEqual(
+      [3_333, 3_334, 9_999].map((bucket) => pickByWeights(bucket, [1, 2])),
+      [0, 1, 1],
+    );
     assert.equal(pickByWeights(9_999, [7]), 0);
   });
 

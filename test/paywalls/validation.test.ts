@@ -1,6 +1,6 @@
 /** Every write-time rejection of a paywall document, through HTTP: 422, the exact JSON pointer, nothing stored. */
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { startTestServer } from '../helpers/server.ts';
 import { api, example, type Json, problem, seedProducts } from './api.ts';
 
@@ -9,7 +9,10 @@ async function rejects(t: TestContext, doc: Json | string, paths: string[]): Pro
   const client = api(await startTestServer(t));
   await seedProducts(client);
   const body = await problem(await client.request('PUT', '/api/paywalls/onboarding', { body: doc }), 422, 'validation_failed');
-  assert.deepEqual(body.errors.map((error: { path: string }) => error.path), paths);
+  assert.deepEqual(
+    body.errors.map((error: { path: string }) => error.path),
+    paths,
+  );
   await problem(await client.request('GET', '/api/paywalls/onboarding'), 404, 'paywall_not_found');
   assert.deepEqual(await (await client.request('GET', '/api/paywalls')).json(), { paywalls: [] });
   return body.errors;

@@ -25,7 +25,10 @@ test('PUT creates (201) and replaces (200) a product; GET and the list read it b
 
   await client.putProduct('basic', { name: 'Basic' });
   const list = (await (await client.request('GET', '/api/products')).json()) as Json;
-  assert.deepEqual(list.products.map((p: Json) => p.id), ['basic', 'pro_annual']);
+  assert.deepEqual(
+    list.products.map((p: Json) => p.id),
+    ['basic', 'pro_annual'],
+  );
 });
 
 test('an invalid product is a 422 with the path of each problem', async (t) => {
@@ -94,7 +97,10 @@ test("another project's products are invisible (404) and do not satisfy a slot",
   await problem(await theirs.request('DELETE', '/api/products/pro_annual'), 404, 'product_not_found');
   assert.deepEqual(await (await theirs.request('GET', '/api/products')).json(), { products: [] });
   const rejected = await problem(await theirs.request('PUT', '/api/paywalls/p', { body: single({ en: { title: 'T' } }) }), 422, 'validation_failed');
-  assert.deepEqual(rejected.errors.map((e: Json) => e.path), ['/slots/primary']);
+  assert.deepEqual(
+    rejected.errors.map((e: Json) => e.path),
+    ['/slots/primary'],
+  );
 });
 
 test('If-None-Match with the ETag answers 304 on product reads', async (t) => {

@@ -16,9 +16,10 @@ import { tempDir } from '../helpers/temp.ts';
 const BUILD_EXE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../build-exe.mjs');
 const ABI = process.versions.modules;
 const GLIBC = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
-const SERVES = (ABI === '115' && GLIBC && Number(GLIBC.split('.')[1]) >= 28) || (['127', '137', '141'].includes(ABI) && GLIBC && Number(GLIBC.split('.')[1]) >= 38);
+const SERVES =
+  (ABI === '115' && GLIBC && Number(GLIBC.split('.')[1]) >= 28) || (['127', '137', '141'].includes(ABI) && GLIBC && Number(GLIBC.split('.')[1]) >= 38);
 
-test('an executable built with --node carries that Node.js and its ABI\'s addons, and says so', async (t) => {
+test("an executable built with --node carries that Node.js and its ABI's addons, and says so", async (t) => {
   const dir = tempDir(t);
   const executable = path.join(dir, 'paywalld');
   execFileSync(process.execPath, [BUILD_EXE, '--node', process.execPath, '--out', executable], { stdio: 'pipe' });
@@ -27,7 +28,10 @@ test('an executable built with --node carries that Node.js and its ABI\'s addons
 
   const version = runCli(['--version'], launch);
   assert.equal(version.status, 0, version.stderr);
-  assert.equal(version.stdout.split('\n')[1], `Node.js ${process.version} (ABI ${ABI}, ${process.platform} ${process.arch}${GLIBC ? `, glibc ${GLIBC}` : ''}), embedded in this executable`);
+  assert.equal(
+    version.stdout.split('\n')[1],
+    `Node.js ${process.version} (ABI ${ABI}, ${process.platform} ${process.arch}${GLIBC ? `, glibc ${GLIBC}` : ''}), embedded in this executable`,
+  );
   const [buildId] = fs.readdirSync(cache);
   const addons = fs.readdirSync(path.join(cache, buildId!)).filter((name) => name.endsWith('.node'));
   assert.deepEqual(addons.sort(), [`better_sqlite3_${process.platform}_${process.arch}_${ABI}.node`, `uws_${process.platform}_${process.arch}_${ABI}.node`]);

@@ -45,7 +45,10 @@ test('the glibc each build asks for is the newest symbol version its Linux addon
         const file = path.join(NODE_MODULES, build.directory, `uws_linux_${arch}_${abi}.node`);
         if (!fs.existsSync(file)) continue;
         // Symbol versions are plain strings in .dynstr: GLIBC_2.38 and the like.
-        for (const [, version] of fs.readFileSync(file).toString('latin1').matchAll(/GLIBC_(\d+\.\d+)/g)) {
+        for (const [, version] of fs
+          .readFileSync(file)
+          .toString('latin1')
+          .matchAll(/GLIBC_(\d+\.\d+)/g)) {
           if (!atLeast(newest, version!)) newest = version!;
         }
       }
@@ -95,5 +98,8 @@ test('the message when no build fits names the runtime and glibc, what would wor
   );
   assert.match(noUwsMessage(host('137', undefined)), /^cannot serve HTTP on Node\.js v24\.11\.0 with a Linux without glibc \(musl\?\): /);
   // Inside an executable the way out is another executable, built with a runtime that fits.
-  assert.match(noUwsMessage(host('137', '2.36', { executable: true })).split('\n')[1]!, /^What works: an executable built with one of these \(npm run build:exe -- --node 20\): Node\.js 20 on glibc 2\.28\+/);
+  assert.match(
+    noUwsMessage(host('137', '2.36', { executable: true })).split('\n')[1]!,
+    /^What works: an executable built with one of these \(npm run build:exe -- --node 20\): Node\.js 20 on glibc 2\.28\+/,
+  );
 });

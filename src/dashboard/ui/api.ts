@@ -69,7 +69,12 @@ export async function call<T>(
   const body = text === '' ? undefined : safeJson(text);
   if (!response.ok) {
     const problem = (body ?? {}) as { code?: string; detail?: string; title?: string; errors?: FieldError[] };
-    const error = new ApiError(response.status, problem.code ?? 'http_error', problem.detail ?? problem.title ?? `HTTP ${response.status}`, problem.errors ?? []);
+    const error = new ApiError(
+      response.status,
+      problem.code ?? 'http_error',
+      problem.detail ?? problem.title ?? `HTTP ${response.status}`,
+      problem.errors ?? [],
+    );
     if (response.status === 401 && options.signOutOn401 !== false) onUnauthorized(error);
     throw error;
   }

@@ -52,8 +52,8 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
         <h1 id="keys-title">API keys</h1>
       </div>
       <p class="muted">
-        <strong>sdk</strong> keys ship inside apps (resolve paywalls, send events); <strong>secret</strong> keys manage the project and must stay on
-        servers and in this dashboard.
+        <strong>sdk</strong> keys ship inside apps (resolve paywalls, send events); <strong>secret</strong> keys manage the project and must stay on servers and
+        in this dashboard.
       </p>
       <Problem error={error} />
       <form class="card" onSubmit={create} aria-labelledby="new-key-title">
@@ -136,9 +136,7 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
         onCancel={() => setRevoking(null)}
       >
         <p>Every request with this key fails from now on. This cannot be undone.</p>
-        {revoking && isMine(revoking) ? (
-          <p class="banner banner-warning">This is the key this dashboard is signed in with: you will be signed out.</p>
-        ) : null}
+        {revoking && isMine(revoking) ? <p class="banner banner-warning">This is the key this dashboard is signed in with: you will be signed out.</p> : null}
       </Confirm>
     </section>
   );

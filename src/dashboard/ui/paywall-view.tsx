@@ -101,7 +101,19 @@ function safeLink(url: unknown): string | undefined {
 }
 
 /** A few common icon names drawn as characters; others show their name's first letter. */
-const GLYPHS: Record<string, string> = { check: '✓', checkmark: '✓', star: '★', close: '✕', x: '✕', heart: '♥', lock: '🔒', crown: '♛', bolt: '⚡', sparkles: '✨', gift: '🎁' };
+const GLYPHS: Record<string, string> = {
+  check: '✓',
+  checkmark: '✓',
+  star: '★',
+  close: '✕',
+  x: '✕',
+  heart: '♥',
+  lock: '🔒',
+  crown: '♛',
+  bolt: '⚡',
+  sparkles: '✨',
+  gift: '🎁',
+};
 
 const DRAW: Record<(typeof RENDERED_TYPES)[number], Draw> = {
   stack(node, props, options, key) {
@@ -178,7 +190,14 @@ const DRAW: Record<(typeof RENDERED_TYPES)[number], Draw> = {
   },
   spacer(node, props, _options, key) {
     const size = num(props.size);
-    return <div key={key} class={size === undefined ? 'pw-spacer pw-spacer-flexible' : 'pw-spacer'} style={size === undefined ? {} : { height: `${size}px`, width: `${size}px` }} data-node={node.id} />;
+    return (
+      <div
+        key={key}
+        class={size === undefined ? 'pw-spacer pw-spacer-flexible' : 'pw-spacer'}
+        style={size === undefined ? {} : { height: `${size}px`, width: `${size}px` }}
+        data-node={node.id}
+      />
+    );
   },
   icon(node, props, _options, key) {
     const name = str(props.name) ?? '';
@@ -196,7 +215,12 @@ const DRAW: Record<(typeof RENDERED_TYPES)[number], Draw> = {
     const url = safeLink(props.url);
     const kind = str(props.kind) ?? 'other';
     const text = str(props.text) ?? '';
-    if (!url) return <span key={key} class={`pw-link pw-link-${kind}`}>{text}</span>;
+    if (!url)
+      return (
+        <span key={key} class={`pw-link pw-link-${kind}`}>
+          {text}
+        </span>
+      );
     return (
       <a key={key} class={`pw-link pw-link-${kind}`} style={textStyle(props.style)} href={url} target="_blank" rel="noopener noreferrer" data-node={node.id}>
         {text}

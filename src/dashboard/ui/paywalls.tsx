@@ -66,7 +66,9 @@ export function Paywalls({ secret }: { secret: string }): JSX.Element {
                 <th scope="col">Live</th>
                 <th scope="col">Newest</th>
                 <th scope="col">Last change</th>
-                <th scope="col" class="number">Impressions, 7 days</th>
+                <th scope="col" class="number">
+                  Impressions, 7 days
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -112,12 +114,19 @@ function CreatePaywall({ secret }: { secret: string }): JSX.Element {
     setError(null);
     try {
       const { body } = await call<{ products: Product[] }>(secret, 'GET', '/api/products');
-      const document = starterDocument(name.trim() || id, body.products.map((product) => product.id));
+      const document = starterDocument(
+        name.trim() || id,
+        body.products.map((product) => product.id),
+      );
       // If-None-Match: * creates only; an existing paywall with this id is never overwritten from here.
       await call(secret, 'PUT', `/api/paywalls/${enc(id)}`, { body: document, headers: { 'if-none-match': '*' } });
       go('paywalls', id);
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 412 ? new Error(`A paywall with the id "${id}" exists already; open it from the list or pick another id.`) : failure);
+      setError(
+        failure instanceof ApiError && failure.status === 412
+          ? new Error(`A paywall with the id "${id}" exists already; open it from the list or pick another id.`)
+          : failure,
+      );
     } finally {
       setBusy(false);
     }
@@ -128,7 +137,14 @@ function CreatePaywall({ secret }: { secret: string }): JSX.Element {
       <div class="fields">
         <div class="field">
           <label for="new-paywall-id">Id (what apps ask for)</label>
-          <input id="new-paywall-id" value={id} onInput={(e) => setId(e.currentTarget.value.trim())} placeholder="onboarding" aria-invalid={idProblem ? 'true' : 'false'} aria-describedby="new-paywall-id-help" />
+          <input
+            id="new-paywall-id"
+            value={id}
+            onInput={(e) => setId(e.currentTarget.value.trim())}
+            placeholder="onboarding"
+            aria-invalid={idProblem ? 'true' : 'false'}
+            aria-describedby="new-paywall-id-help"
+          />
           <small id="new-paywall-id-help" class={idProblem ? 'error-text' : 'muted'}>
             {idProblem ?? 'Letters, digits, "_", "." or "-".'}
           </small>

@@ -37,7 +37,11 @@ export function Products({ secret }: { secret: string }): JSX.Element {
   const submit = async (event: Event) => {
     event.preventDefault();
     setFormError(null);
-    const store_ids = Object.fromEntries(Object.entries(draft.store_ids).filter(([, value]) => value.trim() !== '').map(([k, value]) => [k, value.trim()]));
+    const store_ids = Object.fromEntries(
+      Object.entries(draft.store_ids)
+        .filter(([, value]) => value.trim() !== '')
+        .map(([k, value]) => [k, value.trim()]),
+    );
     try {
       // Creating never replaces a product that exists already (If-None-Match: *).
       await call(secret, 'PUT', `/api/products/${enc(draft.id)}`, {
@@ -48,7 +52,11 @@ export function Products({ secret }: { secret: string }): JSX.Element {
       setDraft(blank());
       refresh();
     } catch (failure) {
-      setFormError(failure instanceof ApiError && failure.status === 412 ? new Error(`A product with the id "${draft.id}" exists already; edit it from the list.`) : failure);
+      setFormError(
+        failure instanceof ApiError && failure.status === 412
+          ? new Error(`A product with the id "${draft.id}" exists already; edit it from the list.`)
+          : failure,
+      );
     }
   };
 
@@ -89,11 +97,24 @@ export function Products({ secret }: { secret: string }): JSX.Element {
         <div class="fields">
           <div class="field">
             <label for="product-id">Id</label>
-            <input id="product-id" required value={draft.id} readOnly={draft.existing} placeholder="pro_annual" onInput={(e) => setDraft({ ...draft, id: e.currentTarget.value.trim() })} />
+            <input
+              id="product-id"
+              required
+              value={draft.id}
+              readOnly={draft.existing}
+              placeholder="pro_annual"
+              onInput={(e) => setDraft({ ...draft, id: e.currentTarget.value.trim() })}
+            />
           </div>
           <div class="field">
             <label for="product-name">Name</label>
-            <input id="product-name" required value={draft.name} placeholder="Pro Annual" onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })} />
+            <input
+              id="product-name"
+              required
+              value={draft.name}
+              placeholder="Pro Annual"
+              onInput={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+            />
           </div>
           {STORES.map(([key, label]) => (
             <div class="field" key={key}>
@@ -159,7 +180,12 @@ export function Products({ secret }: { secret: string }): JSX.Element {
                           id: product.id,
                           name: product.name,
                           existing: true,
-                          store_ids: { app_store: product.store_ids.app_store ?? '', play_store: product.store_ids.play_store ?? '', stripe: product.store_ids.stripe ?? '', web: product.store_ids.web ?? '' },
+                          store_ids: {
+                            app_store: product.store_ids.app_store ?? '',
+                            play_store: product.store_ids.play_store ?? '',
+                            stripe: product.store_ids.stripe ?? '',
+                            web: product.store_ids.web ?? '',
+                          },
                         })
                       }
                     >

@@ -216,12 +216,24 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
           <thead>
             <tr>
               <th scope="col">Variant</th>
-              <th scope="col" class="number">Exposed users</th>
-              <th scope="col" class="number">Conversions</th>
-              <th scope="col" class="number">Conversion (95 % interval)</th>
-              <th scope="col" class="number">Uplift (95 % interval)</th>
-              <th scope="col" class="number">p-value</th>
-              <th scope="col" class="number">Chance to beat control</th>
+              <th scope="col" class="number">
+                Exposed users
+              </th>
+              <th scope="col" class="number">
+                Conversions
+              </th>
+              <th scope="col" class="number">
+                Conversion (95 % interval)
+              </th>
+              <th scope="col" class="number">
+                Uplift (95 % interval)
+              </th>
+              <th scope="col" class="number">
+                p-value
+              </th>
+              <th scope="col" class="number">
+                Chance to beat control
+              </th>
               {currencies.map((currency) => (
                 <th key={currency} scope="col" class="number">
                   Revenue per user, {currency}
@@ -319,7 +331,11 @@ function Chart({ title, results, field }: { title: string; results: Results; fie
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>
-      {results.days.length === 0 ? <p class="muted">No exposures yet.</p> : <div ref={target} class="chart-plot" role="img" aria-label={`${title} per day and variant`} />}
+      {results.days.length === 0 ? (
+        <p class="muted">No exposures yet.</p>
+      ) : (
+        <div ref={target} class="chart-plot" role="img" aria-label={`${title} per day and variant`} />
+      )}
     </figure>
   );
 }

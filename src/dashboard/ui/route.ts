@@ -5,7 +5,11 @@ import { useEffect, useState } from 'preact/hooks';
  * serves one index.html and reloading or sharing a link keeps the page.
  */
 export function currentRoute(): string[] {
-  return location.hash.replace(/^#\/?/, '').split('/').filter((part) => part !== '').map(decodeURIComponent);
+  return location.hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeURIComponent);
 }
 
 export function useRoute(): string[] {

@@ -36,8 +36,8 @@ export function SignIn(props: { notice: string | null; onSignedIn: (key: string,
       <form class="card" onSubmit={submit} aria-describedby="sign-in-help">
         <h1>paywalld</h1>
         <p id="sign-in-help" class="muted">
-          Sign in with your project's <strong>secret key</strong> (<code>pwk_secret_…</code>), printed once when the server first started or made
-          with <code>paywalld keys create --project ID --scope secret</code>. It stays in this tab only.
+          Sign in with your project's <strong>secret key</strong> (<code>pwk_secret_…</code>), printed once when the server first started or made with{' '}
+          <code>paywalld keys create --project ID --scope secret</code>. It stays in this tab only.
         </p>
         {props.notice ? (
           <p class="banner banner-info" role="status">

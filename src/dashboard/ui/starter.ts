@@ -13,8 +13,26 @@ export function starterDocument(name: string, productIds: readonly string[]): Re
     name,
     default_locale: 'en',
     strings: {
-      en: { title: 'Go Pro', subtitle: 'Everything, unlocked.', feature_1: 'No ads', feature_2: 'Unlimited projects', cta: 'Continue', restore: 'Restore purchases', terms: 'Terms', privacy: 'Privacy' },
-      de: { title: 'Werde Pro', subtitle: 'Alles freigeschaltet.', feature_1: 'Keine Werbung', feature_2: 'Unbegrenzte Projekte', cta: 'Weiter', restore: 'Käufe wiederherstellen', terms: 'AGB', privacy: 'Datenschutz' },
+      en: {
+        title: 'Go Pro',
+        subtitle: 'Everything, unlocked.',
+        feature_1: 'No ads',
+        feature_2: 'Unlimited projects',
+        cta: 'Continue',
+        restore: 'Restore purchases',
+        terms: 'Terms',
+        privacy: 'Privacy',
+      },
+      de: {
+        title: 'Werde Pro',
+        subtitle: 'Alles freigeschaltet.',
+        feature_1: 'Keine Werbung',
+        feature_2: 'Unbegrenzte Projekte',
+        cta: 'Weiter',
+        restore: 'Käufe wiederherstellen',
+        terms: 'AGB',
+        privacy: 'Datenschutz',
+      },
     },
     slots,
     root: {
@@ -28,8 +46,22 @@ export function starterDocument(name: string, productIds: readonly string[]): Re
           type: 'stack',
           props: { axis: 'vertical', spacing: 6 },
           children: [
-            { type: 'stack', props: { axis: 'horizontal', spacing: 8 }, children: [{ type: 'icon', props: { name: 'check', color: '#16A34A' } }, { type: 'text', props: { text_key: 'feature_1' } }] },
-            { type: 'stack', props: { axis: 'horizontal', spacing: 8 }, children: [{ type: 'icon', props: { name: 'check', color: '#16A34A' } }, { type: 'text', props: { text_key: 'feature_2' } }] },
+            {
+              type: 'stack',
+              props: { axis: 'horizontal', spacing: 8 },
+              children: [
+                { type: 'icon', props: { name: 'check', color: '#16A34A' } },
+                { type: 'text', props: { text_key: 'feature_1' } },
+              ],
+            },
+            {
+              type: 'stack',
+              props: { axis: 'horizontal', spacing: 8 },
+              children: [
+                { type: 'icon', props: { name: 'check', color: '#16A34A' } },
+                { type: 'text', props: { text_key: 'feature_2' } },
+              ],
+            },
           ],
         },
         ...products,

@@ -3,7 +3,7 @@
  * directory scan) is what lets the esbuild bundle carry them. Add a migration
  * by appending a file here; never edit one that has shipped.
  */
-import type { Migration } from './migration.ts';
+
 import { projectsAndKeys } from './001_projects_and_keys.ts';
 import { paywalls } from './002_paywalls.ts';
 import { events } from './003_events.ts';
@@ -11,5 +11,6 @@ import { configGeneration } from './004_config_generation.ts';
 import { eventDerivedState } from './005_event_derived_state.ts';
 import { paywallPhases } from './006_paywall_phases.ts';
 import { experimentEvents } from './007_experiment_events.ts';
+import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration, eventDerivedState, paywallPhases, experimentEvents];

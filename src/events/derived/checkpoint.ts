@@ -79,7 +79,9 @@ export class DerivedStore {
       ),
       users: db.prepare<[], [string, number, string]>('SELECT project_id, ordinal, user_id FROM event_users ORDER BY project_id, ordinal').raw(),
       daySets: db
-        .prepare<[], [string, string, string, number, string, number, Buffer]>('SELECT project_id, paywall_id, variant_id, day, type, count, users FROM event_day_sets')
+        .prepare<[], [string, string, string, number, string, number, Buffer]>(
+          'SELECT project_id, paywall_id, variant_id, day, type, count, users FROM event_day_sets',
+        )
         .raw(),
       replay: db
         .prepare<[number, number], ReplayRow>(
@@ -96,7 +98,9 @@ export class DerivedStore {
       addDedup: db.prepare<[string, number, string]>('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)'),
       addTime: db.prepare<[string, number, number]>('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)'),
       addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
-      segments: db.prepare<[], [string, string, string, string, string]>('SELECT project_id, paywall_id, audience, variants, currencies FROM event_experiment_segments').raw(),
+      segments: db
+        .prepare<[], [string, string, string, string, string]>('SELECT project_id, paywall_id, audience, variants, currencies FROM event_experiment_segments')
+        .raw(),
       chunks: db
         .prepare<[], [string, string, string, string, number, number, Buffer]>(
           'SELECT project_id, paywall_id, audience, log, chunk, entries, data FROM event_experiment_chunks ORDER BY project_id, paywall_id, audience, log, chunk',
@@ -162,13 +166,24 @@ export class DerivedStore {
       replayed++;
     }
     const emptyTables = this.db.transaction(() => {
-      for (const table of ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets', 'event_experiment_segments', 'event_experiment_chunks']) this.db.exec(`DELETE FROM ${table}`);
+      for (const table of [
+        'event_checkpoint',
+        'event_dedup',
+        'event_time_index',
+        'event_users',
+        'event_day_sets',
+        'event_experiment_segments',
+        'event_experiment_chunks',
+      ])
+        this.db.exec(`DELETE FROM ${table}`);
     });
     emptyTables.immediate();
     const dedupRange = this.db.prepare<[number, number]>(
       'INSERT OR IGNORE INTO event_dedup SELECT project_id, client_ts, event_id FROM events WHERE seq > ? AND seq <= ? AND event_id IS NOT NULL ORDER BY 1, 2, 3',
     );
-    const timeRange = this.db.prepare<[number, number]>('INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq > ? AND seq <= ? ORDER BY 1, 2, 3');
+    const timeRange = this.db.prepare<[number, number]>(
+      'INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq > ? AND seq <= ? ORDER BY 1, 2, 3',
+    );
     const indexRange = this.db.transaction((from: number, to: number) => {
       dedupRange.run(from, to);
       timeRange.run(from, to);
@@ -281,7 +296,8 @@ export class DerivedStore {
     const users = state.users.takeFresh();
     const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
     const segments = [...state.experiments.entries()].filter(
-      ([, , , segment]) => segment.namesDirty || segment.exposures.length > segment.exposures.storedLength || segment.purchases.length > segment.purchases.storedLength,
+      ([, , , segment]) =>
+        segment.namesDirty || segment.exposures.length > segment.exposures.storedLength || segment.purchases.length > segment.purchases.storedLength,
     );
     const s = this.statements;
     try {
@@ -301,7 +317,10 @@ export class DerivedStore {
           }
           for (const [projectId, paywallId, audience, segment] of segments) {
             s.putSegment.run(projectId, paywallId, audience, JSON.stringify(segment.variants), JSON.stringify(segment.currencies));
-            for (const [name, log] of [['exposures', segment.exposures], ['purchases', segment.purchases]] as const) {
+            for (const [name, log] of [
+              ['exposures', segment.exposures],
+              ['purchases', segment.purchases],
+            ] as const) {
               // Only the chunks holding entries added since the last checkpoint: the last stored one may have grown.
               for (let n = Math.floor(log.storedLength / CHUNK_ENTRIES); n * CHUNK_ENTRIES < log.length; n++) {
                 const { entries, data } = log.chunk(n);

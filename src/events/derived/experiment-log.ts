@@ -157,7 +157,17 @@ export class ExperimentLogs {
   }
 
   /** Records an event of a known user when it is an exposure (with a variant) or a purchase. */
-  apply(projectId: string, paywallId: string, audience: string | null, type: string, ts: number, ordinal: number, variantId: string | null, revenue: number | null, currency: string | null): void {
+  apply(
+    projectId: string,
+    paywallId: string,
+    audience: string | null,
+    type: string,
+    ts: number,
+    ordinal: number,
+    variantId: string | null,
+    revenue: number | null,
+    currency: string | null,
+  ): void {
     if (type === 'screen_impression') {
       if (variantId === null) return;
       const segment = this.segment(projectId, paywallId, audience ?? DEFAULT_SEGMENT);

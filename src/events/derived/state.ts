@@ -15,7 +15,6 @@ import { DEFAULT_SEGMENT, ExperimentLogs } from './experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { UserDictionary } from './users.ts';
 
-
 /** The stored type of a day's set of users of any type; no event type can be spelled so. */
 export const ANY_TYPE = '*';
 

@@ -27,7 +27,9 @@ export class EventSink {
       `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties, audience, revenue, currency)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const checkpointed = db.prepare<[string, number, string], number>('SELECT 1 FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?').pluck();
+    const checkpointed = db
+      .prepare<[string, number, string], number>('SELECT 1 FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?')
+      .pluck();
     const { pending, state } = derived;
     const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): number[] => {
       const keys = new Set<string>();

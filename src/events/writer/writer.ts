@@ -113,9 +113,7 @@ export class EventWriter {
   write(rows: EventRow[]): Promise<number> {
     if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
     if (this.pending > 0 && this.pending + rows.length > this.options.queueLimit) {
-      return Promise.reject(
-        new DomainError('ingestion_overloaded', 'too many events are waiting to be written; retry shortly', { retryAfterSeconds: 1 }),
-      );
+      return Promise.reject(new DomainError('ingestion_overloaded', 'too many events are waiting to be written; retry shortly', { retryAfterSeconds: 1 }));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

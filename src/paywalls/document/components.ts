@@ -2,25 +2,12 @@ import * as v from 'valibot';
 import { IdSchema } from '../../shared/id.ts';
 import { oneOf } from './primitives.ts';
 
-export const COMPONENT_TYPES = [
-  'stack',
-  'text',
-  'image',
-  'button',
-  'purchase_button',
-  'product',
-  'spacer',
-  'icon',
-  'link',
-] as const;
+export const COMPONENT_TYPES = ['stack', 'text', 'image', 'button', 'purchase_button', 'product', 'spacer', 'icon', 'link'] as const;
 
 const BUTTON_ACTIONS = ['close', 'restore', 'open_url', 'custom'] as const;
 const LINK_KINDS = ['terms', 'privacy', 'other'] as const;
 
-const ColorSchema = v.pipe(
-  v.string(),
-  v.regex(/^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/, 'Must be a hex color: #RRGGBB or #RRGGBBAA'),
-);
+const ColorSchema = v.pipe(v.string(), v.regex(/^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/, 'Must be a hex color: #RRGGBB or #RRGGBBAA'));
 
 /** Distances in points; the cap only keeps nonsense out of the apps' layout code. */
 const PointsSchema = v.pipe(v.number(), v.minValue(0), v.maxValue(1000));
@@ -42,11 +29,7 @@ const ImageUrlSchema = v.pipe(
 );
 
 // A web paywall renders these as links, so schemes such as javascript: must never get through.
-const LinkUrlSchema = v.pipe(
-  v.string(),
-  v.url('Must be a valid URL'),
-  v.regex(/^(?:https?:\/\/|mailto:)/, 'Must start with https://, http:// or mailto:'),
-);
+const LinkUrlSchema = v.pipe(v.string(), v.url('Must be a valid URL'), v.regex(/^(?:https?:\/\/|mailto:)/, 'Must start with https://, http:// or mailto:'));
 
 // The schema alone cannot say "exactly one of text and text_key" and stay
 // convertible to JSON Schema; validatePaywall checks that rule.

@@ -1,5 +1,5 @@
-import type { ComponentNode } from './components.ts';
 import { type Path, pointer } from '../../shared/pointer.ts';
+import type { ComponentNode } from './components.ts';
 import { walkTree } from './tree.ts';
 
 /** What a tree's references resolve against: the default locale's strings and the slots, overrides merged in. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
+import { IdSchema } from '../../shared/id.ts';
 import { ownRecord } from '../../shared/record.ts';
 import { ComponentNodeSchema } from './components.ts';
-import { IdSchema } from '../../shared/id.ts';
 import { LocaleSchema } from './primitives.ts';
 
 /** Weights are relative; the cap keeps their sum an exact integer whatever the number of variants. */
@@ -51,10 +51,7 @@ export const PaywallSchema = v.strictObject({
   slots: v.optional(SlotsSchema, () => ({})),
   metadata: v.optional(MetadataSchema),
   root: ComponentNodeSchema,
-  variants: v.optional(
-    v.pipe(v.array(VariantSchema), v.minLength(1, 'At least one variant is required')),
-    () => [{ id: 'default', weight: 100 }],
-  ),
+  variants: v.optional(v.pipe(v.array(VariantSchema), v.minLength(1, 'At least one variant is required')), () => [{ id: 'default', weight: 100 }]),
   /** Ordered: the first audience whose condition matches decides the weights. */
   audiences: v.optional(v.array(AudienceSchema), () => []),
 });

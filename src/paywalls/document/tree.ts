@@ -1,5 +1,5 @@
-import type { ComponentNode } from './components.ts';
 import type { Path } from '../../shared/pointer.ts';
+import type { ComponentNode } from './components.ts';
 
 export interface VisitedNode {
   node: ComponentNode;

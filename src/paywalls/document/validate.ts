@@ -1,10 +1,10 @@
 import * as v from 'valibot';
+import { describeIssue, issuePath } from '../../shared/issues.ts';
+import { type Path, pointer } from '../../shared/pointer.ts';
 import { validateCondition } from '../targeting/condition.ts';
 import { arraysGivenForObjects } from './arrays.ts';
 import { limitErrors } from './limits.ts';
 import { treeReferenceErrors } from './node-rules.ts';
-import { describeIssue, issuePath } from '../../shared/issues.ts';
-import { type Path, pointer } from '../../shared/pointer.ts';
 import { comparePointers } from './pointer.ts';
 import { type PaywallOutput, PaywallSchema } from './schema.ts';
 import { type PaywallWarning, paywallWarnings } from './warnings.ts';
@@ -16,15 +16,9 @@ export interface PaywallDeps {
   productExists(productId: string): boolean;
 }
 
-export type PaywallValidation =
-  | { ok: true; value: PaywallOutput; warnings: PaywallWarning[] }
-  | { ok: false; errors: DocumentError[] };
+export type PaywallValidation = { ok: true; value: PaywallOutput; warnings: PaywallWarning[] } | { ok: false; errors: DocumentError[] };
 
-function slotProductErrors(
-  slots: Readonly<Record<string, string>>,
-  slotsPath: Path,
-  productExists: (productId: string) => boolean,
-): DocumentError[] {
+function slotProductErrors(slots: Readonly<Record<string, string>>, slotsPath: Path, productExists: (productId: string) => boolean): DocumentError[] {
   return Object.entries(slots)
     .filter(([, productId]) => !productExists(productId))
     .map(([slot]) => ({ path: pointer([...slotsPath, slot]), message: 'No product with this id exists in the project' }));
@@ -118,9 +112,7 @@ function documentErrors(doc: PaywallOutput, deps: PaywallDeps): DocumentError[] 
 
 function failure(errors: DocumentError[]): PaywallValidation {
   const unique = new Map(errors.map((error) => [`${error.path}\u0000${error.message}`, error]));
-  const sorted = [...unique.values()].sort(
-    (a, b) => comparePointers(a.path, b.path) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0),
-  );
+  const sorted = [...unique.values()].sort((a, b) => comparePointers(a.path, b.path) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
   return { ok: false, errors: sorted };
 }
 

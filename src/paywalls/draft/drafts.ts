@@ -60,6 +60,9 @@ export class PaywallDrafts {
 
 function variantIndex(document: PaywallOutput, variantId: string): number {
   const index = document.variants.findIndex((variant) => variant.id === variantId);
-  if (index < 0) throw new DomainError('validation_failed', 'the request is invalid; see errors', { errors: [{ path: '/variant', message: 'The document has no variant with this id' }] });
+  if (index < 0)
+    throw new DomainError('validation_failed', 'the request is invalid; see errors', {
+      errors: [{ path: '/variant', message: 'The document has no variant with this id' }],
+    });
   return index;
 }

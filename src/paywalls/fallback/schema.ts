@@ -25,7 +25,7 @@ export const FallbackPaywallSchema = v.object({
   revision: v.pipe(v.number(), v.integer()),
   hash: v.pipe(v.string(), v.description('SHA-256 (base64url) of this entry without the hash: equal hashes, equal content')),
   variant: ResolvedPaywallSchema.entries.variant,
-  default_locale: v.pipe(v.string(), v.description('the locale served when none of the app\'s locales is in `trees`')),
+  default_locale: v.pipe(v.string(), v.description("the locale served when none of the app's locales is in `trees`")),
   metadata: v.record(v.string(), v.unknown()),
   trees: v.pipe(
     v.record(v.string(), v.nullable(v.record(v.string(), v.unknown()))),
@@ -36,7 +36,7 @@ export const FallbackPaywallSchema = v.object({
       slot: v.string(),
       product_id: v.string(),
       name: v.nullable(v.string()),
-      store_ids: v.pipe(StoreIdsSchema, v.description('the product\'s id in each store: the client picks its platform\'s')),
+      store_ids: v.pipe(StoreIdsSchema, v.description("the product's id in each store: the client picks its platform's")),
     }),
   ),
 });

@@ -84,7 +84,13 @@ function platformSlot(platform: Platform | undefined): number {
 }
 
 function split(weights: number[]): Split {
-  return { weights, first: Math.max(0, weights.findIndex((weight) => weight > 0)) };
+  return {
+    weights,
+    first: Math.max(
+      0,
+      weights.findIndex((weight) => weight > 0),
+    ),
+  };
 }
 
 /**

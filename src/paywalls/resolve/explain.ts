@@ -53,7 +53,13 @@ function bucketRanges(document: PaywallOutput, weights: readonly number[]): Expl
   });
 }
 
-function localeExplain(document: PaywallOutput, variantIndex: number, request: ResolveRequest, source: Explain['locale']['source'], chosen: string): Explain['locale'] {
+function localeExplain(
+  document: PaywallOutput,
+  variantIndex: number,
+  request: ResolveRequest,
+  source: Explain['locale']['source'],
+  chosen: string,
+): Explain['locale'] {
   const strings = new LocaleStrings(document.default_locale, document.strings, document.variants[variantIndex]!.strings);
   const available = strings.locales();
   const walked: Explain['locale']['walked'] = [];
@@ -77,7 +83,13 @@ function localeExplain(document: PaywallOutput, variantIndex: number, request: R
   return { requested: [...request.locales], source, available: [...available].sort(), walked, chosen, reason };
 }
 
-function explain(document: PaywallOutput, compiled: CompiledPaywall, request: ResolveRequest, localeSource: Explain['locale']['source'], chosenLocale: string): Explain {
+function explain(
+  document: PaywallOutput,
+  compiled: CompiledPaywall,
+  request: ResolveRequest,
+  localeSource: Explain['locale']['source'],
+  chosenLocale: string,
+): Explain {
   const seed = document.seed ?? compiled.paywallId;
   const { trials, matched } = audienceTrials(document, request.attributes);
   const audience = matched >= 0 ? document.audiences[matched]! : undefined;
@@ -87,7 +99,10 @@ function explain(document: PaywallOutput, compiled: CompiledPaywall, request: Re
   const from = audience ? `audience ${audience.id}` : 'variants';
   const ranges = bucketRanges(document, weights);
   const bucket = request.userId === undefined ? undefined : assignBucket(seed, request.userId);
-  const first = Math.max(0, weights.findIndex((weight) => weight > 0));
+  const first = Math.max(
+    0,
+    weights.findIndex((weight) => weight > 0),
+  );
   const picked = bucket === undefined ? first : pickByWeights(bucket, weights);
   const chosen = picked < 0 ? first : picked;
   const variant = document.variants[chosen]!;

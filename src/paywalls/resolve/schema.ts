@@ -12,12 +12,12 @@ const Attribute = v.pipe(v.string(), v.maxLength(256));
 export const SdkConfigQuerySchema = v.object({
   paywallId: v.pipe(v.string(), v.maxLength(64), v.description('The paywall to resolve')),
   userId: v.optional(v.pipe(Attribute, v.description('Stable id of the user; decides the variant. Without it the default variant is served'))),
-  platform: v.optional(
-    v.pipe(v.picklist(PLATFORMS), v.description('ios, android or web (any case); picks each product\'s store id')),
+  platform: v.optional(v.pipe(v.picklist(PLATFORMS), v.description("ios, android or web (any case); picks each product's store id"))),
+  locale: v.optional(
+    v.pipe(Attribute, v.description("BCP 47 tag such as de-AT or zh_Hant_TW; defaults to Accept-Language, then the paywall's default locale")),
   ),
-  locale: v.optional(v.pipe(Attribute, v.description('BCP 47 tag such as de-AT or zh_Hant_TW; defaults to Accept-Language, then the paywall\'s default locale'))),
   country: v.optional(v.pipe(Attribute, v.description('ISO 3166 country code, for audiences'))),
-  appVersion: v.optional(v.pipe(Attribute, v.description('The app\'s version, for audiences ($vgt and friends)'))),
+  appVersion: v.optional(v.pipe(Attribute, v.description("The app's version, for audiences ($vgt and friends)"))),
   explain: v.optional(
     v.pipe(
       v.picklist(['0', '1']),
@@ -43,8 +43,6 @@ export const ResolvedPaywallSchema = v.object({
       'The component tree with every text_key replaced by text (and alt_key by alt) in the chosen locale, and every node with a slot carrying `product`; null for a holdout variant',
     ),
   ),
-  product_slots: v.array(
-    v.object({ slot: v.string(), product_id: v.string(), store_product_id: v.nullable(v.string()) }),
-  ),
+  product_slots: v.array(v.object({ slot: v.string(), product_id: v.string(), store_product_id: v.nullable(v.string()) })),
 });
 export type ResolvedPaywall = v.InferOutput<typeof ResolvedPaywallSchema>;

@@ -215,14 +215,20 @@ function inOperator(negate: boolean): OperatorSpec {
 }
 
 const VALUE_OPERATORS = new Map<string, OperatorSpec>([
-  ['$eq', {
-    compile: (operand) => (value) => value === operand,
-    check: requireOperand(isScalar, 'needs a string, number, boolean or null (it compares with ===)'),
-  }],
-  ['$ne', {
-    compile: (operand) => (value) => value !== operand,
-    check: requireOperand(isScalar, 'needs a string, number, boolean or null (it compares with ===)'),
-  }],
+  [
+    '$eq',
+    {
+      compile: (operand) => (value) => value === operand,
+      check: requireOperand(isScalar, 'needs a string, number, boolean or null (it compares with ===)'),
+    },
+  ],
+  [
+    '$ne',
+    {
+      compile: (operand) => (value) => value !== operand,
+      check: requireOperand(isScalar, 'needs a string, number, boolean or null (it compares with ===)'),
+    },
+  ],
   ['$gt', relationalOperator((actual, expected) => actual > expected)],
   ['$gte', relationalOperator((actual, expected) => actual >= expected)],
   ['$lt', relationalOperator((actual, expected) => actual < expected)],
@@ -235,78 +241,103 @@ const VALUE_OPERATORS = new Map<string, OperatorSpec>([
   ['$vlte', versionOperator((actual, expected) => actual <= expected)],
   ['$in', inOperator(false)],
   ['$nin', inOperator(true)],
-  ['$exists', {
-    // Loose `!=`: undefined and null both count as absent.
-    compile: (operand) => (operand ? (value) => value != null : (value) => value == null),
-    check: requireOperand((operand) => typeof operand === 'boolean', 'needs true or false'),
-  }],
-  ['$type', {
-    compile: (operand) => (value) => typeName(value) === operand,
-    check: requireOperand((operand) => typeof operand === 'string' && VAR_TYPES.has(operand),
-      'needs one of string, number, boolean, array, object, null, undefined'),
-  }],
-  ['$regex', {
-    compile(operand) {
-      const regex = compileRegex(operand);
-      return regex ? (value) => regex.test(String(value)) : matchNothing;
+  [
+    '$exists',
+    {
+      // Loose `!=`: undefined and null both count as absent.
+      compile: (operand) => (operand ? (value) => value != null : (value) => value == null),
+      check: requireOperand((operand) => typeof operand === 'boolean', 'needs true or false'),
     },
-    check: requireOperand((operand) => compileRegex(operand) !== null,
-      'needs a regular expression in RE2 syntax (linear-time matching: no look-around, no backreferences)'),
-  }],
-  ['$not', {
-    compile(operand) {
-      const negated = compileValueCondition(operand);
-      return (value) => !negated(value);
+  ],
+  [
+    '$type',
+    {
+      compile: (operand) => (value) => typeName(value) === operand,
+      check: requireOperand(
+        (operand) => typeof operand === 'string' && VAR_TYPES.has(operand),
+        'needs one of string, number, boolean, array, object, null, undefined',
+      ),
     },
-    check: checkValueCondition,
-  }],
-  ['$size', {
-    compile(operand) {
-      const lengthTest = compileValueCondition(operand);
-      return (value) => Array.isArray(value) && lengthTest(value.length);
+  ],
+  [
+    '$regex',
+    {
+      compile(operand) {
+        const regex = compileRegex(operand);
+        return regex ? (value) => regex.test(String(value)) : matchNothing;
+      },
+      check: requireOperand(
+        (operand) => compileRegex(operand) !== null,
+        'needs a regular expression in RE2 syntax (linear-time matching: no look-around, no backreferences)',
+      ),
     },
-    check(operand, pointer, problems) {
-      if (isPlainObject(operand)) checkValueCondition(operand, pointer, problems);
-      else if (typeof operand !== 'number') problems.push({ path: pointer, message: 'needs a number or an operator object' });
+  ],
+  [
+    '$not',
+    {
+      compile(operand) {
+        const negated = compileValueCondition(operand);
+        return (value) => !negated(value);
+      },
+      check: checkValueCondition,
     },
-  }],
-  ['$elemMatch', {
-    compile(operand) {
-      if (!isPlainObject(operand)) return matchNothing;
-      // An operator object tests each element's value; anything else is a condition on each element's fields.
-      const test = isOperatorObject(operand) ? compileValueCondition(operand) : compileConditionObject(operand);
-      return (value) => {
-        if (!Array.isArray(value)) return false;
-        // Falsy elements (0, '', false, null) never match, as GrowthBook.
-        for (let i = 0; i < value.length; i++) if (value[i] && test(value[i])) return true;
-        return false;
-      };
+  ],
+  [
+    '$size',
+    {
+      compile(operand) {
+        const lengthTest = compileValueCondition(operand);
+        return (value) => Array.isArray(value) && lengthTest(value.length);
+      },
+      check(operand, pointer, problems) {
+        if (isPlainObject(operand)) checkValueCondition(operand, pointer, problems);
+        else if (typeof operand !== 'number') problems.push({ path: pointer, message: 'needs a number or an operator object' });
+      },
     },
-    check(operand, pointer, problems) {
-      if (!isPlainObject(operand)) problems.push({ path: pointer, message: 'needs a condition object' });
-      else if (isOperatorObject(operand)) checkValueCondition(operand, pointer, problems);
-      else checkConditionObject(operand, pointer, problems);
+  ],
+  [
+    '$elemMatch',
+    {
+      compile(operand) {
+        if (!isPlainObject(operand)) return matchNothing;
+        // An operator object tests each element's value; anything else is a condition on each element's fields.
+        const test = isOperatorObject(operand) ? compileValueCondition(operand) : compileConditionObject(operand);
+        return (value) => {
+          if (!Array.isArray(value)) return false;
+          // Falsy elements (0, '', false, null) never match, as GrowthBook.
+          for (let i = 0; i < value.length; i++) if (value[i] && test(value[i])) return true;
+          return false;
+        };
+      },
+      check(operand, pointer, problems) {
+        if (!isPlainObject(operand)) problems.push({ path: pointer, message: 'needs a condition object' });
+        else if (isOperatorObject(operand)) checkValueCondition(operand, pointer, problems);
+        else checkConditionObject(operand, pointer, problems);
+      },
     },
-  }],
-  ['$all', {
-    compile(operand) {
-      if (!Array.isArray(operand)) return matchNothing;
-      const tests = operand.map(compileValueCondition);
-      // Every expected condition value is met by at least one element.
-      return (value) => {
-        if (!Array.isArray(value)) return false;
-        for (let i = 0; i < tests.length; i++) if (!value.some(tests[i]!)) return false;
-        return true;
-      };
+  ],
+  [
+    '$all',
+    {
+      compile(operand) {
+        if (!Array.isArray(operand)) return matchNothing;
+        const tests = operand.map(compileValueCondition);
+        // Every expected condition value is met by at least one element.
+        return (value) => {
+          if (!Array.isArray(value)) return false;
+          for (let i = 0; i < tests.length; i++) if (!value.some(tests[i]!)) return false;
+          return true;
+        };
+      },
+      check(operand, pointer, problems) {
+        if (!Array.isArray(operand)) problems.push({ path: pointer, message: 'needs an array' });
+        else
+          operand.forEach((item, index) => {
+            checkValueCondition(item, `${pointer}/${index}`, problems);
+          });
+      },
     },
-    check(operand, pointer, problems) {
-      if (!Array.isArray(operand)) problems.push({ path: pointer, message: 'needs an array' });
-      else
-        operand.forEach((item, index) => {
-          checkValueCondition(item, `${pointer}/${index}`, problems);
-        });
-    },
-  }],
+  ],
 ]);
 
 /** Condition-level operators whose operand is a list of conditions. */
@@ -359,10 +390,7 @@ function checkValueCondition(expected: unknown, pointer: string, problems: Condi
   }
 }
 
-function requireOperand(
-  isValid: (operand: unknown) => boolean,
-  message: string,
-): OperatorSpec['check'] {
+function requireOperand(isValid: (operand: unknown) => boolean, message: string): OperatorSpec['check'] {
   return (operand, pointer, problems) => {
     if (!isValid(operand)) problems.push({ path: pointer, message });
   };

@@ -95,11 +95,7 @@ function equalWeights(numVariations: number): number[] {
  * moves a user from one variation to another. Coverage is clamped to [0, 1];
  * weights of the wrong length or not summing to 1 (±0.01) fall back to equal weights.
  */
-export function getBucketRanges(
-  numVariations: number,
-  coverage: number | undefined,
-  weights?: readonly number[],
-): VariationRange[] {
+export function getBucketRanges(numVariations: number, coverage: number | undefined, weights?: readonly number[]): VariationRange[] {
   const clampedCoverage = coverage === undefined ? 1 : coverage < 0 ? 0 : coverage > 1 ? 1 : coverage;
 
   let usable = weights ?? equalWeights(numVariations);

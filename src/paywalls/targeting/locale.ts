@@ -90,11 +90,7 @@ export const localeChain = memoize((requested: string): readonly string[] => {
  * of the second, and so on; `defaultLocale` when none is available.
  * `available` holds normalised tags.
  */
-export function pickLocale(
-  requestedList: readonly string[],
-  available: ReadonlySet<string>,
-  defaultLocale: string,
-): string {
+export function pickLocale(requestedList: readonly string[], available: ReadonlySet<string>, defaultLocale: string): string {
   for (const requested of requestedList) {
     for (const candidate of localeChain(requested)) {
       if (available.has(candidate)) return candidate;
