@@ -50,8 +50,6 @@ export function eventRow({ projectId, paywallId, users, idPrefix }, n, ts, recei
   ];
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Events per request in the events scenarios, and per batch in the baseline's transactions. */
 export const BATCH = 100;
 

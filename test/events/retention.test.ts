@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, serveConfig } from '../../src/config.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { exported, fetchStats, ingest, metric, openTestDb, restartServer, until } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -79,12 +79,18 @@ function userEvents(rand: () => number, userId: string, from: number, to: number
 }
 
 function close(actual: number | null, expected: number | null, message: string): void {
-  if (expected === null || actual === null) return assert.equal(actual, expected, message);
+  if (expected === null || actual === null) {
+    assert.equal(actual, expected, message);
+    return;
+  }
   assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${message}: ${actual} ≠ ${expected}`);
 }
 
 function closeInterval(actual: [number, number] | null, expected: [number, number] | null, message: string): void {
-  if (expected === null || actual === null) return assert.equal(actual, expected, message);
+  if (expected === null || actual === null) {
+    assert.equal(actual, expected, message);
+    return;
+  }
   close(actual[0], expected[0], `${message} low`);
   close(actual[1], expected[1], `${message} high`);
 }

@@ -81,7 +81,7 @@ test('the sample-ratio-mismatch check matches scipy.stats.chisquare', () => {
     );
     close(check.p_value, p_value, 1e-6, `srm ${observed}`);
     assert.equal(check.ok, p_value >= 0.001);
-    ids.forEach((id: string, i: number) => close(check.expected[id], expected[i], 1e-9, `expected ${id}`));
+    for (const [i, id] of ids.entries()) close(check.expected[id], expected[i], 1e-9, `expected ${id}`);
   }
 });
 
@@ -108,5 +108,5 @@ test('the SRM check has no verdict with fewer than two variants or no users, and
     ]),
   );
   assert.equal(check.observed.constructor, 10);
-  assert.equal(check.observed['__proto__'], 12);
+  assert.equal(Object.getOwnPropertyDescriptor(check.observed, '__proto__')?.value, 12);
 });

@@ -95,8 +95,8 @@ export function expectedResults(
     for (let t = Date.parse(days[0]!); t <= Date.parse(days.at(-1)!); t += 86_400_000) {
       const row = newByDay.get(dayOf(t));
       for (const v of variants) {
-        running[v]![0] += row?.[v]![0] ?? 0;
-        running[v]![1] += row?.[v]![1] ?? 0;
+        running[v]![0] += row?.[v]?.[0] ?? 0;
+        running[v]![1] += row?.[v]?.[1] ?? 0;
       }
       expected.days.set(dayOf(t), Object.fromEntries(variants.map((v) => [v, [...running[v]!] as [number, number]])));
     }
