@@ -4,19 +4,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import { type TestContext, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../helpers/browser.ts';
 import { DIST_CLIENT, exported, metric, seededServer } from './setup.ts';
-
-/** The Debian chromium package, as .ci/run installs it. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /** An app's own web server, on another origin than paywalld: a blank page and the built client. */
 async function appOrigin(t: TestContext): Promise<string> {

@@ -12,7 +12,8 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.PAYWALLD_CHROMIUM ?? '/usr/bin/chromium';
 
-const FLAGS = [
+/** What a sandboxed, offline CI machine needs: no sandbox as root, no GPU, no calls home. */
+export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -36,7 +37,7 @@ export async function openBrowser(t: TestContext, viewport = { width: 1280, heig
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: CHROMIUM_FLAGS,
     viewport,
     permissions: ['clipboard-read', 'clipboard-write'],
   });
