@@ -193,7 +193,10 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('link', { name: 'Paywalls', exact: true }).click();
   const row = page.getByRole('row').filter({ hasText: 'onboarding' });
   await row.getByText('live', { exact: true }).waitFor();
-  assert.equal((await row.locator('td[data-label="Impressions, 7 days"]').innerText()).trim(), '3');
+  // The list shows "…" until each paywall's statistics arrive.
+  const impressions = row.locator('td[data-label="Impressions, 7 days"]');
+  await eventually(async () => (await impressions.innerText()).trim() !== '…', 'the impressions to load');
+  assert.equal((await impressions.innerText()).trim(), '3');
   await shoot(page, shots, 'paywalls');
 
   // Results: a 50/50 split of two variants (a new phase), impressions from 60 users and purchases from some,
