@@ -8,3 +8,5 @@ export const ratio = (value) => (value === undefined ? '—' : `${value.toFixed(
 export const count = (value) => grouped.format(value);
 export const list = (values, format) => values.map(format).join(' / ');
 export const percent = (share) => `${(share * 100).toFixed(0)} %`;
+/** An event or user count as the scenarios name their sizes: 100 k, 1 M, 10 M. */
+export const size = (n) => (n >= 1_000_000 ? `${n / 1_000_000} M` : `${n / 1000} k`);

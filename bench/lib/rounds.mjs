@@ -36,3 +36,8 @@ export function ratios(a, b, field) {
 export function medianOf(results, field) {
   return median(results.map((result) => result[field]));
 }
+
+/** The p-th percentile (nearest rank) of ascending values. */
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}

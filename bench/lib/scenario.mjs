@@ -38,3 +38,12 @@ export async function measuring(servers, body) {
 export function row(scenario, { paywalld, baseline = '—', ratio = '—', p50 = '—', p99 = '—' }) {
   return { scenario, paywalld, baseline, ratio, p50, p99 };
 }
+
+/** Polls until `check` resolves true (a rejection counts as not yet); fails the scenario after `ms`. */
+export async function waitFor(check, ms, what) {
+  const deadline = performance.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (performance.now() > deadline) throw new ScenarioError(`${what} within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

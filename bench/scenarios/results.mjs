@@ -23,26 +23,13 @@ import * as f from '../lib/format.mjs';
 import { DAYS, loadEventsInWorker, rebuildDerived } from '../lib/load-events.mjs';
 import { createDatabase, startPaywalld } from '../lib/paywalld.mjs';
 import { rss } from '../lib/processes.mjs';
-import { median } from '../lib/rounds.mjs';
-import { assertAlive, measuring, row, stopAll } from '../lib/scenario.mjs';
+import { median, percentile } from '../lib/rounds.mjs';
+import { assertAlive, measuring, row, stopAll, waitFor } from '../lib/scenario.mjs';
 import { ScenarioError } from '../lib/wrk.mjs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const USERS_PER_EVENT = 0.1;
 const BUYER_EVERY = 20;
-const size = (n) => (n >= 1_000_000 ? `${n / 1_000_000} M` : `${n / 1000} k`);
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function waitFor(check, ms, what) {
-  const deadline = performance.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (performance.now() > deadline) throw new ScenarioError(`${what} within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** The loader's variants (bench/lib/events.mjs): user n sees VARIANTS[n % 2]. */
 const VARIANTS = ['control', 'annual_first'];
@@ -89,13 +76,13 @@ export async function results(ctx) {
     await seedFixture(seeding.url, project.secret);
     await stopAll(seeding);
     const users = Math.round(total * USERS_PER_EVENT);
-    ctx.log(`  loading ${size(total)} events from ${size(users)} users (${DAYS} days) straight into the database`);
+    ctx.log(`  loading ${f.size(total)} events from ${f.size(users)} users (${DAYS} days) straight into the database`);
     const range = await loadEventsInWorker({ file, addon: ctx.dist.sqliteAddon, projectId: project.projectId, paywallId: PAYWALL_ID, users, total });
     addPurchases({ file, addon: ctx.dist.sqliteAddon, projectId: project.projectId, users, ...range });
     const rebuild = await rebuildDerived(file);
-    ctx.log(`  ${size(total)}: derived state rebuilt from the raw events in ${(rebuild.ms / 1000).toFixed(1)} s`);
+    ctx.log(`  ${f.size(total)}: derived state rebuilt from the raw events in ${(rebuild.ms / 1000).toFixed(1)} s`);
     const server = await startPaywalld(ctx.dist, file, { logFile: path.join(dir, 'paywalld.log'), nodeOptions: ctx.nodeOptions(dir) });
-    server.name = `paywalld, results at ${size(total)} events`;
+    server.name = `paywalld, results at ${f.size(total)} events`;
     await waitFor(async () => /"msg":"event statistics ready"/.test(server.stdout()), 600_000, 'the statistics were not ready');
     // As the stats scenario: the steady state, after the writer filled its dedup key filter in steps.
     await waitFor(async () => /"msg":"dedup key filter filled"/.test(server.stdout()), 600_000, 'the dedup key filter was not filled');
@@ -140,15 +127,15 @@ export async function results(ctx) {
       latencies.sort((a, b) => a - b);
       const p50 = percentile(latencies, 50);
       const p99 = percentile(latencies, 99);
-      rows.push(row(`results, ${size(exposed)} exposed users, ${size(total)} events`, { paywalld: f.ms(p50), p50: f.ms(p50), p99: f.ms(p99) }));
+      rows.push(row(`results, ${f.size(exposed)} exposed users, ${f.size(total)} events`, { paywalld: f.ms(p50), p50: f.ms(p50), p99: f.ms(p99) }));
       details.push(
-        `results at ${size(total)} events from ${size(users)} users: ${f.count(exposed)} exposed, ${f.count(conversions)} conversions; ` +
+        `results at ${f.size(total)} events from ${f.size(users)} users: ${f.count(exposed)} exposed, ${f.count(conversions)} conversions; ` +
           `first request ${f.ms(coldMs)}, then ${requests} requests each after a committed event (median ${f.ms(median(latencies))}); ` +
           `derived state rebuilt in ${f.ms(database.rebuild.ms)}; RSS ${f.mb(rss(server.pid))}`,
       );
       const tenMillion = total >= 10_000_000;
       targets.push({
-        text: `results p50 < 50 ms at ${size(total)} events${tenMillion ? '' : ' (10 M events, 1 M exposed users with --full)'}`,
+        text: `results p50 < 50 ms at ${f.size(total)} events${tenMillion ? '' : ' (10 M events, 1 M exposed users with --full)'}`,
         measured: f.ms(p50),
         met: tenMillion || p50 >= 50 ? p50 < 50 : undefined,
       });

@@ -18,8 +18,8 @@ import * as f from '../lib/format.mjs';
 import { DAYS, loadEventsInWorker, rebuildDerived } from '../lib/load-events.mjs';
 import { createDatabase, startPaywalld } from '../lib/paywalld.mjs';
 import { rss } from '../lib/processes.mjs';
-import { alternate, medianOf, ratios } from '../lib/rounds.mjs';
-import { assertAlive, measuring, row, stopAll } from '../lib/scenario.mjs';
+import { alternate, medianOf, percentile, ratios } from '../lib/rounds.mjs';
+import { assertAlive, measuring, row, stopAll, waitFor } from '../lib/scenario.mjs';
 import { ScenarioError } from '../lib/wrk.mjs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,7 +27,6 @@ const TARGET_EVENTS = 10_000_000;
 /** Users per event in the loaded databases: 100,000 users at 1 M events, 1 M at 10 M. */
 const USERS_PER_EVENT = 0.1;
 const dayText = (day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-const size = (n) => (n >= 1_000_000 ? `${n / 1_000_000} M` : `${n / 1000} k`);
 
 /** `count` requests one after another; the latency of each, in ms. */
 async function timedRequests(url, headers, count) {
@@ -40,19 +39,6 @@ async function timedRequests(url, headers, count) {
     if (response.status !== 200) throw new ScenarioError(`GET stats answered ${response.status}`);
   }
   return latencies;
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** Polls until `check` resolves true; fails after `ms`. */
-async function waitFor(check, ms, what) {
-  const deadline = performance.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (performance.now() > deadline) throw new ScenarioError(`${what} within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** Starts a paywalld on a loaded database and measures its start: resolve answering, and the derived state loaded. */
@@ -97,7 +83,9 @@ export async function stats(ctx) {
     databases.push({ total, users: Math.round(total * USERS_PER_EVENT), dir, file, project });
   }
   const loadStart = performance.now();
-  ctx.log(`  loading ${databases.map((d) => `${size(d.total)} events from ${size(d.users)} users`).join(' and ')} (${DAYS} days) straight into the databases`);
+  ctx.log(
+    `  loading ${databases.map((d) => `${f.size(d.total)} events from ${f.size(d.users)} users`).join(' and ')} (${DAYS} days) straight into the databases`,
+  );
   const ranges = await Promise.all(
     databases.map(({ file, project, total, users }) =>
       loadEventsInWorker({ file, addon: ctx.dist.sqliteAddon, projectId: project.projectId, paywallId: PAYWALL_ID, users, total }),
@@ -107,12 +95,12 @@ export async function stats(ctx) {
   ctx.log(`  appended in ${loadSeconds.toFixed(1)} s; building the derived state with the server's code`);
   for (const database of databases) {
     database.rebuild = await rebuildDerived(database.file);
-    ctx.log(`  ${size(database.total)}: rebuilt from the raw events in ${(database.rebuild.ms / 1000).toFixed(1)} s`);
+    ctx.log(`  ${f.size(database.total)}: rebuilt from the raw events in ${(database.rebuild.ms / 1000).toFixed(1)} s`);
   }
   const servers = [];
   for (const database of databases) {
     const { server, start } = await startMeasured(ctx, database);
-    server.name = `paywalld, ${size(database.total)} events`;
+    server.name = `paywalld, ${f.size(database.total)} events`;
     database.start = start;
     servers.push(server);
   }
@@ -144,34 +132,34 @@ export async function stats(ctx) {
       const r = results.get(contenders[i].name);
       const p50 = medianOf(r, 'p50');
       const p99 = medianOf(r, 'p99');
-      const label = `${size(database.total)} events`;
+      const label = `${f.size(database.total)} events`;
       targets.push({ text: `stats p50 < 20 ms at ${label}`, measured: f.ms(p50), met: p50 < 20 });
       targets.push({ text: `stats p99 < 50 ms at ${label}`, measured: f.ms(p99), met: p99 < 50 });
     }
     targets.push({
-      text: `stats p50 ratio ${size(largest.total)} / ${size(smallest.total)} ≤ 1.5`,
+      text: `stats p50 ratio ${f.size(largest.total)} / ${f.size(smallest.total)} ≤ 1.5`,
       measured: f.ratio(growth.median),
       met: growth.median <= 1.5,
     });
     targets.push({
-      text: `start: resolve answers within 1 s at ${size(largest.total)} events${tenMillion ? '' : ' (10 M with --full)'}`,
+      text: `start: resolve answers within 1 s at ${f.size(largest.total)} events${tenMillion ? '' : ' (10 M with --full)'}`,
       measured: f.ms(largest.start.resolveMs),
       met: tenMillion || largest.start.resolveMs >= 1000 ? largest.start.resolveMs < 1000 : undefined,
     });
     targets.push({
-      text: `start: derived state rebuilt from the raw events in < 10 s at ${size(largest.total)} events`,
+      text: `start: derived state rebuilt from the raw events in < 10 s at ${f.size(largest.total)} events`,
       measured: f.ms(largest.rebuild.ms),
       met: tenMillion || largest.rebuild.ms >= 10_000 ? largest.rebuild.ms < 10_000 : undefined,
     });
     const dbBytes = (file) => ['', '-wal'].reduce((sum, suffix) => sum + (fs.existsSync(file + suffix) ? fs.statSync(file + suffix).size : 0), 0);
     return {
       rows: [
-        row(`stats, ${DAYS} days, ${size(smallest.total)} events`, {
+        row(`stats, ${DAYS} days, ${f.size(smallest.total)} events`, {
           paywalld: f.ms(medianOf(small, 'p50')),
           p50: f.ms(medianOf(small, 'p50')),
           p99: f.ms(medianOf(small, 'p99')),
         }),
-        row(`stats, ${DAYS} days, ${size(largest.total)} events — vs ${size(smallest.total)} (latency ratio)`, {
+        row(`stats, ${DAYS} days, ${f.size(largest.total)} events — vs ${f.size(smallest.total)} (latency ratio)`, {
           paywalld: f.ms(medianOf(large, 'p50')),
           baseline: f.ms(medianOf(small, 'p50')),
           ratio: f.ratio(growth.median),
@@ -184,12 +172,12 @@ export async function stats(ctx) {
         ...databases.map((d, i) => {
           const r = results.get(contenders[i].name);
           return (
-            `  ${size(d.total)} events, ${size(d.users)} users (${f.mb(dbBytes(d.file))} on disk): first (cold) request ${f.ms(d.coldMs)}; p50 per round ${f.list(r, (x) => f.ms(x.p50))}, p99 ${f.list(r, (x) => f.ms(x.p99))}\n` +
+            `  ${f.size(d.total)} events, ${f.size(d.users)} users (${f.mb(dbBytes(d.file))} on disk): first (cold) request ${f.ms(d.coldMs)}; p50 per round ${f.list(r, (x) => f.ms(x.p50))}, p99 ${f.list(r, (x) => f.ms(x.p99))}\n` +
             `    derived state rebuilt from the raw events in ${f.ms(d.rebuild.ms)}; at start: resolve answered ${f.ms(d.start.resolveMs)} after the spawn, ` +
             `checkpoint loaded in ${f.ms(d.start.loadMs)} (${f.count(d.start.replayed)} events replayed), dedup key filter filled in ${f.ms(d.start.fillMs)} after that; RSS then ${f.mb(d.start.rss)}`
           );
         }),
-        `  p50 ratio ${size(largest.total)}/${size(smallest.total)} per round: ${f.list(growth.perRound, f.ratio)}`,
+        `  p50 ratio ${f.size(largest.total)}/${f.size(smallest.total)} per round: ${f.list(growth.perRound, f.ratio)}`,
       ],
       targets,
     };
