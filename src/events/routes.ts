@@ -22,7 +22,7 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
       maxBody: MAX_BATCH_BYTES,
       doc: {
         operationId: 'sendEvents',
-        errors: ['invalid_batch', 'too_many_events', 'ingestion_overloaded', 'ingestion_failed'],
+        errors: ['invalid_batch', 'too_many_events', 'ingestion_overloaded', 'database_unavailable', 'ingestion_failed'],
         summary: 'Send a batch of analytics events; answered once the accepted events are committed',
         tag: 'events',
         auth: 'sdk',

@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { type TestContext, test } from 'node:test';
+import { LOCK_WAIT_MS } from '../../src/db/lock-retry.ts';
 import { sqliteAddonPath } from '../../src/native.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
+import { exported, ingest, JSON_TYPE, openTestDb, restartServer, sendEvents } from '../events/client.ts';
 import { api, problem, seedProducts, single } from '../paywalls/api.ts';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -71,24 +73,47 @@ test('a write lock held by another process: writes answer 503 with Retry-After w
   assert.equal((await client.request('DELETE', '/api/products/spare')).status, 204);
 });
 
-test('an event batch under a held write lock answers 503 ingestion_failed (its thread waits, the server does not), then goes through', async (t) => {
+const oneEvent = (id: string) => ({ events: [{ id, type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
+
+test('an event batch under a held write lock answers 503 database_unavailable within the lock bound, not after the 5 s SQLite would wait, then goes through', async (t) => {
   const server = await startTestServer(t);
+  // The writer thread has started (it handles no batch before): this is the steady state's path.
+  assert.equal((await ingest(server.url, server.keys.sdk, oneEvent('first'))).accepted, 1);
   const release = await holdWriteLock(t, server.dbPath);
-  const event = (id: string) => JSON.stringify({ events: [{ id, type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
-  const post = (id: string) =>
-    fetch(`${server.url}/api/sdk/events`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${server.keys.sdk}` },
-      body: event(id),
-    });
-  const blocked = post('held');
+  const sent = performance.now();
+  const blocked = sendEvents(server.url, oneEvent('held'), { ...JSON_TYPE, ...bearer(server.keys.sdk) });
   // The writer thread waits for the lock; the event loop is free meanwhile.
   assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
   const refused = await blocked;
-  await problem(refused, 503, 'ingestion_failed');
+  const waited = performance.now() - sent;
+  await problem(refused, 503, 'database_unavailable');
   assert.equal(refused.headers.get('retry-after'), '1');
+  // The writer's connection waits LOCK_WAIT_MS (750 ms), as the server's own writes do; before, it
+  // waited the 5 s busy timeout of SQLite. The bound leaves room for a slow machine and still tells them apart.
+  assert.ok(waited >= LOCK_WAIT_MS && waited < 4000, `answered after ${Math.round(waited)} ms`);
   await release();
-  assert.equal((await post('held')).status, 200);
+  assert.equal((await ingest(server.url, server.keys.sdk, oneEvent('held'))).accepted, 1);
+});
+
+test('a batch sent while the writer thread cannot start for a held lock answers 503 database_unavailable; the retry after the lock starts a new thread and is stored', async (t) => {
+  const first = await startTestServer(t);
+  const { keys, dbPath } = first;
+  assert.equal((await ingest(first.url, keys.sdk, oneEvent('before'))).accepted, 1);
+  await first.server.stop();
+
+  // The lock is taken right after the server migrated (startServer is synchronous up to listening),
+  // long before its writer thread has loaded its code: the thread's start waits for it, then fails.
+  const lock = openTestDb(t, dbPath);
+  const starting = restartServer(t, dbPath);
+  lock.exec('BEGIN IMMEDIATE');
+  const url = await starting;
+  const refused = await sendEvents(url, oneEvent('during'), { ...JSON_TYPE, ...bearer(keys.sdk) });
+  await problem(refused, 503, 'database_unavailable');
+  assert.equal(refused.headers.get('retry-after'), '1');
+  lock.exec('COMMIT');
+  // At once, not after the thread's restart timer: the refused thread was let go.
+  assert.deepEqual(await ingest(url, keys.sdk, oneEvent('during')), { accepted: 1, duplicates: 0, rejected: [] });
+  assert.deepEqual((await exported(url, keys.secret)).map((event) => event.id).sort(), ['before', 'during']);
 });
 
 test('a full database and a read-only one answer 503 database_unavailable, not 500', async (t) => {

@@ -106,7 +106,7 @@ test('errors are one Problem schema; each operation lists its error statuses, ea
   assert.deepEqual(codes('/api/paywalls/{id}', 'put', 429), ['rate_limited']);
   // Keyless event batches are accepted by default: no missing_api_key, but a broken key is still refused.
   assert.deepEqual(codes('/api/sdk/events', 'post', 401), ['invalid_api_key', 'invalid_authorization']);
-  assert.deepEqual(codes('/api/sdk/events', 'post', 503), ['ingestion_failed', 'ingestion_overloaded']);
+  assert.deepEqual(codes('/api/sdk/events', 'post', 503), ['database_unavailable', 'ingestion_failed', 'ingestion_overloaded']);
   assert.deepEqual(codes('/readyz', 'get', 503), ['draining']);
   assert.equal(op('/healthz', 'get').responses[401], undefined, 'public routes answer no 401');
   assert.ok(op('/api/sdk/config', 'get').responses[429].headers['Retry-After']);

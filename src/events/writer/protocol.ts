@@ -48,8 +48,11 @@ export type ToWriter =
 export type FromWriter =
   /** The derived state is loaded and caught up with the raw events: statistics can be answered. */
   | { kind: 'ready'; rebuildMs: number; checkpointSeq: number; replayed: number }
-  /** Loading the derived state failed; the thread ends. */
-  | { kind: 'start_failed'; error: string }
+  /**
+   * Loading the derived state failed; the thread ends without having handled any write (they wait
+   * in its port until it is ready). `unavailable` as for 'failed'.
+   */
+  | { kind: 'start_failed'; error: string; unavailable?: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
   | { kind: 'results'; id: number; result: FoldResult }
   | { kind: 'checkpoint_failed'; error: string }
@@ -59,7 +62,10 @@ export type FromWriter =
   | { kind: 'filter_failed'; error: string }
   /** One transaction committed: for each request in it, how many of its rows were new (the rest were duplicates). */
   | { kind: 'written'; ids: number[]; inserted: number[] }
-  /** One transaction rolled back: none of these requests' rows are stored. */
-  | { kind: 'failed'; ids: number[]; error: string }
+  /**
+   * One transaction rolled back: none of these requests' rows are stored. `unavailable` says why
+   * when the database itself failed (a lock held elsewhere, a full disk, a read-only or failing file).
+   */
+  | { kind: 'failed'; ids: number[]; error: string; unavailable?: string }
   | { kind: 'retention'; deleted: number }
   | { kind: 'retention_failed'; error: string };

@@ -16,6 +16,8 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.ts';
+import { LOCK_WAIT_MS } from '../../db/lock-retry.ts';
+import { asUnavailable } from '../../db/unavailable.ts';
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { Retention } from './retention.ts';
@@ -46,6 +48,10 @@ try {
 }
 const options = workerData as WriterOptions;
 const db = openDatabase(options.dbPath, { mustExist: true });
+// A batch waits at most the server's own bound for a lock another process holds, as every other
+// write does; past it the batch is answered 503 database_unavailable (and the start, which batches
+// wait for, fails and is tried again a second later).
+db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
 const derived = new DerivedStore(db);
 const sink = new EventSink(db, derived);
 const retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => derived.checkpointedSeq);
@@ -108,7 +114,7 @@ function flush(): void {
     try {
       send({ kind: 'written', ids, inserted: sink.write(batch.map((request) => request.rows)) });
     } catch (error) {
-      send({ kind: 'failed', ids, error: describe(error) });
+      send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
     }
   }
   if (derived.pending.size >= CHECKPOINT_MAX_PENDING) checkpoint();
@@ -153,7 +159,7 @@ try {
   const { checkpointSeq, replayed } = derived.start();
   send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq, replayed });
 } catch (error) {
-  send({ kind: 'start_failed', error: describe(error) });
+  send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
   db.close();
   throw error;
 }

@@ -35,6 +35,15 @@ function notStored(detail: string): DomainError {
   return new DomainError('ingestion_failed', detail, { retryAfterSeconds: 1 });
 }
 
+/**
+ * Why a batch the thread refused was not stored: the database's own failure (a lock held
+ * elsewhere, a full disk, …) answers as every other write does; anything else is the writer's.
+ */
+function refused(unavailable: string | undefined): DomainError {
+  if (unavailable === undefined) return notStored('the events were not stored; retry');
+  return new DomainError('database_unavailable', `the events were not stored: ${unavailable}`, { retryAfterSeconds: 1 });
+}
+
 /** How long after a writer thread died the next one starts. */
 const RESTART_AFTER_MS = 1000;
 
@@ -148,10 +157,10 @@ export class EventWriter {
     worker.on('message', (message: FromWriter) => this.receive(message));
     worker.on('error', (error) => this.options.log.error('event writer failed', { error: error.stack ?? String(error) }));
     worker.on('exit', (code) => {
-      if (this.worker === worker) {
-        this.worker = undefined;
-        this.ready = false;
-      }
+      // A thread whose start failed was let go at once (see 'start_failed'): its successor owns what waits now.
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.ready = false;
       for (const [id, { reject }] of this.asking) {
         this.asking.delete(id);
         reject(warmingUp());
@@ -182,6 +191,12 @@ export class EventWriter {
         return;
       case 'start_failed':
         this.options.log.error('loading the event statistics failed', { error: message.error });
+        // The thread handles no write before it is ready: the batches sent to it are not stored. It is
+        // let go now, so that the next batch (a client's retry) starts a new thread instead of meeting this one's exit.
+        this.worker = undefined;
+        this.ready = false;
+        for (const id of [...this.waiting.keys()]) this.settle(id, undefined, refused(message.unavailable));
+        if (!this.closing) setTimeout(() => this.closing || this.thread(), RESTART_AFTER_MS).unref();
         return;
       case 'stats': {
         const asked = this.asking.get(message.id);
@@ -214,10 +229,12 @@ export class EventWriter {
         });
         return;
       }
-      case 'failed':
+      case 'failed': {
         this.options.log.error('event transaction failed', { requests: message.ids.length, error: message.error });
-        for (const id of message.ids) this.settle(id, undefined, notStored('the events were not stored; retry'));
+        const error = refused(message.unavailable);
+        for (const id of message.ids) this.settle(id, undefined, error);
         return;
+      }
       case 'retention':
         this.deleted += message.deleted;
         this.options.log.info('old events deleted', { deleted: message.deleted, retention_days: this.options.retentionDays });
