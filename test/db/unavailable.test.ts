@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline';
 import { type TestContext, test } from 'node:test';
 import { LOCK_WAIT_MS } from '../../src/db/lock-retry.ts';
 import { sqliteAddonPath } from '../../src/native.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
 import { exported, ingest, JSON_TYPE, openTestDb, restartServer, sendEvents } from '../events/client.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
 import { api, problem, seedProducts, single } from '../paywalls/api.ts';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
