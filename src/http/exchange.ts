@@ -39,6 +39,24 @@ export function requestId(incoming: string): string {
   return REQUEST_ID.test(incoming) ? incoming : `${idPrefix}-${(++idCounter).toString(36)}`;
 }
 
+/**
+ * The largest request head (request line and headers) the edge accepts:
+ * Node's own default (`--max-http-header-size`), room for resolve queries
+ * with long attributes. uWS takes a head that arrives in one read up to its
+ * 512 KiB receive buffer, so the edge draws the line, answered with 431.
+ * (uWS 20.30 closes a head over 4 KiB that arrives in pieces before it gets here.)
+ */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+/** The size of the request head as sent (`METHOD /path?query HTTP/1.1`, then `name: value` lines), near enough: characters for bytes. */
+export function headSize(req: HttpRequest, method: string, path: string, rawQuery: string): number {
+  let size = method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 13;
+  req.forEach((name, value) => {
+    size += name.length + value.length + 4;
+  });
+  return size;
+}
+
 const EMPTY = Buffer.alloc(0);
 
 export class IncomingRequest implements Request {

@@ -25,6 +25,7 @@ export const EDGE_STATUS = {
   body_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
 } as const satisfies Record<string, number>;
 

@@ -10,7 +10,7 @@ import { JSON_ERRORS } from './json.ts';
 import { rateLimitErrors } from './policy.ts';
 import type { ProblemCode } from './problem.ts';
 import type { RouteDefinition } from './route.ts';
-import { PATH_ERRORS, UNEXPECTED_ERRORS } from './server.ts';
+import { HEAD_ERRORS, PATH_ERRORS, UNEXPECTED_ERRORS } from './server.ts';
 
 export function routeErrors(route: RouteDefinition): ProblemCode[] {
   const codes = new Set<ProblemCode>(route.doc.errors);
@@ -23,6 +23,7 @@ export function routeErrors(route: RouteDefinition): ProblemCode[] {
   if (route.maxBody !== undefined) add(BODY_ERRORS);
   // A route that declares a request body reads it with readJson.
   if (route.doc.requestBody) add(JSON_ERRORS);
+  add(HEAD_ERRORS);
   add(UNEXPECTED_ERRORS);
   return [...codes].sort();
 }

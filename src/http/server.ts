@@ -14,7 +14,7 @@ import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
 import type { Authenticator } from './auth.ts';
 import { readBody } from './body.ts';
-import { type Exchange, IncomingRequest, requestId } from './exchange.ts';
+import { type Exchange, headSize, IncomingRequest, MAX_HEAD_BYTES, requestId } from './exchange.ts';
 import { Gate } from './gate.ts';
 import { corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
 import { type ProblemCode, ProblemError } from './problem.ts';
@@ -28,6 +28,8 @@ const uws = loadUws();
 
 /** What a route with path parameters may answer when they do not decode. */
 export const PATH_ERRORS: readonly ProblemCode[] = ['invalid_path'];
+/** What any request may answer before it is routed: a request head over MAX_HEAD_BYTES. */
+export const HEAD_ERRORS: readonly ProblemCode[] = ['headers_too_large'];
 /** What any route may answer: a bug, logged. */
 export const UNEXPECTED_ERRORS: readonly ProblemCode[] = ['internal_error'];
 
@@ -126,6 +128,10 @@ export class HttpServer {
     };
     this.inFlight++;
     try {
+      const query = req.getQuery() ?? '';
+      if (headSize(req, ex.method, ex.path, query) > MAX_HEAD_BYTES) {
+        throw new ProblemError('headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
+      }
       const match = this.options.router.match(ex.method, ex.path);
       if (match.kind === 'not_found') {
         this.respond(ex, problemReply(new ProblemError('not_found', 'there is no resource at this path')));
@@ -147,7 +153,7 @@ export class HttpServer {
         ex.bodyUnread = route.maxBody !== undefined;
         ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
         const principal = this.gate.check(route, req, res);
-        const request = new IncomingRequest(req, ex, ex.method, ex.path, req.getQuery() ?? '', decodeParams(match.params));
+        const request = new IncomingRequest(req, ex, ex.method, ex.path, query, decodeParams(match.params));
         request.principal = principal;
         this.run(ex, request, route);
       }
