@@ -28,7 +28,7 @@ const uws = loadUws();
 
 /** What a route with path parameters may answer when they do not decode. */
 export const PATH_ERRORS: readonly ProblemCode[] = ['invalid_path'];
-/** What any request may answer before it is routed: a request head over MAX_HEAD_BYTES. */
+/** What any route may answer before its handler runs: a request head over MAX_HEAD_BYTES. */
 export const HEAD_ERRORS: readonly ProblemCode[] = ['headers_too_large'];
 /** What any route may answer: a bug, logged. */
 export const UNEXPECTED_ERRORS: readonly ProblemCode[] = ['internal_error'];
@@ -128,10 +128,6 @@ export class HttpServer {
     };
     this.inFlight++;
     try {
-      const query = req.getQuery() ?? '';
-      if (headSize(req, ex.method, ex.path, query) > MAX_HEAD_BYTES) {
-        throw new ProblemError('headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
-      }
       const match = this.options.router.match(ex.method, ex.path);
       if (match.kind === 'not_found') {
         this.respond(ex, problemReply(new ProblemError('not_found', 'there is no resource at this path')));
@@ -152,6 +148,11 @@ export class HttpServer {
         // Until the body is read, an answer (401, 429, …) leaves it on the wire: the connection then closes.
         ex.bodyUnread = route.maxBody !== undefined;
         ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
+        // After the CORS headers, so that a browser sees the 431.
+        const query = req.getQuery() ?? '';
+        if (headSize(req, ex.method, ex.path, query) > MAX_HEAD_BYTES) {
+          throw new ProblemError('headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
+        }
         const principal = this.gate.check(route, req, res);
         const request = new IncomingRequest(req, ex, ex.method, ex.path, query, decodeParams(match.params));
         request.principal = principal;
