@@ -48,13 +48,17 @@ export function requestId(incoming: string): string {
  */
 export const MAX_HEAD_BYTES = 16 * 1024;
 
+/** headSize's running total: a module variable and a named callback, so that no closure is allocated per request. */
+let counted = 0;
+function countHeader(name: string, value: string): void {
+  counted += name.length + value.length + 4;
+}
+
 /** The size of the request head as sent (`METHOD /path?query HTTP/1.1`, then `name: value` lines), near enough: characters for bytes. */
 export function headSize(req: HttpRequest, method: string, path: string, rawQuery: string): number {
-  let size = method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 13;
-  req.forEach((name, value) => {
-    size += name.length + value.length + 4;
-  });
-  return size;
+  counted = method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 13;
+  req.forEach(countHeader);
+  return counted;
 }
 
 const EMPTY = Buffer.alloc(0);
