@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { idHash } from '../derived/id-hash.ts';
 import { DAY_MS } from '../time.ts';
 
 /** Rows per delete transaction: small, so event writes never wait long behind a retention pass. */
@@ -41,13 +42,16 @@ export class Retention {
     const oldRows = db
       .prepare<[number, number, number], OldRow>('SELECT seq, project_id, ts, client_ts, event_id FROM events WHERE seq > ? AND seq <= ? AND received_at < ?')
       .raw();
-    const deleteDedup = db.prepare<[string, number, string]>('DELETE FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?');
-    const deleteTime = db.prepare<[string, number, number]>('DELETE FROM event_time_index WHERE project_id = ? AND ts = ? AND seq = ?');
+    const projectNo = 'SELECT project_no FROM event_projects WHERE project_id = ?';
+    const deleteDedup = db.prepare<[string, number, number, number]>(
+      `DELETE FROM event_dedup WHERE project_no = (${projectNo}) AND client_ts = ? AND id_hash = ? AND seq = ?`,
+    );
+    const deleteTime = db.prepare<[string, number, number]>(`DELETE FROM event_time_index WHERE project_no = (${projectNo}) AND ts = ? AND seq = ?`);
     const deleteEvent = db.prepare<[number]>('DELETE FROM events WHERE seq = ?');
     this.deleteOld = db.transaction((after: number, end: number, cutoff: number): number => {
       const rows = oldRows.all(after, end, cutoff);
       for (const [seq, projectId, ts, clientTs, eventId] of rows) {
-        if (eventId !== null) deleteDedup.run(projectId, clientTs, eventId);
+        if (eventId !== null) deleteDedup.run(projectId, clientTs, idHash(eventId), seq);
         deleteTime.run(projectId, ts, seq);
         deleteEvent.run(seq);
       }

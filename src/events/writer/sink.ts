@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { DerivedStore } from '../derived/checkpoint.ts';
+import { idHash } from '../derived/id-hash.ts';
 import { dedupKey } from '../derived/pending.ts';
 import type { EventRow } from './protocol.ts';
 
@@ -7,13 +8,16 @@ interface Staged {
   seq: number;
   row: EventRow;
   key: string | undefined;
+  projectNo: number;
+  hash: number | undefined;
 }
 
 /**
  * Stores events: per event, an exact duplicate check (the keys stored since
  * the last checkpoint are in memory, older ones in event_dedup: read only
- * when the key filter says the key may be there) and the append of the raw
- * row, nothing else. Only once the transaction has
+ * when the key filter says the key may be there, and checked against the
+ * stored id there, as event_dedup holds a hash of it) and the append of the
+ * raw row, nothing else. Only once the transaction has
  * committed are the stored rows counted into the derived state and their
  * index entries queued for the next checkpoint, so a rolled-back
  * transaction leaves no trace in memory either.
@@ -28,7 +32,9 @@ export class EventSink {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const checkpointed = db
-      .prepare<[string, number, string], number>('SELECT 1 FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?')
+      .prepare<[number, number, number, string], number>(
+        'SELECT 1 FROM event_dedup d JOIN events e ON e.seq = d.seq WHERE d.project_no = ? AND d.client_ts = ? AND d.id_hash = ? AND e.event_id = ?',
+      )
       .pluck();
     const { pending, state } = derived;
     const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): number[] => {
@@ -38,13 +44,17 @@ export class EventSink {
         let fresh = 0;
         for (const row of rows) {
           const eventId = row[7];
+          const projectNo = derived.projectNo(row[0]);
           let key: string | undefined;
+          let hash: number | undefined;
           if (eventId !== null) {
             key = dedupKey(row[0], row[4], eventId);
-            if (keys.has(key) || pending.keys.has(key) || (derived.mayBeStored(key) && checkpointed.get(row[0], row[4], eventId) !== undefined)) continue;
+            if (keys.has(key) || pending.keys.has(key)) continue;
+            hash = idHash(eventId);
+            if (derived.mayBeStored(projectNo, row[4], hash) && checkpointed.get(projectNo, row[4], hash, eventId) !== undefined) continue;
             keys.add(key);
           }
-          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row, key });
+          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row, key, projectNo, hash });
           fresh++;
         }
         inserted.push(fresh);
@@ -54,10 +64,10 @@ export class EventSink {
     this.write = (requests) => {
       const staged: Staged[] = [];
       const inserted = store.immediate(requests, staged);
-      for (const { seq, row, key } of staged) {
+      for (const { seq, row, key, projectNo, hash } of staged) {
         const [projectId, paywallId, type, ts, clientTs] = row;
         state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9], audience: row[12], revenue: row[13], currency: row[14] });
-        pending.add(seq, projectId, ts, clientTs, row[7], key);
+        pending.add(seq, key, projectNo, clientTs, hash);
       }
       return inserted;
     };
