@@ -112,6 +112,70 @@ const CHECKPOINT_TABLES = {
 };
 
 /**
+ * The dedup keys stored since the last checkpoint, in memory, as one string
+ * per key in a Set (the server before migration 8), and a Set of the
+ * checkpointed ones standing in for the server's key filter.
+ */
+function stringKeys() {
+  let pending = new Set();
+  const stored = new Set();
+  return {
+    key: (projectId, _no, clientTs, _hash, eventId) => `${projectId}\0${clientTs}\0${eventId}`,
+    pending: (key) => pending.has(key),
+    mayBeStored: (key) => stored.has(key),
+    add: (key) => pending.add(key),
+    size: () => pending.size,
+    checkpointed() {
+      for (const key of pending) stored.add(key);
+      pending = new Set();
+    },
+  };
+}
+
+/**
+ * The same as numbers (src/events/derived/pending.ts, PendingKeys): keys in
+ * arrays indexed by a Map of id hashes, and a Set of the checkpointed hashes
+ * standing in for the key filter. A key is its index in the arrays.
+ */
+function numberKeys() {
+  let newest = new Map();
+  let previous = [];
+  let nos = [];
+  let times = [];
+  let ids = [];
+  let hashes = [];
+  const stored = new Set();
+  let candidate = -1;
+  return {
+    key(_projectId, no, clientTs, hash, eventId) {
+      candidate = -1;
+      for (let i = newest.get(hash) ?? -1; i >= 0; i = previous[i]) if (times[i] === clientTs && nos[i] === no && ids[i] === eventId) candidate = i;
+      return [no, clientTs, hash, eventId];
+    },
+    pending: () => candidate >= 0,
+    mayBeStored: (key) => stored.has(key[2]),
+    add([no, clientTs, hash, eventId]) {
+      previous.push(newest.get(hash) ?? -1);
+      newest.set(hash, ids.length);
+      nos.push(no);
+      times.push(clientTs);
+      hashes.push(hash);
+      ids.push(eventId);
+    },
+    size: () => ids.length,
+    checkpointed() {
+      for (const hash of hashes) stored.add(hash);
+      newest = new Map();
+      previous = [];
+      nos = [];
+      times = [];
+      ids = [];
+      hashes = [];
+    },
+  };
+}
+
+/**
  * The checkpointed designs: per event a duplicate check (memory, then the
  * dedup table only when the key filter says the key may be there; here a
  * Set of the checkpointed keys plays the filter) and the append; every few
@@ -121,16 +185,23 @@ const CHECKPOINT_TABLES = {
  * - fill: 'js' (entries collected per event, sorted in JavaScript, one
  *   INSERT each) or 'sql' (one INSERT … SELECT … FROM events WHERE seq
  *   BETWEEN … ORDER BY per table: SQLite reads back and sorts the range);
+ * - memoryKeys: the keys since the last checkpoint as 'strings' in a Set or
+ *   as 'numbers' (the default with compact keys);
  * - everyMs: the checkpoint interval;
+ * - sortOnDisk: the 'sql' fill's sorter spills to temporary files (SQLite's default), not memory;
  * - cacheMb: SQLite's page cache (default 2 MB: a checkpoint of 200,000
  *   entries dirties more than that, and spilled pages are written twice).
  */
-function checkpointedStore(db, insert, { keys, fill, everyMs, cacheMb }) {
-  for (const sql of CHECKPOINT_TABLES[keys]) db.exec(sql);
-  // SQLite's sorter of the 'sql' fill spills to temporary files otherwise, which count as bytes written.
-  if (fill === 'sql') db.pragma('temp_store = MEMORY');
+function checkpointedStore(
+  db,
+  insert,
+  { keys: keyColumns, fill, everyMs, cacheMb, sortOnDisk, memoryKeys = keyColumns === 'compact' ? 'numbers' : 'strings' },
+) {
+  for (const sql of CHECKPOINT_TABLES[keyColumns]) db.exec(sql);
+  // SQLite's sorter of the 'sql' fill spills to temporary files past a few MB otherwise (as the server's writer, src/db/database.ts).
+  if (fill === 'sql' && !sortOnDisk) db.pragma('temp_store = MEMORY');
   if (cacheMb !== undefined) db.pragma(`cache_size = -${cacheMb * 1024}`);
-  const compact = keys === 'compact';
+  const compact = keyColumns === 'compact';
   let projectNo;
   if (compact) {
     db.function('id_hash', { deterministic: true }, idHash);
@@ -164,8 +235,7 @@ function checkpointedStore(db, insert, { keys, fill, everyMs, cacheMb }) {
         'INSERT INTO bench_time SELECT p.project_no, e.ts, e.seq FROM events e JOIN bench_projects p ON p.project_id = e.project_id WHERE e.seq BETWEEN ? AND ? ORDER BY 1, 2, 3',
       )
     : db.prepare('INSERT OR IGNORE INTO bench_time SELECT project_id, ts, seq FROM events WHERE seq BETWEEN ? AND ? ORDER BY 1, 2, 3');
-  let pendingKeys = new Set();
-  const checkpointed = new Set();
+  const keys = memoryKeys === 'numbers' ? numberKeys() : stringKeys();
   let dedup = [];
   let time = [];
   let firstSeq = 0;
@@ -174,26 +244,27 @@ function checkpointedStore(db, insert, { keys, fill, everyMs, cacheMb }) {
   const write = db.transaction((rows) => {
     let fresh = 0;
     for (const row of rows) {
-      const key = `${row[0]}\0${row[4]}\0${row[7]}`;
-      if (pendingKeys.has(key)) continue;
-      if (checkpointed.has(key)) {
-        const stored = compact ? lookup.get(projectNo(row[0]), row[4], idHash(row[7]), row[7]) : lookup.get(row[0], row[4], row[7]);
+      const no = compact ? projectNo(row[0]) : 0;
+      const hash = compact || memoryKeys === 'numbers' ? idHash(row[7]) : 0;
+      const key = keys.key(row[0], no, row[4], hash, row[7]);
+      if (keys.pending(key)) continue;
+      if (keys.mayBeStored(key)) {
+        const stored = compact ? lookup.get(no, row[4], hash, row[7]) : lookup.get(row[0], row[4], row[7]);
         if (stored !== undefined) continue;
       }
       const seq = Number(insert.run(row).lastInsertRowid);
-      pendingKeys.add(key);
+      keys.add(key);
       if (firstSeq === 0) firstSeq = seq;
       lastSeq = seq;
       if (fill === 'js') {
         if (compact) {
-          const no = projectNo(row[0]);
-          dedup.push([no, row[4], idHash(row[7]), seq]);
+          dedup.push([no, row[4], hash, seq]);
           time.push([no, row[3], seq]);
         } else {
           dedup.push([row[0], row[4], row[7]]);
           time.push([row[0], row[3], seq]);
         }
-      } else if (compact) projectNo(row[0]);
+      }
       fresh++;
     }
     return fresh;
@@ -218,8 +289,7 @@ function checkpointedStore(db, insert, { keys, fill, everyMs, cacheMb }) {
   });
   const flush = () => {
     checkpoint.immediate();
-    for (const key of pendingKeys) checkpointed.add(key);
-    pendingKeys = new Set();
+    keys.checkpointed();
     dedup = [];
     time = [];
     firstSeq = 0;
@@ -228,22 +298,23 @@ function checkpointedStore(db, insert, { keys, fill, everyMs, cacheMb }) {
   return {
     write(rows) {
       const fresh = write.immediate(rows);
-      if (performance.now() - lastCheckpoint >= everyMs || pendingKeys.size >= CHECKPOINT_MAX_PENDING) flush();
+      if (performance.now() - lastCheckpoint >= everyMs || keys.size() >= CHECKPOINT_MAX_PENDING) flush();
       return fresh;
     },
     flush,
   };
 }
 
-/** The checkpointed designs by name (see checkpointedStore); `checkpointed` is the server's. */
+/** The checkpointed designs by name (see checkpointedStore): `checkpointed` is the server's since migration 8, `text-js` its design before. */
 export const CHECKPOINTED_DESIGNS = {
-  'checkpointed-text': { keys: 'text', fill: 'js', everyMs: CHECKPOINT_EVERY_MS },
-  'checkpointed-text-sql': { keys: 'text', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS },
-  checkpointed: { keys: 'compact', fill: 'js', everyMs: CHECKPOINT_EVERY_MS },
-  'compact-sql': { keys: 'compact', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS },
-  'compact-20s': { keys: 'compact', fill: 'js', everyMs: 4 * CHECKPOINT_EVERY_MS },
-  'compact-cache32': { keys: 'compact', fill: 'js', everyMs: CHECKPOINT_EVERY_MS, cacheMb: 32 },
-  'text-cache32': { keys: 'text', fill: 'js', everyMs: CHECKPOINT_EVERY_MS, cacheMb: 32 },
+  checkpointed: { keys: 'compact', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS },
+  'text-js': { keys: 'text', fill: 'js', everyMs: CHECKPOINT_EVERY_MS },
+  'text-sql': { keys: 'text', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS },
+  'compact-js': { keys: 'compact', fill: 'js', everyMs: CHECKPOINT_EVERY_MS },
+  'compact-sql-20s': { keys: 'compact', fill: 'sql', everyMs: 4 * CHECKPOINT_EVERY_MS },
+  'compact-sql-strings': { keys: 'compact', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS, memoryKeys: 'strings' },
+  'compact-sql-tempfile': { keys: 'compact', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS, sortOnDisk: true },
+  'compact-sql-cache32': { keys: 'compact', fill: 'sql', everyMs: CHECKPOINT_EVERY_MS, cacheMb: 32 },
 };
 
 /**

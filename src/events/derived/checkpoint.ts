@@ -12,7 +12,7 @@ import { CHUNK_ENTRIES } from './experiment-log.ts';
 import { ID_HASH_SQL, idHash } from './id-hash.ts';
 import { KeyFilter } from './key-filter.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { dedupKey, PendingIndexes } from './pending.ts';
+import { PendingIndexes } from './pending.ts';
 import { ANY_TYPE, DerivedState } from './state.ts';
 
 /** Events read per query while replaying: a statement being iterated would keep the connection busy. */
@@ -154,8 +154,8 @@ export class DerivedStore {
       for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId, audience, revenue, currency] of rows) {
         this.state.apply({ projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency });
         const projectNo = this.projectNo(projectId);
-        if (eventId === null) this.pending.add(rowSeq, undefined, projectNo, clientTs, undefined);
-        else this.pending.add(rowSeq, dedupKey(projectId, clientTs, eventId), projectNo, clientTs, idHash(eventId));
+        if (eventId !== null) this.pending.keys.add(projectNo, clientTs, idHash(eventId), eventId);
+        this.pending.add(rowSeq);
       }
       replayed += rows.length;
       if (this.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
@@ -387,9 +387,9 @@ export class DerivedStore {
     }
     // The keys now in event_dedup go into the filter before they leave memory.
     const filter = this.filters.at(-1)!;
-    const keys = pending.storedKeys;
-    for (let i = 0; i < keys.length; i += 3) filter.add(keys[i]!, keys[i + 1]!, keys[i + 2]!);
-    this.counted(keys.length / 3);
+    const { projectNos, clientTimes, hashes } = pending.keys;
+    for (let i = 0; i < hashes.length; i++) filter.add(projectNos[i]!, clientTimes[i]!, hashes[i]!);
+    this.counted(hashes.length);
     this.checkpointedSeq = pending.lastSeq;
     pending.clear();
   }

@@ -1,15 +1,11 @@
 import type { Database } from '../../db/database.ts';
 import type { DerivedStore } from '../derived/checkpoint.ts';
 import { idHash } from '../derived/id-hash.ts';
-import { dedupKey } from '../derived/pending.ts';
 import type { EventRow } from './protocol.ts';
 
 interface Staged {
   seq: number;
   row: EventRow;
-  key: string | undefined;
-  projectNo: number;
-  hash: number | undefined;
 }
 
 /**
@@ -17,10 +13,9 @@ interface Staged {
  * the last checkpoint are in memory, older ones in event_dedup: read only
  * when the key filter says the key may be there, and checked against the
  * stored id there, as event_dedup holds a hash of it) and the append of the
- * raw row, nothing else. Only once the transaction has
- * committed are the stored rows counted into the derived state and their
- * index entries queued for the next checkpoint, so a rolled-back
- * transaction leaves no trace in memory either.
+ * raw row, nothing else. Only once the transaction has committed are the
+ * stored rows counted into the derived state, so a rolled-back transaction
+ * leaves no trace in memory either (its keys are taken back).
  */
 export class EventSink {
   /** Commits every request's rows in one transaction; returns how many rows of each were new. */
@@ -37,24 +32,23 @@ export class EventSink {
       )
       .pluck();
     const { pending, state } = derived;
+    const keys = pending.keys;
     const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): number[] => {
-      const keys = new Set<string>();
       const inserted: number[] = [];
       for (const rows of requests) {
         let fresh = 0;
         for (const row of rows) {
           const eventId = row[7];
+          // Every event's project needs its number: the checkpoint's index fill joins on it.
           const projectNo = derived.projectNo(row[0]);
-          let key: string | undefined;
-          let hash: number | undefined;
           if (eventId !== null) {
-            key = dedupKey(row[0], row[4], eventId);
-            if (keys.has(key) || pending.keys.has(key)) continue;
-            hash = idHash(eventId);
-            if (derived.mayBeStored(projectNo, row[4], hash) && checkpointed.get(projectNo, row[4], hash, eventId) !== undefined) continue;
-            keys.add(key);
+            const clientTs = row[4];
+            const hash = idHash(eventId);
+            if (keys.has(projectNo, clientTs, hash, eventId)) continue;
+            if (derived.mayBeStored(projectNo, clientTs, hash) && checkpointed.get(projectNo, clientTs, hash, eventId) !== undefined) continue;
+            keys.add(projectNo, clientTs, hash, eventId);
           }
-          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row, key, projectNo, hash });
+          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row });
           fresh++;
         }
         inserted.push(fresh);
@@ -63,11 +57,18 @@ export class EventSink {
     });
     this.write = (requests) => {
       const staged: Staged[] = [];
-      const inserted = store.immediate(requests, staged);
-      for (const { seq, row, key, projectNo, hash } of staged) {
-        const [projectId, paywallId, type, ts, clientTs] = row;
+      const mark = keys.length;
+      let inserted: number[];
+      try {
+        inserted = store.immediate(requests, staged);
+      } catch (error) {
+        keys.truncate(mark);
+        throw error;
+      }
+      for (const { seq, row } of staged) {
+        const [projectId, paywallId, type, ts] = row;
         state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9], audience: row[12], revenue: row[13], currency: row[14] });
-        pending.add(seq, key, projectNo, clientTs, hash);
+        pending.add(seq);
       }
       return inserted;
     };
