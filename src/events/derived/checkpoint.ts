@@ -7,7 +7,7 @@
  * it. Without a checkpoint row every derived table is emptied and rebuilt
  * from the raw events, so deleting derived state loses nothing.
  */
-import type { Database } from '../../db/database.ts';
+import { type Database, sortInMemory } from '../../db/database.ts';
 import { CHUNK_ENTRIES } from './experiment-log.ts';
 import { ID_HASH_SQL, idHash } from './id-hash.ts';
 import { KeyFilter } from './key-filter.ts';
@@ -78,8 +78,9 @@ export class DerivedStore {
 
   constructor(db: Database) {
     this.db = db;
-    // The checkpoint's INSERT … SELECT hashes the ids in SQLite's loop: no row comes back to JavaScript.
+    // The checkpoint's INSERT … SELECT hashes the ids in SQLite's loop and sorts in memory: no row comes back to JavaScript.
     db.function(ID_HASH_SQL, { deterministic: true }, idHash);
+    sortInMemory(db);
     this.statements = {
       checkpoint: db.prepare<[], number>('SELECT seq FROM event_checkpoint WHERE id = 1').pluck(),
       setCheckpoint: db.prepare<[number, number]>(
