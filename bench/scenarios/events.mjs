@@ -4,7 +4,7 @@
  * in 1,000-row transactions (all at synchronous=FULL) with each candidate
  * storage design (bench/lib/events.mjs, eventStore): the append alone (the
  * ceiling the target is measured against), the inline indexes before
- * migration 5, and the server's checkpointed design. Bytes written to
+ * migration 5, the server's checkpointed design and its candidates. Bytes written to
  * storage per event are measured for every one. Afterwards the server's
  * database must hold every event wrk saw acknowledged: a 200 that silently
  * rejected events would otherwise count as throughput.
@@ -85,6 +85,11 @@ export async function events(ctx) {
   const designs = [
     ceiling,
     await bareLoop('bare, checkpointed (server)', 'checkpointed'),
+    await bareLoop('bare, text keys, JS fill (old)', 'text-js'),
+    await bareLoop('bare, text keys, SQL fill', 'text-sql'),
+    await bareLoop('bare, compact keys, JS fill', 'compact-js'),
+    await bareLoop('bare, compact, SQL, 20 s', 'compact-sql-20s'),
+    await bareLoop('bare, compact, SQL, 32 MB cache', 'compact-sql-cache32'),
     await bareLoop('bare, inline time+dedup (old)', 'inline-time'),
     await bareLoop('bare, inline dedup only', 'inline-dedup'),
     await bareLoop('bare, inline (project, id)', 'inline-id'),
@@ -135,7 +140,8 @@ export async function events(ctx) {
       '  what each wrote (median of rounds; written = bytes the process wrote to storage per event, over all rounds):',
       ...contenders.map((c) => {
         const r = results.get(c.name);
-        return `    ${c.name.padEnd(32)} ${f.perSecond(medianOf(r, 'perSecond'), 'events').padStart(18)}  CPU ${f.percent(medianOf(r, 'cpu')).padStart(5)}  written ${f.count(Math.round(writtenPerEvent(r))).padStart(6)} B/event`;
+        const perCpuSecond = f.count(Math.round(medianOf(r, 'perSecond') / medianOf(r, 'cpu')));
+        return `    ${c.name.padEnd(34)} ${f.perSecond(medianOf(r, 'perSecond'), 'events').padStart(18)}  CPU ${f.percent(medianOf(r, 'cpu')).padStart(5)}  ${perCpuSecond.padStart(9)} per CPU-s  written ${f.count(Math.round(writtenPerEvent(r))).padStart(6)} B/event`;
       }),
       ...ratioLines,
     ];

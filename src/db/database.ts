@@ -45,3 +45,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Database 
 export function failFastOnLocks(db: Database): void {
   db.pragma('busy_timeout = 0');
 }
+
+/**
+ * For the event writer's connection: SQLite's sorter keeps what it sorts in
+ * memory instead of spilling past a few MB to a temporary file. The
+ * checkpoint sorts each index's new entries (up to 200,000, about 10 MB) with
+ * INSERT … SELECT … ORDER BY; spilled, they were written to disk once more
+ * (measured: 65–80 bytes more per event, BENCHMARKS.md "Storage designs").
+ */
+export function sortInMemory(db: Database): void {
+  db.pragma('temp_store = MEMORY');
+}

@@ -73,7 +73,7 @@ export function* exportEvents(dbPath: string, range: ExportRange): Generator<str
     const rows = db
       .prepare(
         `SELECT ${INDEXED_COLUMNS} FROM event_time_index i JOIN events e ON e.seq = i.seq
-         WHERE i.project_id = ? AND i.ts BETWEEN ? AND ? ${byPaywall}
+         WHERE i.project_no = (SELECT project_no FROM event_projects WHERE project_id = ?) AND i.ts BETWEEN ? AND ? ${byPaywall}
          UNION ALL
          SELECT ${COLUMNS} FROM events e WHERE e.seq > ? AND e.project_id = ? AND e.ts BETWEEN ? AND ? ${byPaywall}
          ORDER BY 4, 12`,

@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { DomainError } from '../shared/errors.ts';
-import { describeIssue, EventEnvelopeSchema, EventSchema, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
+import { parseEvent } from './event-parser.ts';
+import { describeIssue, EventEnvelopeSchema, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
 import type { EventRow } from './writer/protocol.ts';
 
@@ -62,9 +63,9 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
   const rows: EventRow[] = [];
   const rejected: Rejection[] = [];
   batch.events.forEach((input, index) => {
-    const result = v.safeParse(EventSchema, input, { abortEarly: true });
+    const result = parseEvent(input);
     if (!result.success) {
-      rejected.push({ index, ...describeIssue(result.issues[0]) });
+      rejected.push({ index, ...describeIssue(result.issue) });
       return;
     }
     const event = result.output;

@@ -1,6 +1,6 @@
 /** What the events tests share: sending batches, creating paywalls, reading the export and the database. */
 import assert from 'node:assert/strict';
-import { startServer } from '../../src/app.ts';
+import { type RunningServer, startServer } from '../../src/app.ts';
 import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
@@ -104,10 +104,19 @@ export async function until(condition: () => Promise<boolean> | boolean, ms = 10
 
 /** A server on an existing database (startTestServer wants an empty one), stopped when the test ends. */
 export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: Partial<ServeConfig> = {}): Promise<string> {
+  return (await serverOn(t, dbPath, overrides)).url;
+}
+
+/** restartServer, with the server to stop before the test ends (a second server on the same file must not run beside it). */
+export async function serverOn(
+  t: { after(fn: () => Promise<void>): void },
+  dbPath: string,
+  overrides: Partial<ServeConfig> = {},
+): Promise<{ url: string; server: RunningServer }> {
   const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
   const server = await startServer({ ...defaults, ...overrides }, new Logger('error'), recordingOptions);
   t.after(() => server.stop());
-  return `http://127.0.0.1:${server.port}`;
+  return { url: `http://127.0.0.1:${server.port}`, server };
 }
 
 /**

@@ -259,3 +259,52 @@ test('a database from before migration 5 keeps its events: the first start count
   const resent = await ingest(url, keys.sdk, { events: events.slice(0, 50) });
   assert.deepEqual([resent.accepted, resent.duplicates], [0, 50]);
 });
+
+test('a database from before migration 8 (text-keyed indexes and a checkpoint) is rebuilt at its first start: statistics, dedup and export order', async (t) => {
+  const dbPath = path.join(tempDir(t), 'paywalld.db');
+  const old = openDatabase(dbPath);
+  migrate(
+    old,
+    migrations.filter((migration) => migration.version <= 7),
+  );
+  const { project, keys } = new ProjectStore(old, new KeyStore(old)).create('old');
+  const now = Date.now();
+  const insert = old.prepare(
+    `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
+     VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
+  );
+  const events: Json[] = [];
+  for (let i = 0; i < 300; i++) {
+    // Stored out of time order, as concurrent devices send them.
+    const event = {
+      type: i % 4 === 0 ? 'purchase_complete' : 'screen_impression',
+      paywall_id: 'pw',
+      ts: now - ((i * 7919) % 300) * 60_000,
+      id: `v7-${i}`,
+      user_id: `u${i % 30}`,
+      variant_id: 'control',
+    };
+    const seq = Number(insert.run(project.id, event.type, event.ts, event.ts, now, event.id, event.user_id).lastInsertRowid);
+    // The index entries and the checkpoint a server of migration 7 wrote (its day sets are left out: only a rebuild counts the events).
+    old.prepare('INSERT INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)').run(project.id, event.ts, event.id);
+    old.prepare('INSERT INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)').run(project.id, event.ts, seq);
+    events.push(event);
+  }
+  old.prepare('INSERT INTO event_checkpoint (id, seq, at) VALUES (1, 300, ?)').run(now);
+  old.close();
+
+  const url = await restartServer(t, dbPath);
+  const range = { from: dayText(now - 2 * DAY), to: dayText(now) };
+  const response = await fetchStats(url, keys.secret, 'pw', range);
+  assert.equal(response.status, 200);
+  const stats = await response.json();
+  assert.deepEqual(stats.variants, bruteForce(events, 'pw', range.from, range.to));
+  assert.equal(stats.variants[0].totals.counts.purchase_complete, 75);
+  const all = await exported(url, keys.secret);
+  assert.deepEqual(
+    all.map((e) => e.id),
+    [...events].sort((a, b) => a.ts - b.ts || Number(a.id.slice(3)) - Number(b.id.slice(3))).map((e) => e.id),
+  );
+  const resent = await ingest(url, keys.sdk, { events: events.slice(0, 50) });
+  assert.deepEqual([resent.accepted, resent.duplicates], [0, 50]);
+});

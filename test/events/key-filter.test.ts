@@ -1,28 +1,38 @@
 /** KeyFilter, the Bloom filter in front of event_dedup: never a false "not stored", few false "may be". */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { idHash } from '../../src/events/derived/id-hash.ts';
 import { KeyFilter } from '../../src/events/derived/key-filter.ts';
-import { dedupKey } from '../../src/events/derived/pending.ts';
+
+const NOW = 1_767_225_600_000;
 
 test('every added key may be contained; at capacity about 2 % of other keys are false positives', () => {
   const capacity = 100_000;
   const filter = new KeyFilter(capacity);
-  const now = 1_767_225_600_000;
-  for (let i = 0; i < capacity; i++) filter.add(dedupKey('proj_a', now + (i % 977), `id-${i}`));
-  for (let i = 0; i < capacity; i++) assert.equal(filter.mightContain(dedupKey('proj_a', now + (i % 977), `id-${i}`)), true, `key ${i}`);
+  for (let i = 0; i < capacity; i++) filter.add(1, NOW + (i % 977), idHash(`id-${i}`));
+  for (let i = 0; i < capacity; i++) assert.equal(filter.mightContain(1, NOW + (i % 977), idHash(`id-${i}`)), true, `key ${i}`);
   let falsePositives = 0;
-  for (let i = 0; i < capacity; i++) if (filter.mightContain(dedupKey('proj_b', now + (i % 977), `id-${i}`))) falsePositives++;
-  assert.ok(falsePositives < capacity * 0.04, `${falsePositives} false positives of ${capacity}`);
+  for (let i = 0; i < capacity; i++) if (filter.mightContain(2, NOW + (i % 977), idHash(`id-${i}`))) falsePositives++;
+  assert.ok(falsePositives < capacity * 0.04, `${falsePositives} false positives of ${capacity} (another project)`);
+  falsePositives = 0;
+  for (let i = 0; i < capacity; i++) if (filter.mightContain(1, NOW + 977 + (i % 977), idHash(`id-${i}`))) falsePositives++;
+  assert.ok(falsePositives < capacity * 0.04, `${falsePositives} false positives of ${capacity} (another client time)`);
 });
 
 test('past its capacity it lets more keys through but still never misses one', () => {
   const filter = new KeyFilter(1000);
-  for (let i = 0; i < 50_000; i++) filter.add(`k${i}`);
-  for (let i = 0; i < 50_000; i++) assert.equal(filter.mightContain(`k${i}`), true);
+  for (let i = 0; i < 50_000; i++) filter.add(i % 3, NOW - i, idHash(`k${i}`));
+  for (let i = 0; i < 50_000; i++) assert.equal(filter.mightContain(i % 3, NOW - i, idHash(`k${i}`)), true);
 });
 
-test('addParts adds the same key as add(dedupKey(…))', () => {
-  const filter = new KeyFilter(10_000);
-  for (let i = 0; i < 5000; i++) filter.addParts('proj_a', 1_767_225_600_000 + i, `id-${i}`);
-  for (let i = 0; i < 5000; i++) assert.equal(filter.mightContain(dedupKey('proj_a', 1_767_225_600_000 + i, `id-${i}`)), true);
+test('idHash: 52-bit integers, the same for the same id, different for ids that differ in one character', () => {
+  const seen = new Map<number, string>();
+  for (let i = 0; i < 200_000; i++) {
+    const id = `0b8e${i.toString(16).padStart(6, '0')}-7c1f-4a49-9b0d-5f3e2a1c9d7e`;
+    const hash = idHash(id);
+    assert.ok(Number.isSafeInteger(hash) && hash >= 0 && hash < 2 ** 52, `${id}: ${hash}`);
+    assert.equal(idHash(id), hash);
+    assert.equal(seen.get(hash), undefined, `${id} and ${seen.get(hash)} share a hash`);
+    seen.set(hash, id);
+  }
 });

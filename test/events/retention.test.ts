@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, serveConfig } from '../../src/config.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, metric, openTestDb, restartServer, until } from './client.ts';
+import { exported, fetchStats, ingest, metric, openTestDb, restartServer, serverOn, until } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -38,9 +38,39 @@ test('raw events received more than N days ago are deleted in the background; ro
   const after = await (await fetchStats(second, keys.secret, 'pw', range)).json();
   assert.deepEqual(after, before);
   assert.equal(after.variants[0].totals.counts.screen_impression, 2500);
-  // Events keep arriving and are kept.
-  assert.equal((await ingest(second, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: now, id: 'new' }] })).accepted, 1);
-  assert.equal((await exported(second, keys.secret)).length, 2);
+  // Their dedup and time-index entries went with them: only the kept event's are left.
+  for (const table of ['event_dedup', 'event_time_index']) assert.equal(db.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), 1, table);
+  // Events keep arriving and are kept; a deleted event sent again is stored again, as a new one.
+  assert.equal((await ingest(second, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: now, id: 'new' }, old[0]] })).accepted, 2);
+  assert.equal((await exported(second, keys.secret)).length, 3);
+});
+
+test('the newest event is kept however old, so the events stored after a pass get new seqs and are counted and exported after a restart', async (t) => {
+  const first = await startTestServer(t);
+  const { url, keys, dbPath } = first;
+  const now = Date.now();
+  const old = Array.from({ length: 1200 }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts: now - 10 * DAY, id: `old-${i}`, user_id: 'u' }));
+  for (let i = 0; i < old.length; i += 1000) await ingest(url, keys.sdk, { events: old.slice(i, i + 1000) });
+  await first.server.stop();
+  const db = openTestDb(t, dbPath);
+  db.prepare('UPDATE events SET received_at = ?').run(now - 3 * DAY);
+  const newestSeq = db.prepare('SELECT max(seq) FROM events').pluck().get();
+
+  const second = await serverOn(t, dbPath, { retentionDays: 2 });
+  await until(async () => (await metric(second.url, keys.secret, 'paywalld_events_retention_deleted_total')) === 1199);
+  assert.deepEqual(
+    (await exported(second.url, keys.secret)).map((e) => e.id),
+    ['old-1199'],
+  );
+  const fresh = Array.from({ length: 10 }, (_, i) => ({ type: 'purchase_complete', paywall_id: 'pw', ts: now, id: `new-${i}`, user_id: 'v' }));
+  assert.equal((await ingest(second.url, keys.sdk, { events: fresh })).accepted, 10);
+  await second.server.stop();
+  assert.ok((db.prepare('SELECT min(seq) FROM events WHERE event_id = ?').pluck().get('new-0') as number) > (newestSeq as number));
+  const third = await restartServer(t, dbPath);
+  assert.equal((await exported(third, keys.secret)).length, 11);
+  const stats = await (await fetchStats(third, keys.secret, 'pw', { from: String(now - 11 * DAY), to: String(now) })).json();
+  assert.equal(stats.variants[0].totals.counts.purchase_complete, 10);
+  assert.equal((await ingest(third, keys.sdk, { events: fresh })).duplicates, 10);
 });
 
 test('rows received "in the future" (a clock that jumped ahead) do not stop retention from deleting the old rows after them', async (t) => {

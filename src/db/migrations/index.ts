@@ -11,6 +11,16 @@ import { configGeneration } from './004_config_generation.ts';
 import { eventDerivedState } from './005_event_derived_state.ts';
 import { paywallPhases } from './006_paywall_phases.ts';
 import { experimentEvents } from './007_experiment_events.ts';
+import { compactEventIndexes } from './008_compact_event_indexes.ts';
 import type { Migration } from './migration.ts';
 
-export const migrations: readonly Migration[] = [projectsAndKeys, paywalls, events, configGeneration, eventDerivedState, paywallPhases, experimentEvents];
+export const migrations: readonly Migration[] = [
+  projectsAndKeys,
+  paywalls,
+  events,
+  configGeneration,
+  eventDerivedState,
+  paywallPhases,
+  experimentEvents,
+  compactEventIndexes,
+];

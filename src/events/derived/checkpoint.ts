@@ -1,16 +1,18 @@
 /**
  * Where the derived state meets SQLite: the checkpoint written every few
- * seconds (one transaction: the pending index entries in key order, the new
- * users, the day sets that changed, and the `seq` they all include), and the
+ * seconds (one transaction: the dedup and time-index entries of the events
+ * since the last one, the new users, the day sets that changed, and the
+ * `seq` they all include), and the
  * start-up that loads the last checkpoint and replays the raw events after
  * it. Without a checkpoint row every derived table is emptied and rebuilt
  * from the raw events, so deleting derived state loses nothing.
  */
-import type { Database } from '../../db/database.ts';
+import { type Database, sortInMemory } from '../../db/database.ts';
 import { CHUNK_ENTRIES } from './experiment-log.ts';
+import { ID_HASH_SQL, idHash } from './id-hash.ts';
 import { KeyFilter } from './key-filter.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { byDedupKey, byTimeKey, PendingIndexes } from './pending.ts';
+import { PendingIndexes } from './pending.ts';
 import { ANY_TYPE, DerivedState } from './state.ts';
 
 /** Events read per query while replaying: a statement being iterated would keep the connection busy. */
@@ -65,13 +67,20 @@ export class DerivedStore {
   private filterKeys = 0;
   /** Keys in all filters. */
   private filterTotal = 0;
-  /** Where filling the filter from event_dedup goes on. */
-  private filterCursor: [string, number, string] = ['', Number.MIN_SAFE_INTEGER, ''];
+  /** Where filling the filter from event_dedup goes on: the last key read (project_no, client_ts, id_hash, seq). */
+  private filterCursor: [number, number, number, number] = [0, Number.MIN_SAFE_INTEGER, -1, 0];
+  /** The number of each project in the index tables (event_projects): a small integer keys them instead of the id's text. */
+  private readonly projects = new Map<string, number>();
+  /** Numbered since the last checkpoint, not yet in event_projects. */
+  private freshProjects: [projectNo: number, projectId: string][] = [];
   private readonly db: Database;
   private readonly statements;
 
   constructor(db: Database) {
     this.db = db;
+    // The checkpoint's INSERT … SELECT hashes the ids in SQLite's loop and sorts in memory: no row comes back to JavaScript.
+    db.function(ID_HASH_SQL, { deterministic: true }, idHash);
+    sortInMemory(db);
     this.statements = {
       checkpoint: db.prepare<[], number>('SELECT seq FROM event_checkpoint WHERE id = 1').pluck(),
       setCheckpoint: db.prepare<[number, number]>(
@@ -90,13 +99,25 @@ export class DerivedStore {
         .raw(),
       maxSeq: db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck(),
       storedKeys: db
-        .prepare<[string, number, string, number], [string, number, string]>(
-          `SELECT project_id, client_ts, event_id FROM event_dedup WHERE (project_id, client_ts, event_id) > (?, ?, ?)
-           ORDER BY project_id, client_ts, event_id LIMIT ?`,
+        .prepare<[number, number, number, number, number], [number, number, number, number]>(
+          `SELECT project_no, client_ts, id_hash, seq FROM event_dedup WHERE (project_no, client_ts, id_hash, seq) > (?, ?, ?, ?)
+           ORDER BY project_no, client_ts, id_hash, seq LIMIT ?`,
         )
         .raw(),
-      addDedup: db.prepare<[string, number, string]>('INSERT OR IGNORE INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)'),
-      addTime: db.prepare<[string, number, number]>('INSERT OR IGNORE INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)'),
+      projects: db.prepare<[], [string, number]>('SELECT project_id, project_no FROM event_projects').raw(),
+      addProject: db.prepare<[number, string]>('INSERT INTO event_projects (project_no, project_id) VALUES (?, ?)'),
+      // The entries of the events in a seq range, sorted by SQLite: each index is walked once from left to right.
+      // Nothing else writes these seqs' entries, so no OR IGNORE is needed.
+      dedupRange: db.prepare<[number, number]>(
+        `INSERT INTO event_dedup (project_no, client_ts, id_hash, seq)
+         SELECT p.project_no, e.client_ts, ${ID_HASH_SQL}(e.event_id), e.seq FROM events e JOIN event_projects p ON p.project_id = e.project_id
+         WHERE e.seq > ? AND e.seq <= ? AND e.event_id IS NOT NULL ORDER BY 1, 2, 3, 4`,
+      ),
+      timeRange: db.prepare<[number, number]>(
+        `INSERT INTO event_time_index (project_no, ts, seq)
+         SELECT p.project_no, e.ts, e.seq FROM events e JOIN event_projects p ON p.project_id = e.project_id
+         WHERE e.seq > ? AND e.seq <= ? ORDER BY 1, 2, 3`,
+      ),
       addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
       segments: db
         .prepare<[], [string, string, string, string, string]>('SELECT project_id, paywall_id, audience, variants, currencies FROM event_experiment_segments')
@@ -133,7 +154,9 @@ export class DerivedStore {
       const rows = this.statements.replay.all(this.pending.lastSeq, REPLAY_PAGE);
       for (const [rowSeq, projectId, paywallId, type, ts, clientTs, eventId, userId, variantId, audience, revenue, currency] of rows) {
         this.state.apply({ projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency });
-        this.pending.add(rowSeq, projectId, ts, clientTs, eventId, undefined);
+        const projectNo = this.projectNo(projectId);
+        if (eventId !== null) this.pending.keys.add(projectNo, clientTs, idHash(eventId), eventId);
+        this.pending.add(rowSeq);
       }
       replayed += rows.length;
       if (this.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
@@ -150,8 +173,9 @@ export class DerivedStore {
    * one seq range at a time (INSERT … SELECT … ORDER BY sorts the range in
    * C; events arrive roughly in time order, so each range lands near the
    * right-hand edge of the indexes), each range its own transaction to keep
-   * the WAL small. The checkpoint row comes last: a crash before it makes
-   * the next start rebuild again from scratch.
+   * the WAL small. Projects are numbered in the order their first event was
+   * stored. The checkpoint row comes last: a crash before it makes the next
+   * start rebuild again from scratch.
    */
   private rebuild(): number {
     const last = this.statements.maxSeq.get() ?? 0;
@@ -163,11 +187,13 @@ export class DerivedStore {
     let replayed = 0;
     for (const [, projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency] of events.iterate(last)) {
       this.state.apply({ projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency });
+      this.projectNo(projectId);
       replayed++;
     }
     const emptyTables = this.db.transaction(() => {
       for (const table of [
         'event_checkpoint',
+        'event_projects',
         'event_dedup',
         'event_time_index',
         'event_users',
@@ -178,18 +204,14 @@ export class DerivedStore {
         this.db.exec(`DELETE FROM ${table}`);
     });
     emptyTables.immediate();
-    const dedupRange = this.db.prepare<[number, number]>(
-      'INSERT OR IGNORE INTO event_dedup SELECT project_id, client_ts, event_id FROM events WHERE seq > ? AND seq <= ? AND event_id IS NOT NULL ORDER BY 1, 2, 3',
-    );
-    const timeRange = this.db.prepare<[number, number]>(
-      'INSERT INTO event_time_index SELECT project_id, ts, seq FROM events WHERE seq > ? AND seq <= ? ORDER BY 1, 2, 3',
-    );
+    const { dedupRange, timeRange } = this.statements;
     const indexRange = this.db.transaction((from: number, to: number) => {
+      this.writeFreshProjects();
       dedupRange.run(from, to);
       timeRange.run(from, to);
     });
     for (let from = 0; from < last; from += REBUILD_RANGE) indexRange.immediate(from, Math.min(last, from + REBUILD_RANGE));
-    this.pending.lastSeq = last;
+    this.checkpointedSeq = this.pending.lastSeq = last;
     this.checkpoint();
     return replayed;
   }
@@ -203,7 +225,24 @@ export class DerivedStore {
     this.filterKeys = 0;
     this.filterTotal = 0;
     this.filterComplete = false;
-    this.filterCursor = ['', Number.MIN_SAFE_INTEGER, ''];
+    this.filterCursor = [0, Number.MIN_SAFE_INTEGER, -1, 0];
+  }
+
+  /** The project's number in the index tables, handed out on first use (written to event_projects by the next checkpoint). */
+  projectNo(projectId: string): number {
+    let no = this.projects.get(projectId);
+    if (no === undefined) {
+      no = this.projects.size + 1;
+      this.projects.set(projectId, no);
+      this.freshProjects.push([no, projectId]);
+    }
+    return no;
+  }
+
+  /** Inside a transaction: the projects numbered since the last one go into event_projects first, so the index fill can join them. */
+  private writeFreshProjects(): void {
+    for (const [no, projectId] of this.freshProjects) this.statements.addProject.run(no, projectId);
+    this.freshProjects = [];
   }
 
   /** Counts keys added to the last filter; past its capacity the next ones go to a new, larger one. */
@@ -228,9 +267,9 @@ export class DerivedStore {
   }
 
   /** Whether a stored event may have this dedup key: false means certainly not, with no read. */
-  mayBeStored(key: string): boolean {
+  mayBeStored(projectNo: number, clientTs: number, idHash: number): boolean {
     if (!this.filterComplete) return true;
-    for (const filter of this.filters) if (filter.mightContain(key)) return true;
+    for (const filter of this.filters) if (filter.mightContain(projectNo, clientTs, idHash)) return true;
     return false;
   }
 
@@ -242,11 +281,11 @@ export class DerivedStore {
   fillFilter(): boolean {
     if (this.filterComplete) return true;
     let read = 0;
-    let last: [string, number, string] | undefined;
+    let last: [number, number, number, number] | undefined;
     // Iterated to its end right here, so the connection is free again before anything else runs.
     const filter = this.filters.at(-1)!;
     for (const row of this.statements.storedKeys.iterate(...this.filterCursor, FILTER_PAGE)) {
-      filter.addParts(row[0], row[1], row[2]);
+      filter.add(row[0], row[1], row[2]);
       last = row;
       read++;
     }
@@ -257,6 +296,7 @@ export class DerivedStore {
   }
 
   private load(seq: number): void {
+    for (const [projectId, no] of this.statements.projects.iterate()) this.projects.set(projectId, no);
     for (const [projectId, ordinal, userId] of this.statements.users.iterate()) this.state.users.restore(projectId, ordinal, userId);
     for (const [projectId, paywallId, variantId, day, type, count, users] of this.statements.daySets.iterate()) {
       const group = this.state.group(projectId, paywallId, variantId, day);
@@ -300,11 +340,15 @@ export class DerivedStore {
         segment.namesDirty || segment.exposures.length > segment.exposures.storedLength || segment.purchases.length > segment.purchases.storedLength,
     );
     const s = this.statements;
+    const projects = this.freshProjects;
     try {
       this.db
         .transaction(() => {
-          for (const entry of pending.dedup.sort(byDedupKey)) s.addDedup.run(...entry);
-          for (const entry of pending.time.sort(byTimeKey)) s.addTime.run(...entry);
+          this.writeFreshProjects();
+          if (pending.lastSeq > this.checkpointedSeq) {
+            s.dedupRange.run(this.checkpointedSeq, pending.lastSeq);
+            s.timeRange.run(this.checkpointedSeq, pending.lastSeq);
+          }
           for (const entry of users) s.addUser.run(...entry);
           const empty = new OrdinalSet().serialize();
           for (const [projectId, paywallId, variantId, day, group] of dirty) {
@@ -333,6 +377,7 @@ export class DerivedStore {
         .immediate();
     } catch (error) {
       state.users.giveBack(users);
+      this.freshProjects = [...projects, ...this.freshProjects];
       throw error;
     }
     for (const [, , , , group] of dirty) group.dirty = false;
@@ -343,8 +388,9 @@ export class DerivedStore {
     }
     // The keys now in event_dedup go into the filter before they leave memory.
     const filter = this.filters.at(-1)!;
-    for (const key of pending.keys) filter.add(key);
-    this.counted(pending.keys.size);
+    const { projectNos, clientTimes, hashes } = pending.keys;
+    for (let i = 0; i < hashes.length; i++) filter.add(projectNos[i]!, clientTimes[i]!, hashes[i]!);
+    this.counted(hashes.length);
     this.checkpointedSeq = pending.lastSeq;
     pending.clear();
   }

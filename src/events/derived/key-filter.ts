@@ -1,5 +1,6 @@
 /**
- * A Bloom filter of deduplication keys: it answers "certainly not stored" for
+ * A Bloom filter of deduplication keys (as event_dedup holds them: project
+ * number, client time, hash of the event id): it answers "certainly not stored" for
  * almost every new event, so the writer reads event_dedup only for the few
  * keys it might hold (a retry, or a false positive, about 2 in 100 at the
  * planned capacity). It never answers "not stored" for a stored key: every
@@ -26,27 +27,14 @@ export class KeyFilter {
     this.words = new Uint32Array(this.bits / 32);
   }
 
-  add(key: string): void {
-    hashStart();
-    hashText(key);
-    this.set();
-  }
-
-  /** Adds dedupKey(projectId, clientTs, eventId) without building the string: filling at start hashes millions. */
-  addParts(projectId: string, clientTs: number, eventId: string): void {
-    hashStart();
-    hashText(projectId);
-    hashCode(0);
-    hashText(String(clientTs));
-    hashCode(0);
-    hashText(eventId);
+  add(projectNo: number, clientTs: number, idHash: number): void {
+    hashKey(projectNo, clientTs, idHash);
     this.set();
   }
 
   /** False only when the key was never added. */
-  mightContain(key: string): boolean {
-    hashStart();
-    hashText(key);
+  mightContain(projectNo: number, clientTs: number, idHash: number): boolean {
+    hashKey(projectNo, clientTs, idHash);
     let a = h1 >>> 0;
     const b = (h2 | 1) >>> 0;
     for (let i = 0; i < PROBES; i++, a = (a + b) >>> 0) {
@@ -67,24 +55,38 @@ export class KeyFilter {
 }
 
 /*
- * Two independent 32-bit hashes of the UTF-16 code units (FNV-1a and a
- * multiply-rotate) for double hashing, kept in module state rather than
- * returned in a tuple: no allocation per key.
+ * Two independent 32-bit hashes of the key's 32-bit words (FNV-1a and a
+ * multiply-rotate, each finished by murmur3's mix) for double hashing, kept
+ * in module state rather than returned in a tuple: no allocation per key.
  */
 let h1 = 0;
 let h2 = 0;
 
-function hashStart(): void {
-  h1 = 0x811c9dc5;
-  h2 = 0x9747b28c;
-}
+const TWO_32 = 2 ** 32;
 
-function hashCode(c: number): void {
-  h1 = Math.imul(h1 ^ c, 0x01000193);
-  h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+function word(w: number): void {
+  h1 = Math.imul(h1 ^ w, 0x01000193);
+  h2 = Math.imul(h2 ^ w, 0x5bd1e995);
   h2 ^= h2 >>> 15;
 }
 
-function hashText(text: string): void {
-  for (let i = 0; i < text.length; i++) hashCode(text.charCodeAt(i));
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** The key (event_dedup's project_no, client_ts, id_hash): non-negative integers below 2^53. */
+function hashKey(projectNo: number, clientTs: number, idHash: number): void {
+  h1 = 0x811c9dc5;
+  h2 = 0x9747b28c;
+  word(projectNo);
+  word(clientTs >>> 0);
+  word(Math.floor(clientTs / TWO_32));
+  word(idHash >>> 0);
+  word(Math.floor(idHash / TWO_32));
+  h1 = mix(h1);
+  h2 = mix(h2);
 }

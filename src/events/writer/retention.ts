@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { idHash } from '../derived/id-hash.ts';
 import { DAY_MS } from '../time.ts';
 
 /** Rows per delete transaction: small, so event writes never wait long behind a retention pass. */
@@ -20,12 +21,17 @@ type OldRow = [seq: number, projectId: string, ts: number, clientTs: number, eve
  * out of the table). Rows sit in insertion order (the rowid), which is the
  * order of receipt, so a pass walks the table from its start in windows of
  * rowids and needs no index. Only events a checkpoint covers are deleted:
- * their index entries are on disk, not in the writer's memory. The derived
- * state is not touched: statistics outlive raw events.
+ * their index entries are on disk, not in the writer's memory. The newest
+ * row is never deleted, however old: SQLite numbers a new row max(seq) + 1,
+ * so deleting the newest would hand its seq out again, below the
+ * checkpoint's, and the checkpoint and the replay (events after the
+ * checkpoint's seq) would miss the new events. The derived state is not
+ * touched: statistics outlive raw events.
  */
 export class Retention {
   private readonly window;
   private readonly deleteOld;
+  private readonly newest;
   /** Where the pass in progress goes on: the last rowid of its previous window. */
   private after = 0;
 
@@ -41,13 +47,17 @@ export class Retention {
     const oldRows = db
       .prepare<[number, number, number], OldRow>('SELECT seq, project_id, ts, client_ts, event_id FROM events WHERE seq > ? AND seq <= ? AND received_at < ?')
       .raw();
-    const deleteDedup = db.prepare<[string, number, string]>('DELETE FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?');
-    const deleteTime = db.prepare<[string, number, number]>('DELETE FROM event_time_index WHERE project_id = ? AND ts = ? AND seq = ?');
+    const projectNo = 'SELECT project_no FROM event_projects WHERE project_id = ?';
+    const deleteDedup = db.prepare<[string, number, number, number]>(
+      `DELETE FROM event_dedup WHERE project_no = (${projectNo}) AND client_ts = ? AND id_hash = ? AND seq = ?`,
+    );
+    const deleteTime = db.prepare<[string, number, number]>(`DELETE FROM event_time_index WHERE project_no = (${projectNo}) AND ts = ? AND seq = ?`);
     const deleteEvent = db.prepare<[number]>('DELETE FROM events WHERE seq = ?');
+    this.newest = db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck();
     this.deleteOld = db.transaction((after: number, end: number, cutoff: number): number => {
       const rows = oldRows.all(after, end, cutoff);
       for (const [seq, projectId, ts, clientTs, eventId] of rows) {
-        if (eventId !== null) deleteDedup.run(projectId, clientTs, eventId);
+        if (eventId !== null) deleteDedup.run(projectId, clientTs, idHash(eventId), seq);
         deleteTime.run(projectId, ts, seq);
         deleteEvent.run(seq);
       }
@@ -68,7 +78,7 @@ export class Retention {
     const cutoff = now - this.days * DAY_MS;
     const window = this.window.get(cutoff, now, this.after, BATCH);
     if (!window || window.end === null) return this.finish(0);
-    const covered = Math.min(window.end, this.checkpointedSeq());
+    const covered = Math.min(window.end, this.checkpointedSeq(), (this.newest.get() ?? 0) - 1);
     const deleted = covered > this.after ? this.deleteOld.immediate(this.after, covered, cutoff) : 0;
     if (covered < window.end || window.rows < BATCH || (window.settled ?? 0) > 0) return this.finish(deleted);
     this.after = window.end;

@@ -1,22 +1,21 @@
 import type { Database } from '../../db/database.ts';
 import type { DerivedStore } from '../derived/checkpoint.ts';
-import { dedupKey } from '../derived/pending.ts';
+import { idHash } from '../derived/id-hash.ts';
 import type { EventRow } from './protocol.ts';
 
 interface Staged {
   seq: number;
   row: EventRow;
-  key: string | undefined;
 }
 
 /**
  * Stores events: per event, an exact duplicate check (the keys stored since
  * the last checkpoint are in memory, older ones in event_dedup: read only
- * when the key filter says the key may be there) and the append of the raw
- * row, nothing else. Only once the transaction has
- * committed are the stored rows counted into the derived state and their
- * index entries queued for the next checkpoint, so a rolled-back
- * transaction leaves no trace in memory either.
+ * when the key filter says the key may be there, and checked against the
+ * stored id there, as event_dedup holds a hash of it) and the append of the
+ * raw row, nothing else. Only once the transaction has committed are the
+ * stored rows counted into the derived state, so a rolled-back transaction
+ * leaves no trace in memory either (its keys are taken back).
  */
 export class EventSink {
   /** Commits every request's rows in one transaction; returns how many rows of each were new. */
@@ -28,23 +27,28 @@ export class EventSink {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const checkpointed = db
-      .prepare<[string, number, string], number>('SELECT 1 FROM event_dedup WHERE project_id = ? AND client_ts = ? AND event_id = ?')
+      .prepare<[number, number, number, string], number>(
+        'SELECT 1 FROM event_dedup d JOIN events e ON e.seq = d.seq WHERE d.project_no = ? AND d.client_ts = ? AND d.id_hash = ? AND e.event_id = ?',
+      )
       .pluck();
     const { pending, state } = derived;
+    const keys = pending.keys;
     const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): number[] => {
-      const keys = new Set<string>();
       const inserted: number[] = [];
       for (const rows of requests) {
         let fresh = 0;
         for (const row of rows) {
           const eventId = row[7];
-          let key: string | undefined;
+          // Every event's project needs its number: the checkpoint's index fill joins on it.
+          const projectNo = derived.projectNo(row[0]);
           if (eventId !== null) {
-            key = dedupKey(row[0], row[4], eventId);
-            if (keys.has(key) || pending.keys.has(key) || (derived.mayBeStored(key) && checkpointed.get(row[0], row[4], eventId) !== undefined)) continue;
-            keys.add(key);
+            const clientTs = row[4];
+            const hash = idHash(eventId);
+            if (keys.has(projectNo, clientTs, hash, eventId)) continue;
+            if (derived.mayBeStored(projectNo, clientTs, hash) && checkpointed.get(projectNo, clientTs, hash, eventId) !== undefined) continue;
+            keys.add(projectNo, clientTs, hash, eventId);
           }
-          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row, key });
+          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row });
           fresh++;
         }
         inserted.push(fresh);
@@ -53,11 +57,18 @@ export class EventSink {
     });
     this.write = (requests) => {
       const staged: Staged[] = [];
-      const inserted = store.immediate(requests, staged);
-      for (const { seq, row, key } of staged) {
-        const [projectId, paywallId, type, ts, clientTs] = row;
+      const mark = keys.length;
+      let inserted: number[];
+      try {
+        inserted = store.immediate(requests, staged);
+      } catch (error) {
+        keys.truncate(mark);
+        throw error;
+      }
+      for (const { seq, row } of staged) {
+        const [projectId, paywallId, type, ts] = row;
         state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9], audience: row[12], revenue: row[13], currency: row[14] });
-        pending.add(seq, projectId, ts, clientTs, row[7], key);
+        pending.add(seq);
       }
       return inserted;
     };
