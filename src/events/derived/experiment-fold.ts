@@ -15,7 +15,7 @@
  * to per-user arrays cost most of a full fold).
  */
 import { DAY_MS, dayText } from '../time.ts';
-import { NO_CURRENCY, type Segment } from './experiment-log.ts';
+import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment } from './experiment-log.ts';
 
 export interface FoldQuery {
   /** Phase interval [from, to) in ms; to is null for the current phase. */
@@ -91,14 +91,17 @@ export class PhaseFold {
       index[code] = query.variants.indexOf(name);
     });
     const moved: number[] = [];
-    {
-      const { times, codes, ordinals, length } = segment.exposures;
-      for (let i = this.exposuresRead; i < length; i++) {
-        const ts = times[i]!;
+    const exposures = segment.exposures;
+    for (let i = this.exposuresRead; i < exposures.length; ) {
+      // One block at a time: its columns are plain typed arrays in the loop.
+      const { times, codes, ordinals } = exposures.blocks[i >>> BLOCK_SHIFT]!;
+      const end = Math.min(exposures.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
+      for (let j = i & BLOCK_MASK; i < end; i++, j++) {
+        const ts = times[j]!;
         if (ts < from || ts >= to) continue;
-        const variant = index[codes[i]!]!;
+        const variant = index[codes[j]!]!;
         if (variant === UNSEEN) continue;
-        const user = ordinals[i]!;
+        const user = ordinals[j]!;
         const seen = variantOf[user]!;
         if (seen === UNSEEN) variantOf[user] = variant;
         else if (seen !== variant) variantOf[user] = MULTIPLE;
@@ -107,20 +110,24 @@ export class PhaseFold {
           moved.push(user);
         }
       }
-      this.exposuresRead = length;
     }
-    {
-      const { times, codes, ordinals, values, length } = segment.purchases;
-      for (let i = this.purchasesRead; i < length; i++) this.count(ordinals[i]!, times[i]!, codes[i]!, values![i]!);
-      this.purchasesRead = length;
+    this.exposuresRead = exposures.length;
+    const purchases = segment.purchases;
+    for (let i = this.purchasesRead; i < purchases.length; ) {
+      const { times, codes, ordinals, values } = purchases.blocks[i >>> BLOCK_SHIFT]!;
+      const end = Math.min(purchases.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
+      for (let j = i & BLOCK_MASK; i < end; i++, j++) this.count(ordinals[j]!, times[j]!, codes[j]!, values![j]!);
     }
+    this.purchasesRead = purchases.length;
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
-    const { times, codes, values } = segment.purchases;
+    const blocks = purchases.blocks;
     for (const user of moved) {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
       for (const amounts of this.revenue.values()) amounts[user] = NONE;
       for (let i = user < segment.lastPurchase.length ? segment.lastPurchase[user]! : -1; i !== -1; i = segment.previousPurchase[i]!) {
-        this.count(user, times[i]!, codes[i]!, values![i]!);
+        const { times, codes, values } = blocks[i >>> BLOCK_SHIFT]!;
+        const j = i & BLOCK_MASK;
+        this.count(user, times[j]!, codes[j]!, values![j]!);
       }
     }
   }

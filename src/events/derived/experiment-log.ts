@@ -1,6 +1,6 @@
 /**
  * The per-user facts of experiments, kept as append-only columns (typed
- * arrays, no object per user or event): per paywall and segment, every
+ * arrays in blocks, no object per user or event): per paywall and segment, every
  * exposure (user ordinal, time, variant code) and every purchase (user
  * ordinal, time, revenue, currency code) in order of storage. Appending
  * costs no search at all; a results request folds the entries of its phase
@@ -10,75 +10,107 @@
  * (in seq order) gives the same answer as the live state.
  */
 
-/** Entries per checkpointed chunk: a checkpoint rewrites only the chunks that grew. */
+/** Entries per checkpointed chunk, and per block in memory: a checkpoint rewrites only the chunks that grew. */
 export const CHUNK_ENTRIES = 65_536;
+/** log2(CHUNK_ENTRIES): entry i is at (i >>> BLOCK_SHIFT, i & BLOCK_MASK). */
+export const BLOCK_SHIFT = 16;
+export const BLOCK_MASK = CHUNK_ENTRIES - 1;
 /** The currency code of a purchase without revenue. */
 export const NO_CURRENCY = 0xffff;
+/** Entries of a new last block; it doubles up to CHUNK_ENTRIES. */
+const FIRST_BLOCK = 256;
 
+/** Up to CHUNK_ENTRIES consecutive entries of a log, as columns. */
+export interface Block {
+  ordinals: Int32Array;
+  times: Float64Array;
+  codes: Uint16Array;
+  /** Revenue of purchases; absent for exposures. */
+  values: Float64Array | undefined;
+}
+
+function newBlock(capacity: number, withValues: boolean): Block {
+  return {
+    ordinals: new Int32Array(capacity),
+    times: new Float64Array(capacity),
+    codes: new Uint16Array(capacity),
+    values: withValues ? new Float64Array(capacity) : undefined,
+  };
+}
+
+/**
+ * One log: full blocks of CHUNK_ENTRIES entries and a last one that grows.
+ * Blocks rather than one array that doubles: millions of entries cost their
+ * own size (14 bytes per exposure, 22 per purchase), not up to twice that,
+ * and growing never copies more than one block (a doubling copy of the
+ * whole log would briefly hold it three times over).
+ */
 export class Log {
   length = 0;
   /** Entries below this are in the stored chunks. */
   storedLength = 0;
-  ordinals = new Int32Array(256);
-  times = new Float64Array(256);
-  codes = new Uint16Array(256);
-  /** Revenue of purchases; absent for exposures. */
-  values: Float64Array | undefined;
+  readonly blocks: Block[] = [];
+  private readonly withValues: boolean;
 
   constructor(withValues: boolean) {
-    if (withValues) this.values = new Float64Array(256);
+    this.withValues = withValues;
   }
 
   push(ordinal: number, time: number, code: number, value: number): void {
-    if (this.length === this.ordinals.length) this.grow(this.length * 2);
-    const i = this.length++;
-    this.ordinals[i] = ordinal;
-    this.times[i] = time;
-    this.codes[i] = code;
-    if (this.values) this.values[i] = value;
+    const i = this.length & BLOCK_MASK;
+    let block = this.blocks[this.length >>> BLOCK_SHIFT];
+    if (!block) this.blocks.push((block = newBlock(FIRST_BLOCK, this.withValues)));
+    else if (i === block.ordinals.length) block = this.growLast(Math.min(CHUNK_ENTRIES, 2 * i));
+    block.ordinals[i] = ordinal;
+    block.times[i] = time;
+    block.codes[i] = code;
+    if (block.values) block.values[i] = value;
+    this.length++;
   }
 
-  private grow(capacity: number): void {
-    const ordinals = new Int32Array(capacity);
-    ordinals.set(this.ordinals.subarray(0, this.length));
-    this.ordinals = ordinals;
-    const times = new Float64Array(capacity);
-    times.set(this.times.subarray(0, this.length));
-    this.times = times;
-    const codes = new Uint16Array(capacity);
-    codes.set(this.codes.subarray(0, this.length));
-    this.codes = codes;
-    if (this.values) {
-      const values = new Float64Array(capacity);
-      values.set(this.values.subarray(0, this.length));
-      this.values = values;
-    }
+  /** Replaces the last block by a copy with room for `capacity` entries. */
+  private growLast(capacity: number): Block {
+    const last = this.blocks.at(-1)!;
+    const block = newBlock(capacity, this.withValues);
+    block.ordinals.set(last.ordinals);
+    block.times.set(last.times);
+    block.codes.set(last.codes);
+    if (block.values) block.values.set(last.values!);
+    this.blocks[this.blocks.length - 1] = block;
+    return block;
+  }
+
+  ordinal(i: number): number {
+    return this.blocks[i >>> BLOCK_SHIFT]!.ordinals[i & BLOCK_MASK]!;
   }
 
   /** Chunk `n` as packed columns: times, values (purchases), ordinals, codes (8-byte columns first). */
   chunk(n: number): { entries: number; data: Buffer } {
-    const from = n * CHUNK_ENTRIES;
-    const to = Math.min(this.length, from + CHUNK_ENTRIES);
-    const parts = [Buffer.from(this.times.slice(from, to).buffer)];
-    if (this.values) parts.push(Buffer.from(this.values.slice(from, to).buffer));
-    parts.push(Buffer.from(this.ordinals.slice(from, to).buffer), Buffer.from(this.codes.slice(from, to).buffer));
-    return { entries: to - from, data: Buffer.concat(parts) };
+    const entries = Math.min(CHUNK_ENTRIES, this.length - n * CHUNK_ENTRIES);
+    const block = this.blocks[n]!;
+    const column = (array: Float64Array | Int32Array | Uint16Array) => Buffer.from(array.buffer, array.byteOffset, entries * array.BYTES_PER_ELEMENT);
+    const parts = [column(block.times)];
+    if (block.values) parts.push(column(block.values));
+    parts.push(column(block.ordinals), column(block.codes));
+    return { entries, data: Buffer.concat(parts) };
   }
 
-  /** Appends a stored chunk (chunks are read in order; a blob need not be aligned, so columns are copied). */
+  /**
+   * Appends a stored chunk as the next block, sized to its entries (chunks
+   * are read in order and all but the last are full; a blob need not be
+   * aligned, so columns are copied).
+   */
   appendChunk(entries: number, data: Buffer): void {
-    const column = <T extends Float64Array | Int32Array | Uint16Array>(make: new (n: number) => T, offset: number): T => {
-      const out = new make(entries);
-      new Uint8Array(out.buffer).set(data.subarray(offset, offset + out.byteLength));
-      return out;
-    };
-    const times = column(Float64Array, 0);
-    let offset = 8 * entries;
-    const values = this.values ? column(Float64Array, offset) : undefined;
-    if (values) offset += 8 * entries;
-    const ordinals = column(Int32Array, offset);
-    const codes = column(Uint16Array, offset + 4 * entries);
-    for (let i = 0; i < entries; i++) this.push(ordinals[i]!, times[i]!, codes[i]!, values ? values[i]! : 0);
+    if (this.length !== this.blocks.length * CHUNK_ENTRIES) throw new Error('a stored chunk follows a chunk that is not full');
+    const block = newBlock(entries, this.withValues);
+    let offset = 0;
+    for (const array of [block.times, block.values, block.ordinals, block.codes]) {
+      if (!array) continue;
+      new Uint8Array(array.buffer).set(data.subarray(offset, offset + array.byteLength));
+      offset += array.byteLength;
+    }
+    this.blocks.push(block);
+    this.length += entries;
     this.storedLength = this.length;
   }
 }
@@ -109,7 +141,7 @@ export class Segment {
 
   /** Chains entry i (the newest so far) to its user's previous purchase. */
   link(i: number): void {
-    const user = this.purchases.ordinals[i]!;
+    const user = this.purchases.ordinal(i);
     if (user >= this.lastPurchase.length) {
       const grown = new Int32Array(Math.max(1024, 2 * (user + 1))).fill(-1);
       grown.set(this.lastPurchase);
