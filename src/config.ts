@@ -188,6 +188,8 @@ export interface ServeConfig {
   retentionDays: number | undefined;
   /** Events accepted but not yet committed, at most; past it event batches are answered 503 with Retry-After. */
   eventQueueLimit: number;
+  /** The same bound in bytes of event data (src/events/writer/writer.ts, rowBytes). */
+  eventQueueBytes: number;
   /** Serve /metrics without a key on 127.0.0.1 at this port; undefined: only on the main port, with a secret key. */
   metricsPort: number | undefined;
   /** Scheduled snapshots into a folder; undefined: none (paywalld backup still works). */
@@ -277,6 +279,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     bodyTimeoutMs: requiredNumber('body-timeout', flags, env) * 1000,
     retentionDays: optionalNumber('retention-days', flags, env),
     eventQueueLimit: 100_000,
+    eventQueueBytes: 16 * 1024 * 1024,
     metricsPort: optionalNumber('metrics-port', flags, env),
     backups: backups(flags, env),
     watchIntervalMs: 250,

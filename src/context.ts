@@ -94,6 +94,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     dbPath: config.dbPath,
     retentionDays: config.retentionDays,
     queueLimit: config.eventQueueLimit,
+    queueBytes: config.eventQueueBytes,
     log,
     metrics,
     paywalls,

@@ -19,6 +19,8 @@ export interface EventServiceOptions {
   retentionDays: number | undefined;
   /** Events accepted but not yet committed, at most; past it batches are refused with ingestion_overloaded. */
   queueLimit: number;
+  /** The same bound in bytes of event data. */
+  queueBytes: number;
   log: Logger;
   metrics: MetricsRegistry;
   /** Attributes keyless events and derives variants, without SQL. */
@@ -49,6 +51,7 @@ export class EventService {
       dbPath: options.dbPath,
       retentionDays: options.retentionDays,
       queueLimit: options.queueLimit,
+      queueBytes: options.queueBytes,
       log: options.log,
       onTransaction: (rows) => this.count.transaction(rows),
     });

@@ -31,6 +31,7 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
     dbPath: file,
     retentionDays: undefined,
     queueLimit: 10_000,
+    queueBytes: 16 * 1024 * 1024,
     log: new Logger('error'),
     onTransaction: (rows) => transactions.push(rows),
   });

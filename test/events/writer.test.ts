@@ -40,6 +40,32 @@ test('a full queue answers 503 ingestion_overloaded with Retry-After and stores 
   assert.equal((await exported(url, keys.secret)).length, 801);
 });
 
+test('the queue is bounded in bytes too: large events answer 503 ingestion_overloaded before the event count is reached, and none is lost', async (t) => {
+  // Each batch: 100 events with about 2,000 characters of properties, over 200 KB of event data.
+  const { url, keys, dbPath } = await startTestServer(t, { eventQueueLimit: 100_000, eventQueueBytes: 500_000 });
+  await ingest(url, keys.sdk, { events: numbered('warm', 1) });
+  const lock = openTestDb(t, dbPath);
+  lock.exec('BEGIN IMMEDIATE');
+  const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
+  const properties = { note: 'x'.repeat(2000) };
+  const batch = (prefix: string) => ({ events: numbered(prefix, 100, { properties }) });
+  const requests = ['a', 'b', 'c'].map((prefix) => sendEvents(url, batch(prefix), headers));
+  // Two batches wait for the lock (about 430 KB); the third would pass 500,000 bytes with only 300 events queued.
+  const first = await Promise.race(requests);
+  await problem(first, 503, 'ingestion_overloaded');
+  assert.equal(first.headers.get('retry-after'), '1');
+  lock.exec('COMMIT');
+  const statuses = (await Promise.all(requests)).map((r) => r.status).sort();
+  assert.deepEqual(statuses, [200, 200, 503]);
+  // The refused batch, sent again once the queue drained, is stored whole; nothing acknowledged is missing.
+  const refused = ['a', 'b', 'c'][(await Promise.all(requests)).findIndex((r) => r.status === 503)]!;
+  const retry = await ingest(url, keys.sdk, batch(refused));
+  assert.equal(retry.accepted, 100);
+  const stored = await exported(url, keys.secret);
+  assert.equal(stored.length, 301);
+  for (const prefix of ['a', 'b', 'c']) assert.equal(stored.filter((e) => String(e.id).startsWith(prefix)).length, 100, prefix);
+});
+
 test('a transaction that fails answers 503 ingestion_failed and stores nothing; the retry stores everything', async (t) => {
   const { url, keys, dbPath } = await startTestServer(t);
   await ingest(url, keys.sdk, { events: numbered('warm', 1) });

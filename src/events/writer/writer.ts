@@ -20,6 +20,8 @@ function threadScript(): string | URL {
 export interface EventWriterOptions extends WriterOptions {
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */
   queueLimit: number;
+  /** The same bound in bytes of event data (rowBytes): a queue of large events stops sooner. */
+  queueBytes: number;
   log: Logger;
   /** Called once per committed transaction with its number of rows (the group-commit batch size). */
   onTransaction?: (rows: number) => void;
@@ -27,8 +29,21 @@ export interface EventWriterOptions extends WriterOptions {
 
 interface Waiting {
   size: number;
+  bytes: number;
   resolve: (inserted: number) => void;
   reject: (error: DomainError) => void;
+}
+
+/**
+ * What a row weighs in the queue: the UTF-16 length of its texts plus 8
+ * bytes per field. An estimate of the data, not of the heap (a queued row is
+ * held as objects by both threads, two to three times this); it is what a
+ * large `properties` makes large.
+ */
+export function rowBytes(row: EventRow): number {
+  let bytes = 8 * row.length;
+  for (const field of row) if (typeof field === 'string') bytes += field.length;
+  return bytes;
 }
 
 function notStored(detail: string): DomainError {
@@ -66,6 +81,7 @@ export class EventWriter {
   private ready = false;
   private nextId = 1;
   private pending = 0;
+  private pendingBytes = 0;
   private committed = 0;
   private deleted = 0;
   private closing: Promise<void> | undefined;
@@ -121,13 +137,17 @@ export class EventWriter {
   /** Resolves with how many of `rows` were stored (the others were duplicates) once they are committed. */
   write(rows: EventRow[]): Promise<number> {
     if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
-    if (this.pending > 0 && this.pending + rows.length > this.options.queueLimit) {
+    let bytes = 0;
+    for (const row of rows) bytes += rowBytes(row);
+    // An empty queue takes any request: a batch larger than a bound alone is still stored.
+    if (this.pending > 0 && (this.pending + rows.length > this.options.queueLimit || this.pendingBytes + bytes > this.options.queueBytes)) {
       return Promise.reject(new DomainError('ingestion_overloaded', 'too many events are waiting to be written; retry shortly', { retryAfterSeconds: 1 }));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { size: rows.length, resolve, reject });
+      this.waiting.set(id, { size: rows.length, bytes, resolve, reject });
       this.pending += rows.length;
+      this.pendingBytes += bytes;
       this.post({ kind: 'write', id, rows });
     });
   }
@@ -250,6 +270,7 @@ export class EventWriter {
     if (!waiting) return;
     this.waiting.delete(id);
     this.pending -= waiting.size;
+    this.pendingBytes -= waiting.bytes;
     if (error) waiting.reject(error);
     else waiting.resolve(inserted!);
   }
