@@ -3,6 +3,11 @@
  * users (every request a user id never seen before), and of another after
  * ingesting N events; the baseline is each server's RSS once started and
  * loaded with the fixture. wrk runs in chunks until the count is reached.
+ * The events server is measured twice: the moment wrk stops (the high-water
+ * mark of ingestion: requests in flight, the pending checkpoint, young
+ * generations full of short-lived objects) and SETTLE_MS later, once the
+ * writer has written its checkpoint (every 5 s) and the process is idle:
+ * what a server holds for that much data.
  */
 
 import { BATCH } from '../lib/events.mjs';
@@ -18,6 +23,8 @@ const RSS_TARGET = 200 * 1024 * 1024;
 /** After ingesting 10 M events from 1 M users (issue 11): the writer keeps a users dictionary and sets in memory. */
 const EVENTS_RSS_TARGET = 300 * 1024 * 1024;
 const MAX_CHUNK_SECONDS = 15;
+/** Two checkpoint intervals of the writer (CHECKPOINT_EVERY_MS): the last events are checkpointed and nothing else runs. */
+const SETTLE_MS = 10_000;
 
 /**
  * Runs wrk in chunks until the counts they report add up to `total`: a short
@@ -70,7 +77,12 @@ export async function memory(ctx) {
     });
     const afterEvents = rss(ingester.pid);
     const peaks = { resolve: peakRss(resolver.pid), events: peakRss(ingester.pid) };
-    ctx.log(`  ${f.count(ingesting.done)} events: RSS ${f.mb(afterEvents)}`);
+    ctx.log(`  ${f.count(ingesting.done)} events: RSS ${f.mb(afterEvents)}; idle for ${SETTLE_MS / 1000} s`);
+    // A measurement at a set time after the load, not a synchronisation: nothing waits for this to pass.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    assertAlive(ingester);
+    const settled = rss(ingester.pid);
+    ctx.log(`  ${SETTLE_MS / 1000} s later: RSS ${f.mb(settled)}`);
     const median = (runs, field) => runs.map((r) => r[field]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
     return {
       rows: [
@@ -88,11 +100,16 @@ export async function memory(ctx) {
           p50: f.ms(median(ingesting.runs, 'p50')),
           p99: f.ms(median(ingesting.runs, 'p99')),
         }),
+        row(`memory ${SETTLE_MS / 1000} s after ingesting them (checkpointed, idle) — vs idle`, {
+          paywalld: f.mb(settled),
+          baseline: f.mb(idle.events),
+          ratio: f.ratio(settled / idle.events),
+        }),
       ],
       details: [
         `memory: RSS from /proc/PID/status (VmRSS) of the paywalld process, its event-writer thread included.`,
         `  resolve: ${f.count(resolving.done)} requests, each a new userId, in ${resolving.runs.length} wrk runs; peak RSS ${f.mb(peaks.resolve)}`,
-        `  events: ${f.count(ingesting.done)} events acknowledged in ${ingesting.runs.length} wrk runs; peak RSS ${f.mb(peaks.events)}`,
+        `  events: ${f.count(ingesting.done)} events acknowledged in ${ingesting.runs.length} wrk runs; RSS ${f.mb(afterEvents)} when wrk stopped, ${f.mb(settled)} ${SETTLE_MS / 1000} s later; peak RSS ${f.mb(peaks.events)}`,
       ],
       targets: [
         {
@@ -100,9 +117,10 @@ export async function memory(ctx) {
           measured: f.mb(afterUsers),
           met: users >= 1_000_000 || afterUsers >= RSS_TARGET ? afterUsers < RSS_TARGET : undefined,
         },
+        // Judged the moment ingestion ends, the stricter reading of "after ingesting"; the settled figure is reported beside it.
         {
-          text: `RSS < 300 MB after 10 M events from 1 M users${eventCount >= 10_000_000 ? '' : ` (this run: ${f.count(eventCount)} events; 10 M with --full)`}`,
-          measured: f.mb(afterEvents),
+          text: `RSS < 300 MB after 10 M events from 1 M users, when the load stops${eventCount >= 10_000_000 ? '' : ` (this run: ${f.count(eventCount)} events; 10 M with --full)`}`,
+          measured: `${f.mb(afterEvents)} (${f.mb(settled)} ${SETTLE_MS / 1000} s later)`,
           met: eventCount >= 10_000_000 || afterEvents >= EVENTS_RSS_TARGET ? afterEvents < EVENTS_RSS_TARGET : undefined,
         },
       ],
