@@ -168,26 +168,34 @@ export class DerivedStore {
 
   /**
    * The derived state from every raw event, when no checkpoint exists: the
-   * counts and sets by one pass over the events in seq order (ordinals are
-   * handed out in that order); the dedup and time indexes by SQLite itself,
-   * one seq range at a time (INSERT … SELECT … ORDER BY sorts the range in
-   * C; events arrive roughly in time order, so each range lands near the
-   * right-hand edge of the indexes), each range its own transaction to keep
-   * the WAL small. Projects are numbered in the order their first event was
-   * stored. The checkpoint row comes last: a crash before it makes the next
-   * start rebuild again from scratch.
+   * counts, the sets and the dedup key filter by one pass over the events
+   * in seq order (ordinals are handed out in that order; event_dedup will
+   * hold exactly the keys of this pass, so the filter needs no second read
+   * of them); the dedup and time indexes by SQLite itself, one seq range at
+   * a time (INSERT … SELECT … ORDER BY sorts the range in C; events arrive
+   * roughly in time order, so each range lands near the right-hand edge of
+   * the indexes), each range its own transaction to keep the WAL small.
+   * Projects are numbered in the order their first event was stored. The
+   * checkpoint row comes last: a crash before it makes the next start
+   * rebuild again from scratch.
    */
   private rebuild(): number {
     const last = this.statements.maxSeq.get() ?? 0;
     const events = this.db
-      .prepare<[number], [number, string, string, string, number, string | null, string | null, string | null, number | null, string | null]>(
-        'SELECT seq, project_id, paywall_id, type, ts, user_id, variant_id, audience, revenue, currency FROM events WHERE seq <= ? ORDER BY seq',
+      .prepare<[number], [string, string, string, number, number, string | null, string | null, string | null, string | null, number | null, string | null]>(
+        'SELECT project_id, paywall_id, type, ts, client_ts, event_id, user_id, variant_id, audience, revenue, currency FROM events WHERE seq <= ? ORDER BY seq',
       )
       .raw();
+    const filter = this.filters.at(-1)!;
+    let keys = 0;
     let replayed = 0;
-    for (const [, projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency] of events.iterate(last)) {
+    for (const [projectId, paywallId, type, ts, clientTs, eventId, userId, variantId, audience, revenue, currency] of events.iterate(last)) {
       this.state.apply({ projectId, paywallId, type, ts, userId, variantId, audience, revenue, currency });
-      this.projectNo(projectId);
+      const projectNo = this.projectNo(projectId);
+      if (eventId !== null) {
+        filter.add(projectNo, clientTs, idHash(eventId));
+        keys++;
+      }
       replayed++;
     }
     const emptyTables = this.db.transaction(() => {
@@ -213,6 +221,8 @@ export class DerivedStore {
     for (let from = 0; from < last; from += REBUILD_RANGE) indexRange.immediate(from, Math.min(last, from + REBUILD_RANGE));
     this.checkpointedSeq = this.pending.lastSeq = last;
     this.checkpoint();
+    this.counted(keys);
+    this.filterComplete = true;
     return replayed;
   }
 

@@ -192,7 +192,10 @@ function scheduleFill(): void {
   filling = true;
   setImmediate(fillFilter);
 }
-scheduleFill();
+// Once at start even when the filter is complete already (a rebuild fills it in its pass): the log says when it is.
+fillStarted = performance.now();
+filling = true;
+setImmediate(fillFilter);
 
 const retentionTimer = retention
   ? setInterval(() => {
