@@ -15,7 +15,7 @@
  * to per-user arrays cost most of a full fold).
  */
 import { DAY_MS, dayText } from '../time.ts';
-import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment } from './experiment-log.ts';
+import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
 
 export interface FoldQuery {
   /** Phase interval [from, to) in ms; to is null for the current phase. */
@@ -94,10 +94,10 @@ export class PhaseFold {
     const exposures = segment.exposures;
     for (let i = this.exposuresRead; i < exposures.length; ) {
       // One block at a time: its columns are plain typed arrays in the loop.
-      const { times, codes, ordinals } = exposures.blocks[i >>> BLOCK_SHIFT]!;
+      const { base, offsets, times, codes, ordinals } = exposures.blocks[i >>> BLOCK_SHIFT]!;
       const end = Math.min(exposures.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
       for (let j = i & BLOCK_MASK; i < end; i++, j++) {
-        const ts = times[j]!;
+        const ts = offsets ? base + offsets[j]! : times![j]!;
         if (ts < from || ts >= to) continue;
         const variant = index[codes[j]!]!;
         if (variant === UNSEEN) continue;
@@ -114,9 +114,10 @@ export class PhaseFold {
     this.exposuresRead = exposures.length;
     const purchases = segment.purchases;
     for (let i = this.purchasesRead; i < purchases.length; ) {
-      const { times, codes, ordinals, values } = purchases.blocks[i >>> BLOCK_SHIFT]!;
+      const block = purchases.blocks[i >>> BLOCK_SHIFT]!;
+      const { codes, ordinals, values } = block;
       const end = Math.min(purchases.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
-      for (let j = i & BLOCK_MASK; i < end; i++, j++) this.count(ordinals[j]!, times[j]!, codes[j]!, values![j]!);
+      for (let j = i & BLOCK_MASK; i < end; i++, j++) this.count(ordinals[j]!, timeAt(block, j), codes[j]!, values![j]!);
     }
     this.purchasesRead = purchases.length;
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
@@ -125,9 +126,9 @@ export class PhaseFold {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
       for (const amounts of this.revenue.values()) amounts[user] = NONE;
       for (let i = user < segment.lastPurchase.length ? segment.lastPurchase[user]! : -1; i !== -1; i = segment.previousPurchase[i]!) {
-        const { times, codes, values } = blocks[i >>> BLOCK_SHIFT]!;
+        const block = blocks[i >>> BLOCK_SHIFT]!;
         const j = i & BLOCK_MASK;
-        this.count(user, times[j]!, codes[j]!, values![j]!);
+        this.count(user, timeAt(block, j), block.codes[j]!, block.values![j]!);
       }
     }
   }
