@@ -6,8 +6,8 @@
  * The events server is measured twice: the moment wrk stops (the high-water
  * mark of ingestion: requests in flight, the pending checkpoint, young
  * generations full of short-lived objects) and SETTLE_MS later, once the
- * writer has written its checkpoint (every 5 s) and the process is idle:
- * what a server holds for that much data.
+ * writer has written its checkpoint (every 5 s), collected the burst's
+ * garbage and the process is idle: what a server holds for that much data.
  */
 
 import { BATCH } from '../lib/events.mjs';
@@ -23,8 +23,12 @@ const RSS_TARGET = 200 * 1024 * 1024;
 /** After ingesting 10 M events from 1 M users (issue 11): the writer keeps a users dictionary and sets in memory. */
 const EVENTS_RSS_TARGET = 300 * 1024 * 1024;
 const MAX_CHUNK_SECONDS = 15;
-/** Two checkpoint intervals of the writer (CHECKPOINT_EVERY_MS): the last events are checkpointed and nothing else runs. */
-const SETTLE_MS = 10_000;
+/**
+ * Three checkpoint intervals of the writer (CHECKPOINT_EVERY_MS): the last
+ * events are checkpointed, and the first interval without events has passed
+ * (the writer then collects the garbage of the burst).
+ */
+const SETTLE_MS = 15_000;
 
 /**
  * Runs wrk in chunks until the counts they report add up to `total`: a short

@@ -19,6 +19,7 @@ import { openDatabase } from '../../db/database.ts';
 import { LOCK_WAIT_MS } from '../../db/lock-retry.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
@@ -85,9 +86,18 @@ port.on('message', (message: ToWriter) => {
   scheduleFlush();
 });
 
+/** Events were checkpointed since the last interval without any; the start (loading, replaying) counts as a burst too. */
+let burst = true;
+
 /** Writes a checkpoint when events were counted since the last one; a failure is reported and retried later. */
 function checkpoint(): void {
-  if (derived.pending.size === 0) return;
+  if (derived.pending.size === 0) {
+    // A checkpoint interval without events after some: the burst is over, and what it left on the heap is garbage.
+    if (burst) collectGarbage();
+    burst = false;
+    return;
+  }
+  burst = true;
   try {
     derived.checkpoint();
   } catch (error) {
@@ -178,6 +188,8 @@ function fillFilter(): void {
     else {
       send({ kind: 'filter_filled', ms: Math.round(performance.now() - fillStarted), keys: derived.filterSize });
       fillStarted = 0;
+      // The fill read every stored key as a row: millions of them are garbage now.
+      collectGarbage();
     }
   } catch (error) {
     // Without the filter every new key is looked up in event_dedup: slower, still exact.
