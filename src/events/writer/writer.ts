@@ -66,10 +66,11 @@ function refused(unavailable: string | undefined): DomainError {
  * garbage; with V8's defaults it grows to four times what survived the last
  * full collection before the next one (measured: 286 MB before a collection
  * that left 14). With a maximum below 2 GB V8 grows the heap by a smaller
- * factor, about 1.4 at 512 MB (measured: peaks near 110 MB). What the thread keeps for millions of events and
- * users is in typed arrays outside this heap; its objects (the queue, the
- * pending entries) stay well below the maximum. If it were ever reached,
- * the thread ends and is started again (requests waiting are answered 503).
+ * factor, about 1.4 at 512 MB (measured: peaks near 110 MB). What the
+ * thread keeps for millions of events and users is in typed arrays outside
+ * this heap; its objects (the queue, the pending entries) stay well below
+ * the maximum. If it were ever reached, the thread ends and is started
+ * again (requests waiting are answered 503).
  */
 const WRITER_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 };
 
