@@ -222,19 +222,28 @@ test('statistics asked while the derived state is still being rebuilt answer 503
   assert.deepEqual(await answers(second, keys.secret), answered);
 });
 
-test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', async (t) => {
+/**
+ * A database migrated only up to `version`, as an older paywalld left it: one project, and the
+ * insert of an event row with the columns every version has (paywall 'pw', variant 'control').
+ */
+function databaseAtVersion(t: TestContext, version: number) {
   const dbPath = path.join(tempDir(t), 'paywalld.db');
-  const old = openDatabase(dbPath);
+  const db = openDatabase(dbPath);
   migrate(
-    old,
-    migrations.filter((migration) => migration.version <= 4),
+    db,
+    migrations.filter((migration) => migration.version <= version),
   );
-  const { project, keys } = new ProjectStore(old, new KeyStore(old)).create('old');
-  const now = Date.now();
-  const insert = old.prepare(
+  const { project, keys } = new ProjectStore(db, new KeyStore(db)).create('old');
+  const insert = db.prepare(
     `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
      VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
   );
+  return { dbPath, db, project, keys, insert };
+}
+
+test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', async (t) => {
+  const { dbPath, db: old, project, keys, insert } = databaseAtVersion(t, 4);
+  const now = Date.now();
   const events: Json[] = [];
   for (let i = 0; i < 300; i++) {
     const event = {
@@ -261,18 +270,8 @@ test('a database from before migration 5 keeps its events: the first start count
 });
 
 test('a database from before migration 8 (text-keyed indexes and a checkpoint) is rebuilt at its first start: statistics, dedup and export order', async (t) => {
-  const dbPath = path.join(tempDir(t), 'paywalld.db');
-  const old = openDatabase(dbPath);
-  migrate(
-    old,
-    migrations.filter((migration) => migration.version <= 7),
-  );
-  const { project, keys } = new ProjectStore(old, new KeyStore(old)).create('old');
+  const { dbPath, db: old, project, keys, insert } = databaseAtVersion(t, 7);
   const now = Date.now();
-  const insert = old.prepare(
-    `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
-     VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
-  );
   const events: Json[] = [];
   for (let i = 0; i < 300; i++) {
     // Stored out of time order, as concurrent devices send them.

@@ -36,3 +36,11 @@ test('idHash: 52-bit integers, the same for the same id, different for ids that 
     seen.set(hash, id);
   }
 });
+
+test("the bench's copy of idHash (its baselines run without tsx) hashes as the server does", async () => {
+  // By URL: the bench is plain JavaScript without type declarations.
+  const bench = (await import(new URL('../../bench/lib/events.mjs', import.meta.url).href)) as { idHash: (id: string) => number };
+  for (const id of ['', 'a', 'évènement-ü', crypto.randomUUID(), 'x'.repeat(200), ...Array.from({ length: 200 }, (_, i) => `id-${i}`)]) {
+    assert.equal(bench.idHash(id), idHash(id), id);
+  }
+});
