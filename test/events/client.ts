@@ -13,6 +13,18 @@ export type Json = Record<string, any>;
 
 export const JSON_TYPE = { 'content-type': 'application/json' };
 
+/** The known event types, which statistics list with 0 when none was sent (written out: the contract, not a copy of the source's list). */
+export const KNOWN_TYPES = [
+  'screen_impression',
+  'paywall_close',
+  'purchase_start',
+  'purchase_complete',
+  'purchase_fail',
+  'purchase_cancel',
+  'restore_start',
+  'restore_complete',
+];
+
 /** POSTs a batch (an object, or raw text sent as is) to the events endpoint. */
 export function sendEvents(url: string, body: unknown, headers: Record<string, string> = JSON_TYPE): Promise<Response> {
   return fetch(`${url}/api/sdk/events`, {

@@ -15,19 +15,9 @@ import { KeyStore } from '../../src/keys/store.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { exported, fetchStats, ingest, type Json, openTestDb, restartServer } from './client.ts';
+import { exported, fetchStats, ingest, type Json, KNOWN_TYPES, openTestDb, restartServer } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const KNOWN = [
-  'screen_impression',
-  'paywall_close',
-  'purchase_start',
-  'purchase_complete',
-  'purchase_fail',
-  'purchase_cancel',
-  'restore_start',
-  'restore_complete',
-];
 /** Mostly impressions; "constructor" checks that a type named like an Object property is counted like any other. */
 const TYPES = [
   'screen_impression',
@@ -91,7 +81,7 @@ function bruteForce(events: Json[], paywallId: string, fromDay: string, toDay: s
     }
   }
   const shape = (counts: Map<string, number>, users: Set<string>) => {
-    const all = Object.fromEntries([...KNOWN.map((type) => [type, 0] as const), ...counts]);
+    const all = Object.fromEntries([...KNOWN_TYPES.map((type) => [type, 0] as const), ...counts]);
     return { counts: all, unique_users: users.size, conversion_rate: all.screen_impression === 0 ? null : all.purchase_complete! / all.screen_impression! };
   };
   return [...variants]

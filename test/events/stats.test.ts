@@ -2,19 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, type Json, problem, publishPaywall } from './client.ts';
+import { exported, fetchStats, ingest, type Json, KNOWN_TYPES, problem, publishPaywall } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const TYPES = [
-  'screen_impression',
-  'paywall_close',
-  'purchase_start',
-  'purchase_complete',
-  'purchase_fail',
-  'purchase_cancel',
-  'restore_start',
-  'restore_complete',
-];
 
 function stats(url: string, secret: string, paywallId: string, query: Record<string, string> = {}): Promise<Response> {
   return fetchStats(url, secret, paywallId, query);
@@ -35,7 +25,7 @@ interface Figures {
 }
 
 function figures(): Figures {
-  return { counts: Object.fromEntries(TYPES.map((type) => [type, 0])), users: new Set() };
+  return { counts: Object.fromEntries(KNOWN_TYPES.map((type) => [type, 0])), users: new Set() };
 }
 
 function add(target: Figures, event: Json): void {
@@ -86,7 +76,7 @@ test('statistics equal a recount from the raw events: per variant, per day and i
     const r = next();
     events.push({
       id: `e${i}`,
-      type: TYPES[Math.floor(next() * TYPES.length)] ?? 'screen_impression',
+      type: KNOWN_TYPES[Math.floor(next() * KNOWN_TYPES.length)] ?? 'screen_impression',
       // A few other types and other paywalls are in the mix too.
       paywall_id: r < 0.1 ? 'other' : 'onboarding',
       ts: now - Math.floor(next() * 6 * DAY),
