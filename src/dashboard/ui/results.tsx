@@ -4,7 +4,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { call, enc, type PaywallInfo } from './api.ts';
 import { go, href } from './route.ts';
-import { Problem } from './widgets.tsx';
+import { Problem, SelectField } from './widgets.tsx';
 
 /** GET /api/paywalls/{id}/phases and /results, as docs/experiments.md defines them. */
 interface Phase {
@@ -74,19 +74,18 @@ export function ResultsPage({ secret, route }: { secret: string; route: string[]
       <div class="page-head">
         <h1 id="results-title">Results</h1>
         {paywalls && paywalls.length > 0 && (
-          <div class="field">
-            <label for="results-paywall">Paywall</label>
-            <select id="results-paywall" value={id ?? ''} onChange={(event) => go('results', event.currentTarget.value)}>
+          <SelectField
+            id="results-paywall"
+            label="Paywall"
+            value={id ?? ''}
+            onChange={(chosen) => go('results', chosen)}
+            options={paywalls.map((paywall) => ({ value: paywall.id, label: `${paywall.name} (${paywall.id})` }))}
+            leading={
               <option value="" disabled>
                 Choose a paywall
               </option>
-              {paywalls.map((paywall) => (
-                <option key={paywall.id} value={paywall.id}>
-                  {paywall.name} ({paywall.id})
-                </option>
-              ))}
-            </select>
-          </div>
+            }
+          />
         )}
       </div>
       <Problem error={error} />
@@ -132,27 +131,23 @@ function PaywallResults({ secret, id, phaseParam, audienceParam }: { secret: str
   return (
     <div class="results">
       <div class="fields card">
-        <div class="field">
-          <label for="results-phase">Phase</label>
-          <select id="results-phase" value={String(phase.number)} onChange={(event) => go('results', id, event.currentTarget.value, audience ?? '-')}>
-            {phases.map((candidate) => (
-              <option key={candidate.number} value={String(candidate.number)}>
-                {candidate.number}: from {candidate.started_at.slice(0, 10)}
-                {candidate.ended_at ? ` to ${candidate.ended_at.slice(0, 10)}` : ' (current)'}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="results-segment">Segment</label>
-          <select id="results-segment" value={audience ?? '-'} onChange={(event) => go('results', id, String(phase.number), event.currentTarget.value)}>
-            {segments.map((segment) => (
-              <option key={segment ?? '-'} value={segment ?? '-'}>
-                {segment === null ? 'Default split' : `Audience ${segment}`}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="results-phase"
+          label="Phase"
+          value={String(phase.number)}
+          onChange={(chosen) => go('results', id, chosen, audience ?? '-')}
+          options={phases.map((candidate) => ({
+            value: String(candidate.number),
+            label: `${candidate.number}: from ${candidate.started_at.slice(0, 10)}${candidate.ended_at ? ` to ${candidate.ended_at.slice(0, 10)}` : ' (current)'}`,
+          }))}
+        />
+        <SelectField
+          id="results-segment"
+          label="Segment"
+          value={audience ?? '-'}
+          onChange={(chosen) => go('results', id, String(phase.number), chosen)}
+          options={segments.map((segment) => ({ value: segment ?? '-', label: segment === null ? 'Default split' : `Audience ${segment}` }))}
+        />
         <a class="button quiet" href={href('paywalls', id)}>
           Edit paywall
         </a>

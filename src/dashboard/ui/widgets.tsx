@@ -1,4 +1,4 @@
-/** Small pieces every page uses: problem banners, a confirmation dialog, a copy button, dates. */
+/** Small pieces every page uses: problem banners, a confirmation dialog, a copy button, labelled selects, dates. */
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
@@ -91,4 +91,28 @@ export function ago(iso: string): string {
 
 export function StatusBadge({ status }: { status: string }): JSX.Element {
   return <span class={`badge badge-${status}`}>{status}</span>;
+}
+
+/** A labelled select: the `leading` options (a placeholder, a default) first, then one option per entry of `options`. */
+export function SelectField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly { value: string; label: string }[];
+  leading?: ComponentChildren;
+}): JSX.Element {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
+        {props.leading}
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }

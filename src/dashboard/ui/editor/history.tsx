@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, enc, type RevisionInfo } from '../api.ts';
-import { Confirm, Problem, when } from '../widgets.tsx';
+import { Confirm, Problem, SelectField, when } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
 
 const pretty = (document: unknown) => JSON.stringify(document, null, 2);
@@ -62,6 +62,7 @@ export function History(props: {
       setError(failure);
     }
   };
+  const revisionOptions = revisions.map((r) => ({ value: String(r.revision), label: `r${r.revision}` }));
 
   return (
     <section class="history" aria-labelledby="history-title">
@@ -84,26 +85,8 @@ export function History(props: {
       </ol>
       {revisions.length > 1 ? (
         <form class="compare" onSubmit={compare}>
-          <div class="field">
-            <label for="diff-from">From</label>
-            <select id="diff-from" value={from} onChange={(e) => setFrom(e.currentTarget.value)}>
-              {revisions.map((r) => (
-                <option key={r.revision} value={r.revision}>
-                  r{r.revision}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div class="field">
-            <label for="diff-to">To</label>
-            <select id="diff-to" value={to} onChange={(e) => setTo(e.currentTarget.value)}>
-              {revisions.map((r) => (
-                <option key={r.revision} value={r.revision}>
-                  r{r.revision}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField id="diff-from" label="From" value={from} onChange={setFrom} options={revisionOptions} />
+          <SelectField id="diff-to" label="To" value={to} onChange={setTo} options={revisionOptions} />
           <button type="submit" class="button">
             Compare
           </button>

@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, call, enc, type ResolvedPaywall } from '../api.ts';
 import { type PaywallAction, PaywallView, type ResolvedNode } from '../paywall-view.tsx';
+import { SelectField } from '../widgets.tsx';
 
 interface DocumentShape {
   default_locale?: string;
@@ -74,28 +75,22 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
             </option>
           </select>
         </div>
-        <div class="field">
-          <label for="preview-variant">Variant</label>
-          <select id="preview-variant" value={variant} onChange={(e) => setVariant(e.currentTarget.value)}>
-            <option value="">As served without a user id</option>
-            {variants.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="preview-locale">Locale</label>
-          <select id="preview-locale" value={locale} onChange={(e) => setLocale(e.currentTarget.value)}>
-            <option value="">Default ({document?.default_locale ?? '—'})</option>
-            {locales.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="preview-variant"
+          label="Variant"
+          value={variant}
+          onChange={setVariant}
+          options={variants.map((id) => ({ value: id, label: id }))}
+          leading={<option value="">As served without a user id</option>}
+        />
+        <SelectField
+          id="preview-locale"
+          label="Locale"
+          value={locale}
+          onChange={setLocale}
+          options={locales.map((id) => ({ value: id, label: id }))}
+          leading={<option value="">Default ({document?.default_locale ?? '—'})</option>}
+        />
         <div class="field">
           <label for="preview-platform">Platform</label>
           <select id="preview-platform" value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
