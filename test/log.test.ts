@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Logger } from '../src/log.ts';
 
-function capture(level: 'info' | 'error', requestLinesPerSecond?: number) {
+function capture(level: 'info' | 'error', requestLinesPerSecond?: number, now?: () => number) {
   const lines: Record<string, unknown>[] = [];
   const log = new Logger(level, {
     requestLinesPerSecond,
+    now,
     sink: (text) =>
       lines.push(
         ...text
@@ -63,19 +64,8 @@ test('log lines are single JSON objects with time, level and msg first', () => {
 });
 
 test('the lines dropped in a second are counted in one "request log sampled" line the next second', () => {
-  const lines: Record<string, unknown>[] = [];
   let clock = 0;
-  const log = new Logger('info', {
-    requestLinesPerSecond: 3,
-    now: () => clock,
-    sink: (text) =>
-      lines.push(
-        ...text
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ),
-  });
+  const { log, lines } = capture('info', 3, () => clock);
   for (let i = 0; i < 5; i++) request(log, 200);
   clock = 1000;
   request(log, 200);
