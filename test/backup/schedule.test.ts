@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { parseInterval, prune, scheduleBackups, snapshotName } from '../../src/backup/schedule.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
@@ -13,26 +13,32 @@ import { until } from '../events/client.ts';
 import { DIST } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-test('scheduled snapshots are consistent copies, named by time, and only the newest are kept', async (t) => {
+/** A migrated database in a temp dir, and a logger whose lines the test reads (`logged` counts those with a message). */
+function liveDatabase(t: TestContext) {
   const dir = tempDir(t);
-  const db = openDatabase(path.join(dir, 'live.db'));
+  const file = path.join(dir, 'live.db');
+  const db = openDatabase(file);
   t.after(() => db.close());
   migrate(db);
-  new ProjectStore(db, new KeyStore(db)).create('kept');
   const written: string[] = [];
   const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  const logged = (msg: string) => written.filter((l) => l.includes(`"msg":"${msg}"`)).length;
+  return { dir, file, db, written, log, logged };
+}
+
+test('scheduled snapshots are consistent copies, named by time, and only the newest are kept', async (t) => {
+  const { dir, file, db, written, log, logged } = liveDatabase(t);
+  new ProjectStore(db, new KeyStore(db)).create('kept');
   let clock = Date.parse('2026-11-25T06:00:00Z');
   const backups = path.join(dir, 'backups');
   fs.mkdirSync(backups);
   fs.writeFileSync(path.join(backups, 'notes.txt'), 'not a snapshot');
-  const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: backups, everyMs: 5, keep: 2 }, log, () => new Date((clock += 3_600_000)));
-
-  const deadline = Date.now() + 10_000;
-  while (written.filter((l) => l.includes('"msg":"backup written"')).length < 4 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  const stop = scheduleBackups(file, { dir: backups, everyMs: 5, keep: 2 }, log, () => new Date((clock += 3_600_000)));
+  try {
+    await until(() => logged('backup written') >= 4);
+  } finally {
+    await stop();
   }
-  await stop();
-  assert.ok(written.filter((l) => l.includes('"msg":"backup written"')).length >= 4);
   assert.equal(written.filter((l) => l.includes('"level":"error"')).length, 0);
   const files = fs.readdirSync(backups).sort();
   assert.equal(files.length, 3);
@@ -44,22 +50,16 @@ test('scheduled snapshots are consistent copies, named by time, and only the new
 });
 
 test('a failed snapshot is logged and the schedule goes on', async (t) => {
-  const dir = tempDir(t);
-  const db = openDatabase(path.join(dir, 'live.db'));
-  t.after(() => db.close());
-  migrate(db);
-  const written: string[] = [];
-  const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  const { dir, file, log, logged } = liveDatabase(t);
   // A file where the backup folder should be: every snapshot fails.
   const blocked = path.join(dir, 'blocked');
   fs.writeFileSync(blocked, '');
-  const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: blocked, everyMs: 5, keep: 2 }, log);
-  const deadline = Date.now() + 10_000;
-  while (written.filter((l) => l.includes('"msg":"backup failed"')).length < 2 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  const stop = scheduleBackups(file, { dir: blocked, everyMs: 5, keep: 2 }, log);
+  try {
+    await until(() => logged('backup failed') >= 2);
+  } finally {
+    await stop();
   }
-  await stop();
-  assert.ok(written.filter((l) => l.includes('"msg":"backup failed"')).length >= 2);
 });
 
 test('snapshot names sort by time; prune keeps the newest', (t) => {
@@ -80,17 +80,15 @@ test('intervals', () => {
 });
 
 test('snapshots taken at the same clock time get distinct names instead of failing', async (t) => {
-  const dir = tempDir(t);
-  const db = openDatabase(path.join(dir, 'live.db'));
-  t.after(() => db.close());
-  migrate(db);
-  const written: string[] = [];
-  const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
+  const { dir, file, written, log, logged } = liveDatabase(t);
   const backups = path.join(dir, 'backups');
   const frozen = new Date('2026-11-25T06:00:00.000Z');
-  const stop = scheduleBackups(path.join(dir, 'live.db'), { dir: backups, everyMs: 5, keep: 10 }, log, () => frozen);
-  await until(() => written.filter((l) => l.includes('"msg":"backup written"')).length >= 3);
-  await stop();
+  const stop = scheduleBackups(file, { dir: backups, everyMs: 5, keep: 10 }, log, () => frozen);
+  try {
+    await until(() => logged('backup written') >= 3);
+  } finally {
+    await stop();
+  }
   assert.deepEqual(
     written.filter((l) => l.includes('"msg":"backup failed"')),
     [],
