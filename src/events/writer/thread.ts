@@ -53,7 +53,7 @@ const options = workerData as WriterOptions;
 const db = openDatabase(options.dbPath, { mustExist: true });
 // A batch waits at most the server's own bound for a lock another process holds, as every other
 // write does; past it the batch is answered 503 database_unavailable (and the start, which batches
-// wait for, fails and is tried again a second later).
+// wait for, fails; the server starts a new thread at the next batch or a second later).
 db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
 const derived = new DerivedStore(db);
 const sink = new EventSink(db, derived);
@@ -199,17 +199,17 @@ function fillFilter(): void {
   }
 }
 
-/** After the start, and after each checkpoint while a fill that failed is still incomplete. */
-function scheduleFill(): void {
-  if (filling || !derived.filling) return;
+/**
+ * After each checkpoint while a fill that failed is still incomplete, and once at start even when the
+ * filter is complete already (a rebuild fills it in its pass), so that the log says when it is.
+ */
+function scheduleFill(atStart = false): void {
+  if (filling || (!atStart && !derived.filling)) return;
   if (fillStarted === 0) fillStarted = performance.now();
   filling = true;
   setImmediate(fillFilter);
 }
-// Once at start even when the filter is complete already (a rebuild fills it in its pass): the log says when it is.
-fillStarted = performance.now();
-filling = true;
-setImmediate(fillFilter);
+scheduleFill(true);
 
 const retentionTimer = retention
   ? setInterval(() => {

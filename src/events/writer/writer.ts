@@ -198,8 +198,7 @@ export class EventWriter {
     worker.on('exit', (code) => {
       // A thread whose start failed was let go at once (see 'start_failed'): its successor owns what waits now.
       if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.ready = false;
+      this.letGo();
       for (const [id, { reject }] of this.asking) {
         this.asking.delete(id);
         reject(warmingUp());
@@ -210,12 +209,19 @@ export class EventWriter {
         this.options.log.error('event writer exited with requests waiting', { code, requests: this.waiting.size });
         for (const id of [...this.waiting.keys()]) this.settle(id, undefined, notStored('the events may not have been stored; retry with the same ids'));
       }
-      // A thread that died (its start failed: the database was locked for too long) is started again,
-      // so that the statistics come back without waiting for the next event.
-      if (!this.closing) setTimeout(() => this.closing || this.thread(), RESTART_AFTER_MS).unref();
     });
     this.ready = false;
     return (this.worker = worker);
+  }
+
+  /**
+   * Forgets the current thread (it died, or its start failed) and starts the next one a little later,
+   * so that the statistics come back without waiting for the next event; a batch sent meanwhile starts it sooner.
+   */
+  private letGo(): void {
+    this.worker = undefined;
+    this.ready = false;
+    if (!this.closing) setTimeout(() => this.closing || this.thread(), RESTART_AFTER_MS).unref();
   }
 
   private receive(message: FromWriter): void {
@@ -232,10 +238,8 @@ export class EventWriter {
         this.options.log.error('loading the event statistics failed', { error: message.error });
         // The thread handles no write before it is ready: the batches sent to it are not stored. It is
         // let go now, so that the next batch (a client's retry) starts a new thread instead of meeting this one's exit.
-        this.worker = undefined;
-        this.ready = false;
+        this.letGo();
         for (const id of [...this.waiting.keys()]) this.settle(id, undefined, refused(message.unavailable));
-        if (!this.closing) setTimeout(() => this.closing || this.thread(), RESTART_AFTER_MS).unref();
         return;
       case 'stats': {
         const asked = this.asking.get(message.id);
