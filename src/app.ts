@@ -47,7 +47,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...paywallsApi(ctx.paywallManager),
     ...paywallDraftsApi(ctx.drafts),
     ...resolveApi(ctx.paywalls, ctx.explainer),
-    ...fallbackApi(ctx.paywalls),
+    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...experimentsApi(ctx.experiments),
     ...dashboardApi(),

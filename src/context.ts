@@ -15,6 +15,7 @@ import { KeyStore } from './keys/store.ts';
 import type { Logger } from './log.ts';
 import { MetricsRegistry } from './metrics/registry.ts';
 import { PaywallDrafts } from './paywalls/draft/drafts.ts';
+import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
 import { PhaseStore } from './paywalls/phases.ts';
@@ -38,6 +39,8 @@ export interface AppContext {
   readonly keys: KeyService;
   /** The non-archived paywalls in memory, live revisions compiled: resolve and events read them without SQL. */
   readonly paywalls: LivePaywalls;
+  /** GET /api/sdk/fallback's answers, kept per compiled paywall and per request. */
+  readonly fallbackBundles: FallbackBundles;
   readonly paywallManager: PaywallManager;
   readonly drafts: PaywallDrafts;
   /** explain=1 on the resolve endpoint: off the hot path, it reads the live revision's document. */
@@ -90,6 +93,14 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
   const { projects, keyStore, paywallStore, paywalls, paywallManager, drafts, products } = configurationServices(db, log);
   const auth = new KeyRegistry(keyStore);
   metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
+  const fallbackBundles = new FallbackBundles();
+  metrics.gauge(
+    'paywalld_fallback_entries_rendered_total',
+    'Paywall entries of fallback bundles rendered (once per compiled live revision).',
+    () => fallbackBundles.rendered,
+    'counter',
+  );
+  metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
   const events = new EventService({
     dbPath: config.dbPath,
     retentionDays: config.retentionDays,
@@ -114,6 +125,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     auth,
     keys: new KeyService(keyStore, auth),
     paywalls,
+    fallbackBundles,
     paywallManager,
     drafts,
     explainer: new ResolveExplainer(paywalls, paywallStore),

@@ -172,3 +172,98 @@ test('the fallback command reads the database without the HTTP server: uWebSocke
     [],
   );
 });
+
+async function metric(url: string, secret: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  assert.ok(line, `${name} is exposed`);
+  return Number(line.slice(name.length + 1));
+}
+
+test('GET /api/sdk/fallback renders each paywall once per live revision: 304s and repeats render nothing, a publish or product change re-renders only what changed', async (t) => {
+  const { server, client } = await seeded(t);
+  const rendered = () => metric(server.url, server.keys.secret, 'paywalld_fallback_entries_rendered_total');
+  assert.equal(await rendered(), 0);
+  const first = await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second');
+  const etag = String(first.headers.get('etag'));
+  const bundle = await first.json();
+  assert.equal(await rendered(), 2);
+
+  for (let i = 0; i < 20; i++) {
+    const again = await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,draft,second', { 'if-none-match': etag });
+    assert.equal(again.status, 304);
+    assert.equal(again.headers.get('etag'), etag);
+  }
+  // The same paywalls in another request, and the other order: still rendered once each.
+  const reordered = await (await fallback(server.url, server.keys.sdk, 'paywallId=second&paywallId=onboarding')).json();
+  assert.deepEqual(reordered.paywalls, [bundle.paywalls[1], bundle.paywalls[0]]);
+  assert.equal(await rendered(), 2);
+
+  // A publish moves the answer at once, re-rendering the one paywall it changed.
+  await client.putPaywall('second', single({ en: { title: 'Second, again' } }));
+  await client.publish('second');
+  const published = await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second', { 'if-none-match': etag });
+  assert.equal(published.status, 200);
+  const afterPublish = await published.json();
+  assert.deepEqual(afterPublish.paywalls[0], bundle.paywalls[0]);
+  assert.equal(afterPublish.paywalls[1].trees.en.children[0].props.text, 'Second, again');
+  assert.equal(await rendered(), 3);
+
+  // A product's change reaches the paywalls that use it.
+  const product = await client.request('PUT', '/api/products/pro_annual', { body: { name: 'Pro Yearly', store_ids: { app_store: 'com.acme.pro.annual' } } });
+  assert.equal(product.status, 200);
+  const renamed = await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second', { 'if-none-match': String(published.headers.get('etag')) });
+  assert.equal(renamed.status, 200);
+  const slots = (await renamed.json()).paywalls.flatMap((p: any) => p.product_slots.filter((s: any) => s.product_id === 'pro_annual'));
+  assert.ok(slots.length > 0);
+  for (const slot of slots) assert.equal(slot.name, 'Pro Yearly');
+
+  // Another process publishes (the configuration generation moves): the next answer has it.
+  const dir = path.join(tempDir(t), 'config');
+  assert.equal(runCli(['export', dir, '--db', server.dbPath]).status, 0);
+  const file = path.join(dir, 'paywalls', 'second.json');
+  const document = JSON.parse(fs.readFileSync(file, 'utf8'));
+  document.strings.en.title = 'Second, from the CLI';
+  fs.writeFileSync(file, JSON.stringify(document));
+  const applied = runCli(['apply', dir, '--db', server.dbPath, '--publish']);
+  assert.equal(applied.status, 0, applied.stderr);
+  const { until } = await import('../client/setup.ts');
+  const current = String(renamed.headers.get('etag'));
+  await until(
+    async () => (await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second', { 'if-none-match': current })).status === 200,
+    'the CLI publish to reach the bundle',
+  );
+  const fromCli = await (await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second')).json();
+  assert.equal(fromCli.paywalls[1].trees.en.children[0].props.text, 'Second, from the CLI');
+});
+
+test('GET /api/sdk/fallback keeps at most 512 bundles, however many distinct requests a key sends', async (t) => {
+  const server = await startTestServer(t);
+  const client = api(server);
+  await seedProducts(client);
+  const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+  for (const id of ids) {
+    await client.putPaywall(id, single({ en: { title: id } }));
+    await client.publish(id);
+  }
+  // Every ordering of one to four of six live paywalls: 6 + 30 + 120 + 360 = 516 distinct bundles.
+  const requests: string[] = [];
+  const orderings = (prefix: string[], size: number): void => {
+    if (prefix.length === size) requests.push(prefix.join(','));
+    else for (const id of ids) if (!prefix.includes(id)) orderings([...prefix, id], size);
+  };
+  for (const size of [1, 2, 3, 4]) orderings([], size);
+  const tags = new Map<string, string>();
+  for (const query of requests) {
+    const response = await fallback(server.url, server.keys.sdk, `paywallId=${query}`);
+    assert.equal(response.status, 200);
+    tags.set(query, String(response.headers.get('etag')));
+    await response.arrayBuffer();
+  }
+  assert.equal(new Set(requests).size, 516);
+  assert.equal(await metric(server.url, server.keys.secret, 'paywalld_fallback_bundles_cached'), 512);
+  assert.equal(await metric(server.url, server.keys.secret, 'paywalld_fallback_entries_rendered_total'), ids.length);
+  // A bundle that was let go is the same bundle when asked again.
+  const [oldest] = requests;
+  assert.equal((await fallback(server.url, server.keys.sdk, `paywallId=${oldest}`, { 'if-none-match': tags.get(oldest!)! })).status, 304);
+});

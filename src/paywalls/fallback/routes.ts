@@ -1,14 +1,15 @@
 import { projectOf } from '../../http/auth.ts';
-import { taggedJson } from '../../http/preconditions.ts';
+import { notModified } from '../../http/preconditions.ts';
+import { empty, rawJson } from '../../http/reply.ts';
 import type { RouteDefinition } from '../../http/route.ts';
 import type { LivePaywalls } from '../live.ts';
 import type { CompiledPaywall } from '../resolve/compiled.ts';
-import { fallbackBundle } from './bundle.ts';
+import type { FallbackBundles } from './cache.ts';
 import { fallbackPaywallIds } from './request.ts';
 import { FallbackBundleSchema, FallbackQuerySchema } from './schema.ts';
 
 /** GET /api/sdk/fallback: the bundle an app keeps for when the server cannot be reached. */
-export function fallbackApi(paywalls: LivePaywalls): RouteDefinition[] {
+export function fallbackApi(paywalls: LivePaywalls, bundles: FallbackBundles): RouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -32,7 +33,9 @@ export function fallbackApi(paywalls: LivePaywalls): RouteDefinition[] {
           const compiled = paywalls.get(projectId, id);
           if (compiled) live.push(compiled);
         }
-        return taggedJson(req.header('if-none-match'), fallbackBundle(live));
+        const etag = bundles.tag(projectId, live);
+        if (notModified(req.header('if-none-match'), etag)) return empty(304, { ETag: etag });
+        return rawJson(200, bundles.body(live), { ETag: etag });
       },
     },
   ];
