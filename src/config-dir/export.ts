@@ -5,7 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ConfigBackend } from './backend.ts';
+import * as v from 'valibot';
+import { ID_RULE, IdSchema } from '../shared/id.ts';
+import { type ConfigBackend, TargetError } from './backend.ts';
 import { formatJson, PAYWALLS_DIR, PRODUCTS_FILE, paywallFile, SETTINGS_FILE } from './layout.ts';
 
 const STORE_KEYS = ['app_store', 'play_store', 'stripe', 'web'] as const;
@@ -18,6 +20,29 @@ export interface ExportSummary {
   removed: string[];
 }
 
+/**
+ * The file `relative` of the directory whose real path is `root`, refused
+ * when it would land outside it (a symbolic link on the way, or in its
+ * place) or is not a regular file: export writes only inside DIR.
+ */
+function fileInside(root: string, relative: string): string {
+  const file = path.resolve(root, relative);
+  const parent = fs.realpathSync(path.dirname(file));
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if ((parent !== root && !isInside(root, parent)) || !isInside(root, file) || (stat && !stat.isFile())) {
+    throw new TargetError(
+      `${relative} of the export directory is not a regular file inside it (a symbolic link or a special file): refusing to write through it`,
+      'unsafe_path',
+    );
+  }
+  return file;
+}
+
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 function writeIfChanged(file: string, text: string): void {
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   if (existing !== text) fs.writeFileSync(file, text);
@@ -25,29 +50,39 @@ function writeIfChanged(file: string, text: string): void {
 
 export async function exportDirectory(backend: ConfigBackend, dir: string): Promise<ExportSummary> {
   const current = await backend.read();
+  // A file name is made of each paywall id: an id the server's rule refuses (`../../package`) is refused before anything is written.
+  for (const { id } of [...current.paywalls, ...current.products]) {
+    if (!v.is(IdSchema, id))
+      throw new TargetError(`${backend.target} lists the id ${JSON.stringify(id)}, which is not ${ID_RULE}: nothing was exported`, 'invalid_id');
+  }
   fs.mkdirSync(path.join(dir, PAYWALLS_DIR), { recursive: true });
+  const root = fs.realpathSync(dir);
+  if (!isInside(root, fs.realpathSync(path.join(dir, PAYWALLS_DIR)))) {
+    throw new TargetError(`${PAYWALLS_DIR} of the export directory leads outside it: refusing to write through it`, 'unsafe_path');
+  }
   const products = current.products.map((p) => ({
     id: p.id,
     name: p.name,
     // A fixed key order, whatever order the target answered in.
     store_ids: Object.fromEntries(STORE_KEYS.filter((key) => p.store_ids[key] !== undefined).map((key) => [key, p.store_ids[key]])),
   }));
-  writeIfChanged(path.join(dir, PRODUCTS_FILE), formatJson({ products }));
+  writeIfChanged(fileInside(root, PRODUCTS_FILE), formatJson({ products }));
   const served = current.paywalls.filter((p) => p.status !== 'archived');
   const written = new Set<string>();
   for (const paywall of served) {
     const file = paywallFile(paywall.id);
-    writeIfChanged(path.join(dir, file), formatJson(paywall.document));
+    writeIfChanged(fileInside(root, file), formatJson(paywall.document));
     written.add(`${paywall.id}.json`);
   }
   const removed: string[] = [];
   for (const name of fs.readdirSync(path.join(dir, PAYWALLS_DIR))) {
     if (name.endsWith('.json') && !written.has(name)) {
-      fs.rmSync(path.join(dir, PAYWALLS_DIR, name));
+      // rm removes a link itself, never what it points to.
+      fs.rmSync(path.join(root, PAYWALLS_DIR, name));
       removed.push(`${PAYWALLS_DIR}/${name}`);
     }
   }
   const live = served.filter((p) => p.status === 'live').map((p) => p.id);
-  writeIfChanged(path.join(dir, SETTINGS_FILE), formatJson({ live }));
+  writeIfChanged(fileInside(root, SETTINGS_FILE), formatJson({ live }));
   return { products: products.length, paywalls: served.length, live: live.length, removed };
 }
