@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { ID_RULE, IdSchema } from '../shared/id.ts';
 import { type ConfigBackend, TargetError } from './backend.ts';
+import { isInside } from './inside.ts';
 import { formatJson, PAYWALLS_DIR, PRODUCTS_FILE, paywallFile, SETTINGS_FILE } from './layout.ts';
 
 const STORE_KEYS = ['app_store', 'play_store', 'stripe', 'web'] as const;
@@ -36,11 +37,6 @@ function fileInside(root: string, relative: string): string {
     );
   }
   return file;
-}
-
-function isInside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 function writeIfChanged(file: string, text: string): void {

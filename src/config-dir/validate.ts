@@ -10,6 +10,7 @@ import { validatePaywall } from '../paywalls/document/index.ts';
 import { documentSizeErrors } from '../paywalls/document/limits.ts';
 import { IdSchema } from '../shared/id.ts';
 import { issuesToErrors } from '../shared/issues.ts';
+import { isInside, readInside } from './inside.ts';
 import { PAYWALLS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, SETTINGS_FILE, SettingsFileSchema } from './layout.ts';
 import type { DesiredPaywall, DesiredState } from './state.ts';
 
@@ -50,14 +51,12 @@ function describeJsonError(text: string, error: Error): string {
 type Read = { ok: true; value: unknown; bytes: number } | { ok: false };
 
 function readJsonFile(dir: string, file: string, errors: Diagnostic[]): Read {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path.join(dir, file));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    errors.push({ file, path: '', message: code === 'ENOENT' ? 'Missing' : `Cannot be read (${code ?? String(error)})` });
+  const read = readInside(dir, file);
+  if (!read.ok) {
+    errors.push({ file, path: '', message: read.message });
     return { ok: false };
   }
+  const { bytes } = read;
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -120,6 +119,10 @@ function readProducts(dir: string, errors: Diagnostic[]): Catalog {
 function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[]): string[] {
   let entries: fs.Dirent[];
   try {
+    if (!isInside(fs.realpathSync(dir), fs.realpathSync(path.join(dir, PAYWALLS_DIR)))) {
+      errors.push({ file: PAYWALLS_DIR, path: '', message: 'A symbolic link that leads outside the directory: not read' });
+      return [];
+    }
     entries = fs.readdirSync(path.join(dir, PAYWALLS_DIR), { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -109,4 +110,48 @@ test('wrong usage exits 2', () => {
   assert.equal(validate().status, 2);
   assert.equal(validate(EXAMPLE, '--format', 'yaml').status, 2);
   assert.equal(validate(EXAMPLE, 'other').status, 2);
+});
+
+test('validate reads only regular files inside the directory, up to 16 MiB: links out of it, /dev/zero, FIFOs and huge files are errors', (t) => {
+  const dir = exampleCopy(t);
+  const token = path.join(tempDir(t), 'token.env');
+  fs.writeFileSync(token, 'TOKEN=pwk_secret_do_not_print\n');
+  fs.rmSync(path.join(dir, 'products.json'));
+  fs.symlinkSync(token, path.join(dir, 'products.json'));
+  fs.rmSync(path.join(dir, 'paywalls/winback.json'));
+  fs.symlinkSync('/dev/zero', path.join(dir, 'paywalls/winback.json'));
+  assert.equal(spawnSync('mkfifo', [path.join(dir, 'paywalls/pipe.json')]).status, 0);
+  fs.writeFileSync(path.join(dir, 'paywalls/huge.json'), '');
+  fs.truncateSync(path.join(dir, 'paywalls/huge.json'), 16 * 1024 * 1024 + 1);
+  // A link that stays inside the directory is read like the file it names.
+  fs.mkdirSync(path.join(dir, 'shared'));
+  fs.renameSync(path.join(dir, 'paywalls/onboarding.json'), path.join(dir, 'shared/onboarding.json'));
+  fs.symlinkSync('../shared/onboarding.json', path.join(dir, 'paywalls/onboarding.json'));
+
+  const result = validate(dir);
+  assert.equal(result.status, 1, result.stderr);
+  assert.doesNotMatch(result.stdout + result.stderr, /TOKEN|do_not_print/);
+  const lines = result.stdout.trim().split('\n');
+  for (const expected of [
+    'products.json: A symbolic link that leads outside the directory: not read',
+    'paywalls/winback.json: A symbolic link that leads outside the directory: not read',
+    'paywalls/pipe.json: Not a regular file (a directory, device, FIFO or socket): not read',
+    'paywalls/huge.json: Larger than 16 MiB (16777216 bytes): not read',
+  ]) {
+    assert.ok(lines.includes(expected), `${expected}\nin\n${result.stdout}`);
+  }
+  assert.ok(!lines.some((line) => line.startsWith('paywalls/onboarding.json')), result.stdout);
+  assert.match(lines.at(-1)!, /invalid: 4 error\(s\)/);
+
+  // paywalls/ itself linked out of the directory: its files are not even listed.
+  const outside = path.join(tempDir(t), 'elsewhere');
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(outside, 'private-name.json'), '{}');
+  const linkedDir = exampleCopy(t);
+  fs.rmSync(path.join(linkedDir, 'paywalls'), { recursive: true });
+  fs.symlinkSync(outside, path.join(linkedDir, 'paywalls'));
+  const linked = validate(linkedDir);
+  assert.equal(linked.status, 1);
+  assert.match(linked.stdout, /^paywalls: A symbolic link that leads outside the directory: not read$/m);
+  assert.doesNotMatch(linked.stdout, /private-name/);
 });
