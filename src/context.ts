@@ -92,6 +92,13 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
   const lifecycle = { draining: false };
   const { projects, keyStore, paywallStore, paywalls, paywallManager, drafts, products } = configurationServices(db, log);
   const auth = new KeyRegistry(keyStore);
+  metrics.gauge(
+    'paywalld_key_registry_reloads_total',
+    'Full reloads of the in-memory key registry: at start and after other processes changed the configuration.',
+    () => auth.reloads,
+    'counter',
+  );
+  metrics.gauge('paywalld_api_keys_active', 'Active API keys in memory, every project.', () => auth.size());
   metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
   const fallbackBundles = new FallbackBundles();
   metrics.gauge(

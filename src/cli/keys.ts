@@ -55,7 +55,7 @@ export const keysCommand: Command = {
         return 1;
       }
       if (sub === 'create') {
-        const created = keys.create(values.project!, values.scope as Scope);
+        const created = keys.createLimited(values.project!, values.scope as Scope);
         if (values.json) print(JSON.stringify(created));
         else {
           print(`Created ${created.scope} key ${created.id}: ${created.key}`);

@@ -16,6 +16,7 @@ const STATUS: Record<ErrorCode, number> = {
   phase_not_found: 404,
   audience_not_found: 404,
   product_in_use: 409,
+  too_many_keys: 409,
   revision_invalid: 409,
   precondition_failed: 412,
   too_many_events: 413,

@@ -15,8 +15,9 @@ const VERIFIED_LIMIT = 10_000;
  * The in-memory view of every active key, so authentication runs no SQL.
  * Keys are indexed by hash; a key seen once is also remembered by its plain
  * text (in memory only) so repeated requests skip the SHA-256, which costs a
- * visible share of a resolve request. reload() rebuilds both maps, so a
- * revoked key stops working at the next reload.
+ * visible share of a resolve request. This process's own creations and
+ * revocations are applied one key at a time (add, remove); reload() rebuilds
+ * both maps from the database, for changes other processes committed.
  */
 export class KeyRegistry {
   /** No key is longer, so the edge refuses a longer token without looking it up. */
@@ -24,6 +25,8 @@ export class KeyRegistry {
 
   private byHash = new Map<string, Principal>();
   private verified = new Map<string, Principal>();
+  /** Full rebuilds since start (a /metrics counter): only start-up and other processes' changes cause one. */
+  reloads = 0;
 
   constructor(private readonly store: KeyStore) {
     this.reload();
@@ -36,6 +39,25 @@ export class KeyRegistry {
     }
     this.byHash = byHash;
     this.verified = new Map();
+    this.reloads++;
+  }
+
+  /** A key this process just created. */
+  add(plain: string, principal: Principal): void {
+    this.byHash.set(hashKey(plain), principal);
+  }
+
+  /** A key this process just revoked: gone from both maps, so its next request is refused. */
+  remove(hash: string): void {
+    const principal = this.byHash.get(hash);
+    if (!principal) return;
+    this.byHash.delete(hash);
+    for (const [token, known] of this.verified) if (known === principal) this.verified.delete(token);
+  }
+
+  /** How many active keys are in memory (a /metrics gauge). */
+  size(): number {
+    return this.byHash.size;
   }
 
   lookup(token: string): Principal | undefined {

@@ -27,7 +27,7 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
       maxBody: 4096,
       doc: {
         operationId: 'createKey',
-        errors: ['validation_failed', 'database_unavailable'],
+        errors: ['validation_failed', 'too_many_keys', 'database_unavailable'],
         summary: 'Create an API key; the response is the only time the key is shown',
         tag: 'keys',
         auth: 'secret',

@@ -4,8 +4,9 @@ import type { KeyRegistry } from './registry.ts';
 import { type CreatedKey, type KeyInfo, type KeyStore, keyInfo } from './store.ts';
 
 /**
- * What a project may do with its API keys. Every change reloads the
- * in-memory registry, so a new key works and a revoked one stops at once.
+ * What a project may do with its API keys. Every change is applied to the
+ * in-memory registry, so a new key works and a revoked one stops at once,
+ * without reading every key of every project again.
  */
 export class KeyService {
   constructor(
@@ -18,8 +19,8 @@ export class KeyService {
   }
 
   create(projectId: string, scope: Scope): CreatedKey {
-    const created = this.store.create(projectId, scope);
-    this.registry.reload();
+    const created = this.store.createLimited(projectId, scope);
+    this.registry.add(created.key, { projectId, keyId: created.id, scope });
     return created;
   }
 
@@ -28,7 +29,7 @@ export class KeyService {
     // Another project's key is reported exactly like a missing one.
     if (!existing || existing.project_id !== projectId) throw new DomainError('key_not_found', 'no API key with that id');
     const revoked = this.store.revokeKey(existing.id);
-    this.registry.reload();
+    this.registry.remove(revoked.hash);
     return keyInfo(revoked);
   }
 }

@@ -3,6 +3,9 @@ import { newId } from '../ids.ts';
 import { DomainError } from '../shared/errors.ts';
 import { generateKey, type Scope } from './key.ts';
 
+/** Active keys a project may hold: far more than any app's rotations need, few enough that listing them stays small. */
+export const MAX_ACTIVE_KEYS = 1000;
+
 export interface KeyRow {
   id: string;
   project_id: string;
@@ -47,6 +50,8 @@ export class KeyStore {
   private readonly byId;
   private readonly revoke;
   private readonly active;
+  private readonly activeInProject;
+  private readonly createUnderLimit;
 
   constructor(db: Database) {
     this.insert = db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)');
@@ -54,6 +59,13 @@ export class KeyStore {
     this.byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
     this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
     this.active = db.prepare<[], KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL');
+    this.activeInProject = db.prepare<[string], number>('SELECT count(*) FROM api_keys WHERE project_id = ? AND revoked_at IS NULL').pluck();
+    this.createUnderLimit = db.transaction((projectId: string, scope: Scope): CreatedKey => {
+      if (this.activeInProject.get(projectId)! >= MAX_ACTIVE_KEYS) {
+        throw new DomainError('too_many_keys', `a project may hold at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`);
+      }
+      return this.create(projectId, scope);
+    });
   }
 
   /** Creates a key; the plain key is returned once and exists nowhere else afterwards. */
@@ -62,6 +74,11 @@ export class KeyStore {
     const id = newId('key');
     this.insert.run(id, projectId, scope, key.prefix, key.hash, Date.now());
     return { id, key: key.plain, scope, prefix: key.prefix };
+  }
+
+  /** Creates a key unless the project already holds MAX_ACTIVE_KEYS active ones (too_many_keys), in one transaction. */
+  createLimited(projectId: string, scope: Scope): CreatedKey {
+    return this.createUnderLimit(projectId, scope);
   }
 
   list(projectId: string): KeyRow[] {

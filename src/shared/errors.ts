@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'phase_not_found'
   | 'audience_not_found'
   | 'product_in_use'
+  | 'too_many_keys'
   | 'revision_invalid'
   | 'precondition_failed'
   | 'too_many_events'
