@@ -1,4 +1,5 @@
 import { TransportError } from './errors.ts';
+import { snapshot } from './event-json.ts';
 import { retryAfterMs } from './http.ts';
 import { type ClientStorage, readJsonItem, STORAGE_PREFIX } from './storage.ts';
 import type { EventInput, IngestResult } from './types.generated.ts';
@@ -52,6 +53,8 @@ const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 5 * 60_000;
 /** A Retry-After beyond this is read as this: an app session should not stall for hours on one header. */
 const RETRY_AFTER_MAX_MS = 60 * 60_000;
+/** Whole-batch answers that every retry would get again (docs/client.md): the batch is dropped. */
+const FINAL_STATUSES: ReadonlySet<number> = new Set([400, 413, 415]);
 /** Rejections kept for the app to read. */
 const REJECTIONS_KEPT = 100;
 
@@ -100,10 +103,12 @@ export class EventQueue {
     void this.ready.then(() => this.schedule());
   }
 
+  /** Queues a copy of the event as it will be sent; throws a TypeError at once for one that cannot be sent as JSON. */
   enqueue(event: QueuedEvent): void {
     if (this.closed) throw new Error('the client is closed');
+    const sent = snapshot(event);
     if (this.queue.length === 0) this.waitingSince = Date.now();
-    this.queue.push(event);
+    this.queue.push(sent);
     this.trim();
     this.persist();
     this.schedule();
@@ -228,13 +233,13 @@ export class EventQueue {
       return 'sent';
     }
     if (status === 429 || status === 503) return this.backoff(error, retryAfterMs(answer.retryAfter, Date.now()));
-    // 401/403: a key problem the app's next version may fix; keep the events rather than lose them.
-    if (status === 408 || status === 401 || status === 403 || status >= 500) return this.backoff(error, undefined);
     if (status === 413 && batch.length > 1) {
       this.batchLimit = Math.ceil(batch.length / 2);
       return 'sent';
     }
-    // Any other refusal (400, 413 for one event, 415) would fail again whatever the retry: the batch is dropped, with the reason.
+    // Retried: a proxy's 404/405/410 page during a deploy, 401/403 (a key the app's next version may fix), 408, 5xx.
+    if (!FINAL_STATUSES.has(status)) return this.backoff(error, undefined);
+    // 400, 413 for one event, 415 would fail again whatever the retry: the batch is dropped, with the reason.
     const problem = answer.body as { code?: unknown; detail?: unknown } | undefined;
     const code = typeof problem?.code === 'string' ? problem.code : `http_${status}`;
     const message = typeof problem?.detail === 'string' ? problem.detail : `the server refused the batch with ${status}`;

@@ -246,3 +246,67 @@ test('a full queue drops its oldest events, and says how many', async (t) => {
   assert.deepEqual(await online.flush(), { pending: 0 });
   assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), [events[1]!.id, events[2]!.id].sort());
 });
+
+test("a proxy's 404, 405 or 410 page in front of the server (a deploy) keeps the batch: it is retried and stored once the server is back", async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  // A real proxy that answers with its own error page until the plan runs out, then forwards.
+  const plan = [404, 405, 410];
+  const hop = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const step = plan.shift();
+    if (step !== undefined) {
+      res.writeHead(step, { 'content-type': 'text/html' });
+      res.end(`<html><body><h1>${step}</h1>nginx</body></html>`);
+      return;
+    }
+    const answer = await fetch(`${server.url}${req.url}`, {
+      method: 'POST',
+      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+      body: Buffer.concat(chunks),
+    });
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+  t.after(() => hop.close());
+  const client = createClient({ baseUrl: `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk, flushIntervalMs: 3_600_000 });
+  const events = [0, 1].map((i) => client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
+  for (const status of [404, 405, 410]) {
+    assert.deepEqual(await client.flush(), { pending: 2 }, `after a ${status}`);
+    assert.match(String(client.queueStatus().lastError?.message), new RegExp(`answered ${status}`));
+  }
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  assert.deepEqual(client.rejectedEvents(), []);
+  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), events.map((event) => event.id).sort());
+});
+
+test('an event JSON cannot hold is refused by track at once with a TypeError; the queue keeps flowing, and later changes to a tracked object change nothing sent', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  const file = path.join(tempDir(t), 'state.json');
+  const reported: unknown[] = [];
+  const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file), onError: (error) => reported.push(error) });
+  const before = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-1' });
+  const circular: Record<string, unknown> = { plan: 'annual' };
+  circular.self = circular;
+  assert.throws(() => client.track({ type: 'purchase_start', paywall_id: 'onboarding', properties: circular }), {
+    name: 'TypeError',
+    message: /^track: the event cannot be sent as JSON \(.*circular/i,
+  });
+  assert.throws(() => client.track({ type: 'purchase_start', paywall_id: 'onboarding', properties: { big: 1n } as never }), TypeError);
+  // Made circular after track: the queue holds its own copy.
+  const properties: Record<string, unknown> = { step: 1 };
+  const after = client.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'u-2', properties });
+  properties.self = properties;
+  assert.equal(client.queueStatus().pending, 2);
+  assert.deepEqual(await client.flush(), { pending: 0 });
+  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  assert.deepEqual(stored.map((row) => row.id).sort(), [before.id, after.id].sort());
+  assert.deepEqual(reported, []);
+  // Later events are persisted and sent as usual.
+  const later = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-3' });
+  assert.deepEqual(await client.close(), { pending: 0 });
+  assert.ok((await exported(server.url, server.keys.secret, 'onboarding')).some((row) => row.id === later.id));
+});
