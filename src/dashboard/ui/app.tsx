@@ -17,6 +17,19 @@ const SECTIONS = [
   ['keys', 'Keys'],
 ] as const;
 
+function NotFound(): JSX.Element {
+  return (
+    <section aria-labelledby="not-found-title">
+      <div class="page-head">
+        <h1 id="not-found-title">Page not found</h1>
+      </div>
+      <p class="empty">
+        This address is no page of the dashboard: the link may have been cut short or mangled. <a href={href('paywalls')}>Go to the paywalls</a>
+      </p>
+    </section>
+  );
+}
+
 export function App(): JSX.Element {
   const [key, setKey] = useState(storedKey);
   const [notice, setNotice] = useState<string | null>(null);
@@ -39,9 +52,10 @@ export function App(): JSX.Element {
       />
     );
   }
-  const section = route[0] ?? 'paywalls';
+  const section = route === null ? null : (route[0] ?? 'paywalls');
   let page: JSX.Element;
-  if (section === 'paywalls' && route[1]) page = <Editor key={route[1]} secret={key} id={route[1]} />;
+  if (route === null) page = <NotFound />;
+  else if (section === 'paywalls' && route[1]) page = <Editor key={route[1]} secret={key} id={route[1]} />;
   else if (section === 'results') page = <ResultsPage secret={key} route={route} />;
   else if (section === 'products') page = <Products secret={key} />;
   else if (section === 'keys') page = <Keys secret={key} />;

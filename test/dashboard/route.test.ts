@@ -1,0 +1,37 @@
+/**
+ * Dashboard addresses that no page has, in headless Chromium against the
+ * real bundle: a fragment that is not valid percent-encoding (#/paywalls/%E0,
+ * a link cut short) shows "Page not found", on the first load and after a
+ * reload, and the dashboard keeps working from there.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { openBrowser } from '../helpers/browser.ts';
+import { spawnServe } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+test('a malformed escape in the dashboard address shows "Page not found", even after a reload, never a blank page', async (t) => {
+  const server = await spawnServe(t, ['--db', path.join(tempDir(t), 'paywalld.db')]);
+  t.after(() => server.stop());
+  const secret = /secret key:\s+(pwk_secret_\S+)/.exec(server.output())?.[1];
+  assert.ok(secret, server.output());
+  const { page, errors } = await openBrowser(t);
+  await page.goto(`${server.url}/dashboard/`);
+  await page.getByLabel('Secret key').fill(secret);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
+
+  for (const fragment of ['#/paywalls/%E0', '#/results/%', '#/%C3%28']) {
+    await page.goto(`${server.url}/dashboard/${fragment}`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  }
+  // The navigation still leads everywhere.
+  await page.getByRole('link', { name: 'Go to the paywalls' }).click();
+  await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Products' }).click();
+  await page.getByRole('heading', { name: 'Products' }).waitFor();
+  assert.deepEqual(errors, []);
+});
