@@ -4,7 +4,8 @@ import http from 'node:http';
 import type net from 'node:net';
 import { type TestContext, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../helpers/browser.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, CHROMIUM_PROGRAM } from '../helpers/browser.ts';
+import { needs } from '../helpers/requirements.ts';
 import { DIST_CLIENT, exported, metric, seededServer } from './setup.ts';
 
 /** An app's own web server, on another origin than paywalld: a blank page and the built client. */
@@ -24,7 +25,7 @@ async function appOrigin(t: TestContext): Promise<string> {
   return `http://localhost:${(server.address() as net.AddressInfo).port}`;
 }
 
-test('in headless Chromium, a page on another origin resolves a paywall through CORS, revalidates it and sends events', async (t) => {
+test('in headless Chromium, a page on another origin resolves a paywall through CORS, revalidates it and sends events', needs(CHROMIUM_PROGRAM), async (t) => {
   const server = await seededServer(t);
   const origin = await appOrigin(t);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });

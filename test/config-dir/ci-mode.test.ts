@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DIST, runCli, spawnServe } from '../helpers/cli.ts';
+import { CURL, needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { ciServer, EXAMPLE, exampleCopy, writeJson } from './helpers.ts';
 
@@ -82,7 +83,7 @@ test('--seed on a database with one project applies to it, and a restart with th
   assert.equal(await second.stop(), 0);
 });
 
-test('the README CI recipe runs as written: start, wait for /readyz, run the tests, stop', (t) => {
+test('the README CI recipe runs as written: start, wait for /readyz, run the tests, stop', needs(CURL), (t) => {
   const text = fs.readFileSync(README, 'utf8');
   const block = /<!-- ci-recipe -->\n```sh\n([\s\S]*?)```/.exec(text);
   assert.ok(block, 'README.md has a ci-recipe block');

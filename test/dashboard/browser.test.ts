@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openBrowser } from '../helpers/browser.ts';
+import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
 import { spawnServe } from '../helpers/cli.ts';
+import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const NARROW = { width: 390, height: 844 };
@@ -48,7 +49,7 @@ async function shoot(page: Page, dir: string, name: string, fullPage = true): Pr
   await page.setViewportSize(WIDE);
 }
 
-test('from sign-in to a published, previewed paywall with events, products and keys, in Chromium', async (t) => {
+test('from sign-in to a published, previewed paywall with events, products and keys, in Chromium', needs(CHROMIUM_PROGRAM), async (t) => {
   const dir = tempDir(t);
   const shots = process.env.PAYWALLD_SCREENSHOTS_DIR ?? tempDir(t);
   fs.mkdirSync(shots, { recursive: true });
@@ -348,7 +349,7 @@ const EVERY_TYPE = {
   },
 };
 
-test('the preview draws every component type with its props, and fallbacks on request; the keyboard alone signs in', async (t) => {
+test('the preview draws every component type with its props, and fallbacks on request; the keyboard alone signs in', needs(CHROMIUM_PROGRAM), async (t) => {
   const server = await spawnServe(t, ['--db', path.join(tempDir(t), 'paywalld.db')]);
   const keys = keysFrom(server.output());
   const put = (route: string, body: unknown) =>
@@ -404,7 +405,7 @@ test('the preview draws every component type with its props, and fallbacks on re
   );
 });
 
-test('the paywall list reads every statistic under a tight management rate limit, waiting as the 429s say', async (t) => {
+test('the paywall list reads every statistic under a tight management rate limit, waiting as the 429s say', needs(CHROMIUM_PROGRAM), async (t) => {
   const db = path.join(tempDir(t), 'paywalld.db');
   const seeding = await spawnServe(t, ['--db', db, '--rate-limit-api', '0']);
   const keys = keysFrom(seeding.output());

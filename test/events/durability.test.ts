@@ -10,6 +10,7 @@ import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
+import { needs, STRACE } from '../helpers/requirements.ts';
 import { bearer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { fetchStats, JSON_TYPE, until } from './client.ts';
@@ -212,7 +213,7 @@ test('SIGTERM answers the batches in flight and commits them before the process 
   assert.equal(stored.rolledUp, stored.total);
 });
 
-test('every acknowledged batch was fsynced to the write-ahead log before its answer (synchronous=FULL on the writer thread)', async (t) => {
+test('every acknowledged batch was fsynced to the write-ahead log before its answer (synchronous=FULL on the writer thread)', needs(STRACE), async (t) => {
   // SIGKILL cannot tell FULL from NORMAL (the OS keeps unsynced writes); counting fsync calls on the
   // WAL can: with NORMAL a commit writes the WAL without syncing it, so the count stays near zero.
   const { script, db } = distCopy(t);

@@ -1,6 +1,8 @@
 /**
  * A real headless Chromium (Debian's `chromium` package, which `.ci/run`
- * installs) driven by playwright-core, with a fresh profile per test.
+ * installs) driven by playwright-core, with a fresh profile per test. Tests
+ * that open one declare `needs(CHROMIUM_PROGRAM)`: skipped, saying why, where
+ * it is missing (`PAYWALLD_CHROMIUM=/nonexistent` tries that), failed under CI.
  * Console errors and page errors are collected, so that a test can assert
  * that nothing broke, a Content-Security-Policy violation included.
  */
@@ -9,8 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { atPath } from './requirements.ts';
 
 export const CHROMIUM = process.env.PAYWALLD_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_PROGRAM = atPath(`Chromium at ${CHROMIUM}`, CHROMIUM, 'apt-get install -y chromium, or PAYWALLD_CHROMIUM=/path/to/chromium');
 
 /** What a sandboxed, offline CI machine needs: no sandbox as root, no GPU, no calls home. */
 export const CHROMIUM_FLAGS = [
