@@ -9,6 +9,14 @@ import type { EventInput, FallbackBundle, ResolvedPaywall, SdkConfigQuery } from
 
 export type Platform = NonNullable<SdkConfigQuery['platform']>;
 
+/**
+ * A bundle as the app ships it: a `FallbackBundle`, or the file imported as JSON
+ * (`import fallback from './paywalld-fallback.json' with { type: 'json' }`), which
+ * TypeScript types with plain numbers and strings where the bundle has literals.
+ * createClient checks its outline either way and throws `invalid_fallback` for a file that is not one.
+ */
+export type ShippedBundle = FallbackBundle | { format: number; paywalls: readonly object[] };
+
 export interface ClientOptions {
   /** Where paywalld answers, such as `https://paywall.example.com`. */
   baseUrl: string;
@@ -16,8 +24,8 @@ export interface ClientOptions {
   apiKey: string;
   /** Keeps the event queue, the last answers and a downloaded bundle across restarts: localStorage, AsyncStorage, a file. Default: memory only. */
   storage?: ClientStorage;
-  /** The bundle(s) shipped in the app (`paywalld fallback --out`), shown when the server cannot be reached and nothing newer is cached. */
-  fallback?: FallbackBundle | readonly FallbackBundle[];
+  /** The bundle(s) shipped in the app (`paywalld fallback --out`, imported as JSON or read and parsed), shown when the server cannot be reached and nothing newer is cached. */
+  fallback?: ShippedBundle | readonly ShippedBundle[];
   /** The app's platform, sent with every getPaywall unless it names another. */
   platform?: Platform;
   /** How long getPaywall waits for an answer before it falls back (ms). Default 3000. */
@@ -109,7 +117,7 @@ export function createClient(options: ClientOptions): PaywalldClient {
   const report = (error: unknown) => options.onError?.(error);
   const authorization = { authorization: `Bearer ${options.apiKey}` };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const shipped = options.fallback === undefined ? [] : Array.isArray(options.fallback) ? options.fallback : [options.fallback as FallbackBundle];
+  const shipped: readonly ShippedBundle[] = options.fallback === undefined ? [] : Array.isArray(options.fallback) ? options.fallback : [options.fallback];
   const fallbacks = new FallbackPaywalls(shipped, storage);
   const cache = new PaywallCache(storage, report);
   /** The variant (and the audience that chose it: the experiment's segment) each paywall was last shown in, for the events about it. */

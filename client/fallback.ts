@@ -60,7 +60,7 @@ export class FallbackPaywalls {
   readonly ready: Promise<void>;
 
   constructor(
-    shipped: readonly FallbackBundle[],
+    shipped: readonly unknown[],
     private readonly storage: ClientStorage,
   ) {
     for (const bundle of shipped) this.add(checkBundle(bundle));

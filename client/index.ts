@@ -5,7 +5,7 @@
  * docs/client.md describes it.
  */
 
-export type { ClientOptions, GetPaywallOptions, PaywalldClient, PaywallResult, Platform, TrackEvent } from './client.ts';
+export type { ClientOptions, GetPaywallOptions, PaywalldClient, PaywallResult, Platform, ShippedBundle, TrackEvent } from './client.ts';
 export { createClient } from './client.ts';
 export { PaywalldError } from './errors.ts';
 export type { QueuedEvent, QueueStatus, RejectedEvent } from './events.ts';
