@@ -12,7 +12,7 @@ const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..
 /** The restore steps of README.md, split at their "# N." comment lines. */
 function readmeSteps(): string[][] {
   const text = fs.readFileSync(README, 'utf8');
-  const block = /<!-- restore-steps -->\n```sh\n([\s\S]*?)```/.exec(text);
+  const block = /<!-- restore-steps -->\n```sh norun\n([\s\S]*?)```/.exec(text);
   assert.ok(block, 'README.md has a restore-steps block');
   const steps: string[][] = [];
   for (const line of block[1]!.trim().split('\n')) {

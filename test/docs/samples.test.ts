@@ -1,0 +1,145 @@
+/**
+ * Every sample of README.md and docs/*.md runs as written, in page order,
+ * against one real server (the built bundle, on a free port, in a temporary
+ * directory), so that a sample cannot drift from what paywalld does. The
+ * convention for blocks that must not run and for expected output is in
+ * CONTRIBUTING.md ("Samples in the docs") and test/docs/blocks.ts.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DIST, spawnServe } from '../helpers/cli.ts';
+import { CURL, needs } from '../helpers/requirements.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { type Block, blocksOf, matchesOutput, type Placeholders, substitute } from './blocks.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const TSC = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+const TSX = import.meta.resolve('tsx');
+const MARK = '@@docs-block';
+
+/** README first (the docs pages build on its walkthrough), then docs/ in name order. */
+const PAGES = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+
+/** A strict app's tsconfig, as a reader's project would have, with JSON imports. */
+function writeTsconfig(work: string, file: string): string {
+  const config = path.join(work, `${file}.tsconfig.json`);
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        resolveJsonModule: true,
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: ['node'],
+        typeRoots: [path.join(ROOT, 'node_modules/@types')],
+      },
+      files: [file],
+    }),
+  );
+  return config;
+}
+
+/** One bash script for a page: its sh blocks in order, its ts blocks joined into one module run where the last one stands. */
+function pageScript(page: string, blocks: Block[], values: Placeholders, work: string): string {
+  const slug = page.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+  const tsBlocks = blocks.filter((block) => block.kind === 'ts');
+  const lines = [
+    'set -euo pipefail',
+    `export PAYWALLD=${values.url} SDK=${values.sdk} SECRET=${values.secret}`,
+    // An HTTP error fails the sample, its body still shown.
+    'curl() { command curl --fail-with-body "$@"; }',
+    // What `npx paywalld` runs in a checkout (the package's bin), without npm's start-up on every call.
+    `npx() { if [ "$1" = paywalld ]; then shift; node ${JSON.stringify(path.join(work, 'dist/paywalld.js'))} "$@"; else command npx "$@"; fi; }`,
+  ];
+  blocks.forEach((block, index) => {
+    if (block.kind === 'sh') lines.push(`printf '\\n${MARK} ${index}\\n'; printf '\\n${MARK} ${index}\\n' >&2`, substitute(block.text, values));
+    if (block === tsBlocks.at(-1)) {
+      const file = `sample-${slug}.ts`;
+      fs.writeFileSync(path.join(work, file), tsBlocks.map((ts) => substitute(ts.text, values)).join('\n'));
+      const config = writeTsconfig(work, file);
+      lines.push(
+        `printf '\\n${MARK} ${index}\\n'; printf '\\n${MARK} ${index}\\n' >&2`,
+        `node ${JSON.stringify(TSC)} -p ${JSON.stringify(config)}`,
+        `node --import ${JSON.stringify(TSX)} ${file}`,
+      );
+    }
+  });
+  lines.push(`printf '\\n${MARK} end\\n'`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Each block's stdout, by block index. */
+function outputs(stdout: string): Map<number, string> {
+  const byBlock = new Map<number, string>();
+  const parts = stdout.split(new RegExp(`\\n${MARK} (\\d+|end)\\n`));
+  for (let i = 1; i + 1 < parts.length; i += 2) if (parts[i] !== 'end') byBlock.set(Number(parts[i]), parts[i + 1]!);
+  return byBlock;
+}
+
+function runPage(page: string, values: Placeholders, work: string): void {
+  const blocks = blocksOf(fs.readFileSync(path.join(ROOT, page), 'utf8'));
+  if (!blocks.some((block) => block.kind === 'sh' || block.kind === 'ts')) return;
+  const result = spawnSync('bash', ['-c', pageScript(page, blocks, values, work)], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` },
+    timeout: 120_000,
+  });
+  const byBlock = outputs(result.stdout);
+  const started = [...result.stdout.matchAll(new RegExp(`${MARK} (\\d+)`, 'g'))].at(-1)?.[1];
+  if (result.status !== 0) {
+    const block = started === undefined ? undefined : blocks[Number(started)];
+    assert.fail(
+      `${page}:${block?.line ?? '?'}: the sample failed (exit ${result.status}${result.signal ? `, ${result.signal}` : ''})\n${block?.text ?? ''}\n--- stdout\n${result.stdout.slice(-3000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+    );
+  }
+  blocks.forEach((block, index) => {
+    if (block.kind !== 'output') return;
+    let source = index - 1;
+    while (source >= 0 && blocks[source]!.kind === 'other') source--;
+    assert.equal(blocks[source]?.kind, 'sh', `${page}:${block.line}: an output block follows a sh block`);
+    const actual = byBlock.get(source) ?? '';
+    assert.ok(matchesOutput(block.text, actual), `${page}:${block.line}: expected\n${block.text}\ngot\n${actual}`);
+  });
+}
+
+test('every sample of README.md and docs/ runs as written, in order, against a real server', needs(CURL), async (t) => {
+  const work = tempDir(t);
+  fs.cpSync(path.join(ROOT, 'examples'), path.join(work, 'examples'), { recursive: true });
+  fs.symlinkSync(path.dirname(DIST), path.join(work, 'dist'));
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(work, 'package.json'));
+  // The quick start's server: the bundle in the checkout with its default database, on a free port.
+  const server = await spawnServe(t, ['--request-log-rate', '0'], { cwd: work });
+  const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(server.output())?.[1];
+  const secret = /secret key:\s+(pwk_secret_\S+)/.exec(server.output())?.[1];
+  assert.ok(sdk && secret, server.output());
+  const values = { url: server.url, sdk, secret };
+  for (const page of PAGES) await t.test(page, () => runPage(page, values, work));
+  assert.equal(await server.stop(), 0);
+});
+
+test('`npx paywalld` in a checkout runs the package bin, dist/paywalld.js, with no install', (t) => {
+  const work = tempDir(t);
+  fs.symlinkSync(path.dirname(DIST), path.join(work, 'dist'));
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(work, 'package.json'));
+  const result = spawnSync('npx', ['--offline', 'paywalld', '--version'], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^paywalld \d+\.\d+\.\d+\n/);
+});
