@@ -48,15 +48,18 @@ function removeAbandoned(dir: string): void {
  * finished) nor show up in it. The copy goes to a temporary name first and is
  * renamed into place when complete, so `target` is never half-written; a
  * failed copy removes its temporary files, and those of a copy whose process
- * died are removed by the next one. Refuses to overwrite `target`.
+ * died are removed by the next one. The copy is mode 0600. Refuses to overwrite `target`.
  */
 export async function snapshot(dbPath: string, target: string): Promise<{ pages: number }> {
   if (fs.existsSync(target)) throw new Error(`${target} exists already; choose a new file name`);
   removeAbandoned(path.dirname(target));
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   const temporary = `${target}.partial-${process.pid}`;
   const source = openDatabase(dbPath, { mustExist: true });
   try {
+    // A snapshot holds every key hash and event: readable by its owner only. SQLite keeps the
+    // mode of a file that exists (and gives its journal the same), so the copy starts as an empty 0600 file.
+    fs.writeFileSync(temporary, '', { mode: 0o600, flag: 'wx' });
     source.exec('BEGIN');
     // A deferred transaction starts reading only at its first read: this one fixes the moment copied.
     source.prepare('SELECT count(*) FROM sqlite_schema').pluck().get();

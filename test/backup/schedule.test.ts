@@ -44,6 +44,8 @@ test('scheduled snapshots are consistent copies, named by time, and only the new
   assert.equal(files.length, 3);
   assert.equal(files[0], 'notes.txt');
   assert.ok(files.slice(1).every((f) => /^paywalld-20261125T\d{6}\.\d{3}Z\.db$/.test(f)));
+  // Every key hash and event is in a snapshot: its owner's only, whatever the umask.
+  for (const f of files.slice(1)) assert.equal(fs.statSync(path.join(backups, f)).mode & 0o777, 0o600, f);
   const copy = openDatabase(path.join(backups, files[2]!), { mustExist: true });
   t.after(() => copy.close());
   assert.deepEqual(copy.prepare('SELECT name FROM projects').pluck().all(), ['kept']);
@@ -174,4 +176,16 @@ test('a tick that comes while a snapshot still runs is skipped, not queued', asy
   assert.equal(count('backup failed'), 0);
   // Each written snapshot came from one tick: nothing piled up behind a slow one.
   assert.ok(fs.readdirSync(path.join(dir, 'backups')).every((f) => !f.includes('partial')));
+});
+
+test('paywalld backup writes the copy readable by its owner only, under the usual umask 022', (t) => {
+  const { dir, file } = liveDatabase(t);
+  const target = path.join(dir, 'manual', 'copy.db');
+  const result = spawnSync('sh', ['-c', 'umask 022 && exec "$NODE" "$DIST" backup "$TARGET" --db "$DB"'], {
+    env: { ...process.env, NODE: process.execPath, DIST, TARGET: target, DB: file },
+    encoding: 'utf8',
+  });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(fs.statSync(target).mode & 0o777, 0o600);
+  assert.equal(fs.statSync(path.dirname(target)).mode & 0o777, 0o700);
 });
