@@ -18,6 +18,7 @@ export interface RequestLog {
   status: number;
   duration_ms: number;
   request_id: string;
+  ip: string;
 }
 
 const FLUSH_BYTES = 64 * 1024;

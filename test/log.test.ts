@@ -20,7 +20,7 @@ function capture(level: 'info' | 'error', requestLinesPerSecond?: number, now?: 
 
 /** What the edge does: ask first, then write. */
 function request(log: Logger, status: number): void {
-  if (log.wantsRequest(status)) log.request({ method: 'GET', path: '/x', status, duration_ms: 0.1, request_id: 'r' });
+  if (log.wantsRequest(status)) log.request({ method: 'GET', path: '/x', status, duration_ms: 0.1, request_id: 'r', ip: '127.0.0.1' });
 }
 
 test('request lines past the per-second cap are dropped and counted; 5xx lines never are', () => {

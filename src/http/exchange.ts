@@ -16,6 +16,8 @@ export interface Exchange {
   method: string;
   path: string;
   id: string;
+  /** The client's address for the request log: the peer, or the last X-Forwarded-For entry behind a trusted proxy (--trust-proxy). */
+  ip: string;
   start: number;
   aborted: boolean;
   /** Still inside the uWS callback: writes need no cork, req is still valid. */

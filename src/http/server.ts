@@ -15,8 +15,8 @@ import { loadUws } from '../native.ts';
 import type { Authenticator } from './auth.ts';
 import { readBody } from './body.ts';
 import { type Exchange, headSize, IncomingRequest, MAX_HEAD_BYTES, requestId } from './exchange.ts';
-import { Gate } from './gate.ts';
-import { corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
+import { Gate, remoteAddress } from './gate.ts';
+import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
 import { type ProblemCode, ProblemError } from './problem.ts';
 import type { Reply } from './reply.ts';
 import { Responder } from './respond.ts';
@@ -118,6 +118,7 @@ export class HttpServer {
       method: req.getCaseSensitiveMethod(),
       path: req.getUrl(),
       id: requestId(req.getHeader('x-request-id')),
+      ip: clientIp(req.getHeader('x-forwarded-for'), () => remoteAddress(res), this.policy.trustProxy),
       start: performance.now(),
       aborted: false,
       sync: true,
@@ -217,7 +218,7 @@ export class HttpServer {
     const ms = performance.now() - ex.start;
     this.options.observe?.(ex.route, status, ms / 1000, problem);
     if (this.options.log.wantsRequest(status)) {
-      this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id });
+      this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id, ip: ex.ip });
     }
     if (--this.inFlight === 0 && this.idle) this.idle();
   }

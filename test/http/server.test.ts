@@ -3,6 +3,7 @@ import net from 'node:net';
 import { type TestContext, test } from 'node:test';
 import * as v from 'valibot';
 import { readJson } from '../../src/http/json.ts';
+import { DEFAULT_POLICY, type EdgePolicy, isLoopback } from '../../src/http/policy.ts';
 import { ProblemError } from '../../src/http/problem.ts';
 import { json } from '../../src/http/reply.ts';
 import type { Route } from '../../src/http/route.ts';
@@ -15,7 +16,7 @@ import { rawRequest, responseHeadWhileSending } from '../helpers/raw.ts';
 const doc = { operationId: 'test', errors: [], summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
 
 /** An edge with routes that exercise its corner cases, on a free port. */
-async function edge(t: TestContext, logLines: string[] = []) {
+async function edge(t: TestContext, logLines: string[] = [], policy?: EdgePolicy) {
   const router = new Router<Route>();
   router.add('GET', '/ok', { doc, handler: () => json(200, { ok: true }) });
   router.add('GET', '/items/:id', { doc, handler: (req) => json(200, { id: req.params.id, q: Object.fromEntries(req.query()).q ?? null }) });
@@ -43,7 +44,7 @@ async function edge(t: TestContext, logLines: string[] = []) {
     handler: (req) => json(200, parseWith(v.strictObject({ name: v.string() }), readJson(req))),
   });
   const log = new Logger('info', { sink: (text) => logLines.push(...text.trim().split('\n')) });
-  const server = new HttpServer({ router, log });
+  const server = new HttpServer({ router, log, policy });
   const port = await server.listen('127.0.0.1', 0);
   t.after(() => server.close(1000));
   return { url: `http://127.0.0.1:${port}`, port, log };
@@ -137,7 +138,7 @@ test('a ProblemError from an async handler keeps its status and code', async (t)
   assert.equal((await problem(response)).code, 'unsupported_media_type');
 });
 
-test('one log line per request with method, path, status, duration and request id, never the body', async (t) => {
+test('one log line per request with method, path, status, duration, request id and client IP, never the body', async (t) => {
   const lines: string[] = [];
   const { url, log } = await edge(t, lines);
   await fetch(`${url}/echo`, {
@@ -145,12 +146,26 @@ test('one log line per request with method, path, status, duration and request i
     headers: { 'content-type': 'application/json', authorization: 'Bearer pwk_sdk_SECRET' },
     body: '{"name":"BODYVALUE"}',
   });
+  // Without --trust-proxy a forwarded address is the client's claim: the log shows the peer.
+  await fetch(`${url}/ok`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
   log.flush();
   const requests = lines.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
-  assert.equal(requests.length, 1);
-  assert.deepEqual(Object.keys(requests[0]).sort(), ['duration_ms', 'level', 'method', 'msg', 'path', 'request_id', 'status', 'time']);
+  assert.equal(requests.length, 2);
+  assert.deepEqual(Object.keys(requests[0]).sort(), ['duration_ms', 'ip', 'level', 'method', 'msg', 'path', 'request_id', 'status', 'time']);
   assert.equal(requests[0].status, 200);
+  for (const request of requests) assert.ok(isLoopback(request.ip), request.ip);
   assert.doesNotMatch(lines.join('\n'), /BODYVALUE|pwk_sdk_SECRET/);
+});
+
+test('behind a trusted proxy (--trust-proxy) the request log shows the address the proxy appended to X-Forwarded-For', async (t) => {
+  const lines: string[] = [];
+  const { url, log } = await edge(t, lines, { ...DEFAULT_POLICY, trustProxy: true });
+  await fetch(`${url}/ok`, { headers: { 'x-forwarded-for': '10.9.9.9, 203.0.113.7' } });
+  await fetch(`${url}/ok`);
+  log.flush();
+  const ips = lines.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l).ip);
+  assert.equal(ips[0], '203.0.113.7');
+  assert.ok(isLoopback(ips[1]), ips[1]);
 });
 
 test('JSON bodies: 415 for another content type, 400 for malformed JSON or bytes, 422 with paths for a wrong shape', async (t) => {
@@ -160,7 +175,13 @@ test('JSON bodies: 415 for another content type, 400 for malformed JSON or bytes
   assert.equal((await problem(await post('{"name":"x"}', 'text/plain'))).code, 'unsupported_media_type');
   const malformed = await post('{"name":');
   assert.equal(malformed.status, 400);
-  assert.equal((await problem(malformed)).code, 'malformed_json');
+  // A cut-off body says where it ends, as any other malformed body says where it breaks.
+  assert.deepEqual(await problem(malformed).then(({ code, detail }) => ({ code, detail })), {
+    code: 'malformed_json',
+    detail: 'the request body is not valid JSON (at character 8: it ends before the JSON does)',
+  });
+  assert.equal((await problem(await post('{"name" "x"}'))).detail, 'the request body is not valid JSON (at character 8)');
+  assert.equal((await problem(await post(''))).detail, 'the request body is not valid JSON (at character 0: it ends before the JSON does)');
   assert.equal((await post(new Blob([new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])]))).status, 400);
   const invalid = await post('{"name":5,"extra":"do-not-echo-me"}');
   assert.equal(invalid.status, 422);
