@@ -22,7 +22,13 @@ export function readJson(req: Request): unknown {
     return JSON.parse(text);
   } catch (error) {
     // V8's message quotes the text around the error, and error bodies never echo input: only its position is kept.
-    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
-    throw new ProblemError('malformed_json', `the request body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}`);
+    // A body that stops early (cut off, or an empty one) has no position in V8's message: its end is where it fails.
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message)?.[1];
+    if (position !== undefined) throw new ProblemError('malformed_json', `the request body is not valid JSON (at character ${position})`);
+    if (/end of JSON input/.test(message)) {
+      throw new ProblemError('malformed_json', `the request body is not valid JSON (at character ${text.length}: it ends before the JSON does)`);
+    }
+    throw new ProblemError('malformed_json', 'the request body is not valid JSON');
   }
 }
