@@ -64,6 +64,8 @@ export interface Answer {
 export interface StartOptions {
   /** Told of every answer (the test suite compares them with the OpenAPI document). */
   onAnswer?: (answer: Answer) => void;
+  /** Told of the project an empty database got, as soon as it exists: before seeding and listening, which may still fail. */
+  onBootstrap?: (created: CreatedProject) => void;
 }
 
 /** The edge's observe hook: the metrics, and onAnswer when given. */
@@ -139,6 +141,7 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const storage = serverStorage(config.dbPath);
+  const temporary = storage.file !== config.dbPath;
   config = { ...config, dbPath: storage.file };
   const db = openDatabase(config.dbPath);
   const undo: (() => void)[] = [];
@@ -148,12 +151,15 @@ export async function startServer(
     const { ctx, hooks } = createContext(config, db, log);
     const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
     if (bootstrap) ctx.auth.reload();
-    if (config.seedDir !== undefined) await seed(ctx, config.seedDir, bootstrap);
     if (config.keysFile !== undefined) {
       writeKeysFile(config.keysFile, bootstrap);
-      // Keys of a database about to be discarded would mislead the harness that reads them.
-      undo.push(() => fs.rmSync(config.keysFile!, { force: true }));
+      // Keys of a temporary database about to be discarded would mislead the harness that reads them;
+      // a kept database keeps its project when the start fails, and the file is its keys' only copy.
+      if (temporary) undo.push(() => fs.rmSync(config.keysFile!, { force: true }));
     }
+    // Handed over at once: a start that fails from here (a busy port, a bad seed) keeps the project, so its keys must be out already.
+    if (bootstrap) options.onBootstrap?.(bootstrap);
+    if (config.seedDir !== undefined) await seed(ctx, config.seedDir, bootstrap);
     // Start-up may wait for a lock (migrations); serving must not.
     failFastOnLocks(db);
     const router = buildRouter(ctx);

@@ -30,7 +30,18 @@ export const serveCommand: Command = {
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
     // Imported here, not above: the server loads uWS, which the other commands must run without (src/native.ts).
     const { startServer } = await import('../app.ts');
-    const server = await startServer(config, log);
+    const server = await startServer(config, log, {
+      onBootstrap: ({ project, keys }) => {
+        if (config.keysFile !== undefined) {
+          print(`Created project "${project.name}" (${project.id}); its keys are in ${config.keysFile}.`);
+          return;
+        }
+        print(`Created project "${project.name}" (${project.id}) because the database was empty.`);
+        print(`  sdk key:    ${keys.sdk}`);
+        print(`  secret key: ${keys.secret}`);
+        print('These keys will not be shown again: store them now.');
+      },
+    });
     // Handlers first, then the "listening" line: whoever waits for that line may signal at once.
     const stopped = new Promise<number>((resolve) => {
       const shutdown = (signal: string) => {
@@ -49,16 +60,6 @@ export const serveCommand: Command = {
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
     });
-    if (server.bootstrap && config.keysFile !== undefined) {
-      const { project } = server.bootstrap;
-      print(`Created project "${project.name}" (${project.id}); its keys are in ${config.keysFile}.`);
-    } else if (server.bootstrap) {
-      const { project, keys } = server.bootstrap;
-      print(`Created project "${project.name}" (${project.id}) because the database was empty.`);
-      print(`  sdk key:    ${keys.sdk}`);
-      print(`  secret key: ${keys.secret}`);
-      print('These keys will not be shown again: store them now.');
-    }
     log.info('listening', { host: config.host, port: server.port, db: config.dbPath, pid: process.pid });
     return stopped;
   },

@@ -58,6 +58,35 @@ test('a second server on a busy port fails with "address in use" instead of shar
   assert.equal(await first.stop(), 0);
 });
 
+test('a first start that fails on a busy port has printed the keys of the project it created, and they work at the next start', async (t) => {
+  const dir = tempDir(t);
+  const db = path.join(dir, 'first.db');
+  const busy = await spawnServe(t, ['--db', path.join(dir, 'other.db')]);
+  const failed = runCli(['serve', '--port', String(busy.port), '--db', db]);
+  assert.equal(failed.status, 1);
+  assert.match(failed.stderr, /address is in use/);
+  const secret = /secret key: (pwk_secret_\w{32})\nThese keys will not be shown again/.exec(failed.stdout)?.[1];
+  assert.ok(secret, failed.stdout);
+  assert.equal(await busy.stop(), 0);
+
+  const next = await spawnServe(t, ['--db', db]);
+  assert.doesNotMatch(next.output(), /pwk_/);
+  const projects = await fetch(`${next.url}/api/products`, { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(projects.status, 200);
+  assert.equal(await next.stop(), 0);
+});
+
+test('with --keys-file, a first start that fails on a busy port leaves the keys file of the project it kept', async (t) => {
+  const dir = tempDir(t);
+  const keysFile = path.join(dir, 'keys.json');
+  const busy = await spawnServe(t, ['--db', path.join(dir, 'other.db')]);
+  const failed = runCli(['serve', '--port', String(busy.port), '--db', path.join(dir, 'first.db'), '--keys-file', keysFile]);
+  assert.equal(failed.status, 1);
+  assert.equal(await busy.stop(), 0);
+  assert.match(JSON.parse(fs.readFileSync(keysFile, 'utf8')).keys.secret, /^pwk_secret_/);
+  assert.equal(fs.statSync(keysFile).mode & 0o777, 0o600);
+});
+
 test('serve documents and accepts every flag it has', async (t) => {
   const help = runCli(['serve', '--help']).stdout;
   for (const flag of Object.keys(SERVE_OPTIONS)) assert.match(help, new RegExp(`--${flag}\\b`), flag);
