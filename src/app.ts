@@ -151,7 +151,9 @@ export async function startServer(
     const { ctx, hooks } = createContext(config, db, log);
     const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
     if (bootstrap) ctx.auth.reload();
-    if (config.keysFile !== undefined) {
+    if (config.keysFile !== undefined && !bootstrap) {
+      log.info('keys file not written: the database has a project already, whose keys are stored as hashes only', { keys_file: config.keysFile });
+    } else if (config.keysFile !== undefined && bootstrap) {
       writeKeysFile(config.keysFile, bootstrap);
       // Keys of a temporary database about to be discarded would mislead the harness that reads them;
       // a kept database keeps its project when the start fails, and the file is its keys' only copy.

@@ -55,7 +55,7 @@ export const SETTINGS = {
     kind: 'string',
     arg: 'FILE',
     none: 'none',
-    help: 'write the keys of the project created at start to FILE as JSON, mode 0600, before the port opens, instead of printing them (needs an empty database)',
+    help: 'write the keys of the project created at start to FILE as JSON, mode 0600, before the port opens, instead of printing them (a start on a database that has a project writes nothing)',
   },
   'log-level': { env: 'PAYWALLD_LOG_LEVEL', kind: 'level', arg: 'L', default: 'info', help: '`debug`, `info`, `warn` or `error`' },
   'require-key': { env: 'PAYWALLD_REQUIRE_KEY', kind: 'boolean', none: 'off', help: 'refuse event batches sent without an API key (401)' },

@@ -72,3 +72,14 @@ test('every setting has an environment variable of its own', () => {
   assert.equal(new Set(variables).size, variables.length);
   for (const variable of variables) assert.match(variable, /^PAYWALLD_[A-Z_]+$/);
 });
+
+test('the systemd unit (deploy/paywalld.service) sets settings paywalld reads: keys to a file, a key required for events', () => {
+  const unit = fs.readFileSync(path.join(import.meta.dirname, '../deploy/paywalld.service'), 'utf8');
+  const environment = Object.fromEntries([...unit.matchAll(/^Environment=(PAYWALLD_\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+  const config = serveConfig({}, readEnv(environment));
+  assert.equal(config.keysFile, '/var/lib/paywalld/first-start-keys.json');
+  assert.equal(config.requireKey, true);
+  assert.equal(config.trustProxy, true);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.dbPath, '/var/lib/paywalld/paywalld.db');
+});

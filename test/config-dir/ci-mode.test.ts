@@ -65,12 +65,23 @@ test('an invalid seed stops the start with its problems, and leaves no keys file
   assert.equal(fs.existsSync(keysFile), false);
 });
 
-test('--keys-file needs an empty database: existing keys cannot be written out', (t) => {
-  const db = path.join(tempDir(t), 'paywalld.db');
-  assert.equal(runCli(['projects', 'create', 'acme', '--db', db]).status, 0);
-  const result = runCli(['serve', '--db', db, '--port', '0', '--keys-file', path.join(tempDir(t), 'keys.json')]);
-  assert.equal(result.status, 1);
-  assert.match(result.stderr, /--keys-file needs an empty database/);
+test('--keys-file is written by the start that creates the project only: a restart with the same flags leaves it alone', async (t) => {
+  const dir = tempDir(t);
+  const db = path.join(dir, 'paywalld.db');
+  const keysFile = path.join(dir, 'keys.json');
+  const first = await spawnServe(t, ['--db', db, '--keys-file', keysFile]);
+  assert.doesNotMatch(first.output(), /pwk_/);
+  assert.equal(await first.stop(), 0);
+  const written = fs.readFileSync(keysFile, 'utf8');
+  // A service restarting with --keys-file in its unit, and an operator who removed the file once the keys were stored.
+  const second = await spawnServe(t, ['--db', db, '--keys-file', keysFile]);
+  assert.match(second.output(), /"msg":"keys file not written: the database has a project already/);
+  assert.equal(await second.stop(), 0);
+  assert.equal(fs.readFileSync(keysFile, 'utf8'), written);
+  fs.rmSync(keysFile);
+  const third = await spawnServe(t, ['--db', db, '--keys-file', keysFile]);
+  assert.equal(await third.stop(), 0);
+  assert.equal(fs.existsSync(keysFile), false);
 });
 
 test('--seed on a database with one project applies to it, and a restart with the same seed changes nothing', async (t) => {
