@@ -8,7 +8,7 @@ import { PLAN_OPTIONS_HELP } from './plan.ts';
 
 const help = `Usage:
   paywalld apply DIR (--server URL | --db FILE [--project ID]) [--publish] [--prune]
-  paywalld apply DIR (--server URL | --db FILE [--project ID]) --plan FILE
+  paywalld apply DIR --plan FILE [--server URL | --db FILE [--project ID]]
 
 Makes the target match the directory: creates and changes products, writes a
 new revision of each paywall whose document differs, and with --publish makes
@@ -22,8 +22,9 @@ at the step that failed and says which steps were done.
 Options:
 ${PLAN_OPTIONS_HELP}
   --plan FILE     apply the plan saved by "paywalld plan --out FILE" (with its
-                  --publish and --prune), refusing if the target or the
-                  directory changed since it was made
+                  target, --publish and --prune), refusing if the target or the
+                  directory changed since it was made; a server target still
+                  takes its key from PAYWALLD_KEY (or --key)
 
 ${TARGET_HELP}`;
 
@@ -43,14 +44,19 @@ export const applyCommand: Command = {
       return 0;
     }
     if (positionals.length !== 1) throw new UsageError('apply takes exactly one DIR');
-    if (values.plan !== undefined && (values.publish !== undefined || values.prune !== undefined)) {
-      throw new UsageError('--publish and --prune come from the saved plan when --plan is given');
-    }
     const dir = positionals[0]!;
     const desired = readDirectory(dir);
     const saved = values.plan === undefined ? undefined : readPlan(values.plan);
+    for (const flag of ['publish', 'prune'] as const) {
+      // Repeating the plan's own option is harmless; another one would apply something else than what was reviewed.
+      if (saved && values[flag] !== undefined && values[flag] !== saved.options[flag]) {
+        throw new UsageError(`the plan was made ${saved.options[flag] ? 'with' : 'without'} --${flag}; make a new plan to change that`);
+      }
+    }
     const options = saved?.options ?? { publish: values.publish ?? false, prune: values.prune ?? false };
-    const target = openTarget(values);
+    // A saved plan knows its target; flags naming one win (and a different one is refused below).
+    const named = values.server !== undefined || values.db !== undefined;
+    const target = openTarget(saved?.source && !named ? { ...saved.source, key: values.key } : values);
     try {
       const plan = await makePlan(desired, target.backend, options);
       const drift = saved && planDrift(saved, plan);

@@ -36,8 +36,16 @@ export interface TargetFlags {
   project?: string;
 }
 
+/** Where a target is, without its key: what a saved plan records so that `apply --plan FILE` needs no target flags. */
+export interface TargetSource {
+  server?: string;
+  db?: string;
+  project?: string;
+}
+
 export interface OpenTarget {
   backend: ConfigBackend;
+  source: TargetSource;
   close(): void;
 }
 
@@ -59,7 +67,7 @@ export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.
     if (flags.project !== undefined) throw new UsageError('--project goes with --db; with --server the key names the project');
     const key = flags.key ?? (env.PAYWALLD_KEY || undefined);
     if (key === undefined) throw new UsageError("--server needs the project's secret key: set PAYWALLD_KEY (or pass --key)");
-    return { backend: new HttpBackend(server, key), close: () => {} };
+    return { backend: new HttpBackend(server, key), source: { server }, close: () => {} };
   }
   if (flags.key !== undefined) throw new UsageError('--key goes with --server');
   const file = flags.db ?? readEnv(env).db;
@@ -70,7 +78,11 @@ export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.
     migrate(db);
     const services = configurationServices(db, new Logger('error'));
     const projectId = projectOf(services.projects, flags.project, file);
-    return { backend: new StoreBackend(db, projectId, services, `${file} (project ${projectId})`), close: () => db.close() };
+    return {
+      backend: new StoreBackend(db, projectId, services, `${file} (project ${projectId})`),
+      source: { db: file, project: projectId },
+      close: () => db.close(),
+    };
   } catch (error) {
     db.close();
     throw error;

@@ -19,8 +19,9 @@ and what it leaves alone. The directory is validated first.
 
 Options:
 ${PLAN_OPTIONS_HELP}
-  --out FILE      save the plan; "apply DIR --plan FILE" applies exactly it,
-                  and refuses if the target or the directory changed since
+  --out FILE      save the plan with its target (never the key) and options;
+                  "apply DIR --plan FILE" applies exactly it, and refuses if
+                  the target or the directory changed since
 
 ${TARGET_HELP}`;
 
@@ -48,7 +49,8 @@ export const planCommand: Command = {
       const plan = await makePlan(desired, target.backend, options);
       for (const line of formatPlan(plan, dir)) print(line);
       if (values.out !== undefined) {
-        writePlan(values.out, plan, options);
+        writePlan(values.out, plan, options, target.source);
+        // The plan carries its target (not the key) and its --publish and --prune: the command needs nothing more.
         print(`Saved the plan to ${values.out}: apply it with "paywalld apply ${dir} --plan ${values.out}".`);
       }
       return 0;

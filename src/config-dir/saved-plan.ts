@@ -15,6 +15,8 @@ const FORMAT = 'paywalld-plan/1';
 const SavedPlanSchema = v.object({
   format: v.literal(FORMAT),
   target: v.string(),
+  /** Where the target is (never its key), so that applying the plan needs no target flags; absent in plans of earlier versions. */
+  source: v.optional(v.object({ server: v.optional(v.string()), db: v.optional(v.string()), project: v.optional(v.string()) })),
   options: v.object({ publish: v.boolean(), prune: v.boolean() }),
   base: v.record(v.string(), v.string()),
   steps: v.string(),
@@ -25,8 +27,8 @@ function digest(plan: Plan): string {
   return createHash('sha256').update(canonicalJson(plan.steps)).digest('hex');
 }
 
-export function writePlan(file: string, plan: Plan, options: PlanOptions): void {
-  const saved: SavedPlan = { format: FORMAT, target: plan.target, options, base: plan.base, steps: digest(plan) };
+export function writePlan(file: string, plan: Plan, options: PlanOptions, source: SavedPlan['source']): void {
+  const saved: SavedPlan = { format: FORMAT, target: plan.target, source, options, base: plan.base, steps: digest(plan) };
   fs.writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
 }
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
+import { DIST, runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { against, ciServer, EXAMPLE, exampleCopy, management, readJson, snapshotFiles, writeJson } from './helpers.ts';
 
@@ -145,8 +146,42 @@ test('a concurrent edit makes apply of a saved plan fail with a clear message an
   const ok = against(server, ['apply', dir, '--plan', planFile]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /done: publish paywall onboarding/);
-  assert.equal(against(server, ['apply', dir, '--plan', planFile, '--publish']).status, 2, 'options come from the plan');
+  const other = against(server, ['apply', dir, '--plan', planFile, '--prune']);
+  assert.equal(other.status, 2, 'options come from the plan');
+  assert.match(other.stderr, /the plan was made without --prune; make a new plan to change that/);
 });
+
+/** Runs the `paywalld …` command a hint printed, exactly as printed, with `paywalld` being the bundle. */
+function runHint(output: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const hint = /"(paywalld apply [^"]+)"/.exec(output)?.[1];
+  assert.ok(hint, output);
+  return spawnSync('bash', ['-c', `paywalld() { node ${JSON.stringify(DIST)} "$@"; }\n${hint}`], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+for (const publish of [false, true]) {
+  test(`plan --out${publish ? ' --publish' : ''} prints an apply command that runs as printed, against a server and a database`, async (t) => {
+    const server = await ciServer(t);
+    const cwd = tempDir(t);
+    fs.cpSync(EXAMPLE, path.join(cwd, 'config'), { recursive: true });
+    const flags = publish ? ['--publish'] : [];
+    const planned = runCli(['plan', 'config', '--server', server.url, ...flags, '--out', 'plan1.json'], { cwd, env: { PAYWALLD_KEY: server.keys.secret } });
+    assert.equal(planned.status, 0, planned.stderr);
+    assert.match(planned.stdout, /apply it with "paywalld apply config --plan plan1\.json"/);
+    assert.doesNotMatch(fs.readFileSync(path.join(cwd, 'plan1.json'), 'utf8'), /pwk_/, 'a saved plan never holds the key');
+    const applied = runHint(planned.stdout, cwd, { PAYWALLD_KEY: server.keys.secret });
+    assert.equal(applied.status, 0, applied.stderr);
+    assert.match(applied.stdout, new RegExp(`Applied \\d+ step\\(s\\) to ${server.url.replaceAll('.', '\\.')}`));
+    assert.equal(/publish paywall onboarding/.test(applied.stdout), publish);
+
+    fs.mkdirSync(path.join(cwd, 'data'));
+    assert.equal(runCli(['projects', 'create', 'acme', '--db', 'data/paywalld.db'], { cwd }).status, 0);
+    const onDb = runCli(['plan', 'config', '--db', 'data/paywalld.db', ...flags, '--out', 'plan2.json'], { cwd });
+    assert.equal(onDb.status, 0, onDb.stderr);
+    const appliedDb = runHint(onDb.stdout.replace('plan1', 'plan2'), cwd, {});
+    assert.equal(appliedDb.status, 0, appliedDb.stderr);
+    assert.match(appliedDb.stdout, /Applied \d+ step\(s\) to data\/paywalld\.db \(project prj_/);
+  });
+}
 
 test('--prune archives paywalls and deletes products the directory does not have, keeping products a live paywall uses', async (t) => {
   const server = await ciServer(t, ['--seed', EXAMPLE]);
