@@ -1,7 +1,7 @@
 import { TransportError } from './errors.ts';
 import { snapshot } from './event-json.ts';
 import { retryAfterMs } from './http.ts';
-import { type ClientStorage, readJsonItem, STORAGE_PREFIX } from './storage.ts';
+import { type ClientStorage, STORAGE_PREFIX } from './storage.ts';
 import type { EventInput, IngestResult } from './types.generated.ts';
 
 /** An event as queued and sent: with its id and timestamp, which every retry repeats. */
@@ -47,6 +47,16 @@ export interface QueueStatus {
 }
 
 export const QUEUE_KEY = `${STORAGE_PREFIX}events`;
+
+/** The stored queue, from the text a storage holds (anything unreadable counts as nothing). */
+function parseQueue(text: string | null | undefined): QueuedEvent[] | undefined {
+  try {
+    return typeof text === 'string' ? (JSON.parse(text) as QueuedEvent[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A batch is cut below the server's 1 MiB body limit. */
 const MAX_BATCH_BYTES = 900_000;
 const BACKOFF_BASE_MS = 1000;
@@ -91,14 +101,28 @@ export class EventQueue {
 
   constructor(private readonly options: EventQueueOptions) {
     this.batchLimit = options.batchSize;
-    this.ready = readJsonItem<QueuedEvent[]>(options.storage, QUEUE_KEY).then((stored) => {
+    const restore = (stored: QueuedEvent[] | undefined) => {
       if (!Array.isArray(stored)) return;
       const queued = new Set(this.queue.map((event) => event.id));
       // Events from before the restart go first, then those tracked while they were being read.
       this.queue = [...stored.filter((event) => typeof event?.id === 'string' && !queued.has(event.id)), ...this.queue];
       if (this.queue.length > 0) this.waitingSince = Date.now();
       this.trim();
-    });
+    };
+    // A synchronous storage (localStorage, a file) is read at once, so that queueStatus() right after
+    // createClient counts the events a previous session left; an asynchronous one is read when it answers.
+    let item: ReturnType<ClientStorage['getItem']>;
+    try {
+      item = options.storage.getItem(QUEUE_KEY);
+    } catch {
+      item = undefined;
+    }
+    this.ready =
+      typeof item === 'object' && item !== null
+        ? Promise.resolve(item)
+            .then(parseQueue, () => undefined)
+            .then(restore)
+        : Promise.resolve(restore(parseQueue(item)));
     this.writing = this.ready;
     void this.ready.then(() => this.schedule());
   }

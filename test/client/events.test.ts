@@ -120,7 +120,10 @@ test('a client restarted with the queue its predecessor persisted delivers those
   assert.deepEqual(await offline.close({ timeoutMs: 1000 }), { pending: 3 });
 
   const next = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
+  // A synchronous storage is read at once: the status counts the persisted events from the start.
+  assert.equal(next.queueStatus().pending, 3);
   const later = next.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'user-1' });
+  assert.equal(next.queueStatus().pending, 4);
   assert.deepEqual(await next.flush(), { pending: 0 });
   const stored = await exported(server.url, server.keys.secret, 'onboarding');
   assert.deepEqual(stored.map((row) => [row.id, row.client_ts]).sort(), [...queued, later].map((event) => [event.id, event.ts]).sort());
