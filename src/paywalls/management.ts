@@ -3,7 +3,7 @@ import { DomainError, type FieldError } from '../shared/errors.ts';
 import { ID_RULE, IdSchema } from '../shared/id.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
 import type { ProductCatalog } from './catalog.ts';
-import { type PaywallDeps, validatePaywall } from './document/index.ts';
+import { type DocumentError, type PaywallDeps, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
@@ -120,12 +120,15 @@ export class PaywallManager {
       const stored = this.store.revision(projectId, id, target);
       if (!stored) throw noSuchRevision();
       // Products may have been deleted since the revision was written; a live revision must name existing ones.
-      const validation = validatePaywall(JSON.parse(stored.document), this.deps(projectId));
-      if (!validation.ok) {
-        throw new DomainError('revision_invalid', 'the revision is no longer valid (a product it uses was deleted); see errors', {
-          errors: validation.errors,
-        });
-      }
+      const document: unknown = JSON.parse(stored.document);
+      const deps = this.deps(projectId);
+      const validation = validatePaywall(document, deps);
+      if (!validation.ok)
+        throw revisionInvalid(
+          target,
+          slotProducts(document).filter((product) => !deps.productExists(product)),
+          validation.errors,
+        );
       const published = this.store.publish(projectId, id, target);
       // In the same transaction: an event is never timed after a publish whose phase is not stored yet.
       this.phaseStore.published(projectId, id, target, phaseDesign(validation.value), newPhase, Date.now());
@@ -165,4 +168,24 @@ export class PaywallManager {
   private deps(projectId: string): PaywallDeps {
     return { productExists: (productId) => this.products.find(projectId, productId) !== undefined };
   }
+}
+
+/** Every product id a stored document puts in a slot, its variants' included. */
+function slotProducts(document: unknown): string[] {
+  const slotsOf = (owner: unknown): string[] => {
+    const slots = typeof owner === 'object' && owner !== null ? (owner as { slots?: unknown }).slots : undefined;
+    return typeof slots === 'object' && slots !== null ? Object.values(slots).filter((id): id is string => typeof id === 'string') : [];
+  };
+  const variants = (document as { variants?: unknown } | null)?.variants;
+  return [...new Set([...slotsOf(document), ...(Array.isArray(variants) ? variants.flatMap(slotsOf) : [])])];
+}
+
+/** A revision that names products deleted since: which ones, and the two ways forward. */
+function revisionInvalid(revision: number, missing: string[], errors: DocumentError[]): DomainError {
+  const named = missing.length === 0 ? 'it is no longer valid' : `it puts ${missing.join(', ')} in a slot, deleted from the catalog since`;
+  return new DomainError(
+    'revision_invalid',
+    `revision ${revision} cannot be published: ${named}. Create ${missing.length === 1 ? 'that product' : 'those products'} again (PUT /api/products/{id}), or publish a revision without ${missing.length === 1 ? 'it' : 'them'}; see errors`,
+    { errors },
+  );
 }

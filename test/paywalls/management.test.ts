@@ -151,7 +151,15 @@ test('a revision naming a product deleted since cannot be published (409)', asyn
     body.errors.map((e: Json) => e.path),
     ['/slots/primary'],
   );
+  // The answer names what is missing and the ways forward.
+  assert.equal(
+    body.detail,
+    'revision 1 cannot be published: it puts pro_lifetime in a slot, deleted from the catalog since. Create that product again (PUT /api/products/{id}), or publish a revision without it; see errors',
+  );
   assert.equal((await client.resolve({ paywallId: 'onboarding' })).status, 404);
+  // Creating the product again is the way back.
+  assert.equal((await client.request('PUT', '/api/products/pro_lifetime', { body: { name: 'Lifetime' } })).status, 201);
+  assert.equal((await client.request('POST', '/api/paywalls/onboarding/publish')).status, 200);
 });
 
 test('a stale If-Match is refused with 412 on PUT, publish and DELETE; the current ETag is accepted', async (t) => {
