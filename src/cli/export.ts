@@ -1,4 +1,5 @@
 import { exportDirectory } from '../config-dir/export.ts';
+import { recordBase } from '../config-dir/sync-record.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
 import { openTarget, TARGET_HELP, TARGET_OPTIONS } from './config-target.ts';
 
@@ -29,8 +30,10 @@ export const exportCommand: Command = {
     const target = openTarget(values);
     try {
       const summary = await exportDirectory(target.backend, dir);
+      const unrecorded = recordBase(dir, target.backend.target, summary.base);
       for (const file of summary.removed) print(`removed ${file}`);
       print(`Exported ${summary.products} product(s) and ${summary.paywalls} paywall(s) (${summary.live} live) from ${target.backend.target} to ${dir}`);
+      if (unrecorded) print(`Note: ${unrecorded}.`);
       return 0;
     } finally {
       target.close();

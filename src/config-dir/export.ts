@@ -10,6 +10,7 @@ import { ID_RULE, IdSchema } from '../shared/id.ts';
 import { type ConfigBackend, TargetError } from './backend.ts';
 import { isInside } from './inside.ts';
 import { formatJson, PAYWALLS_DIR, PRODUCTS_FILE, paywallFile, SETTINGS_FILE } from './layout.ts';
+import { baseOf } from './plan.ts';
 
 const STORE_KEYS = ['app_store', 'play_store', 'stripe', 'web'] as const;
 
@@ -19,6 +20,8 @@ export interface ExportSummary {
   live: number;
   /** Paywall files removed because the target has no such (unarchived) paywall. */
   removed: string[];
+  /** The tags of what was exported: what a later apply checks the target against. */
+  base: Record<string, string>;
 }
 
 /**
@@ -80,5 +83,5 @@ export async function exportDirectory(backend: ConfigBackend, dir: string): Prom
   }
   const live = served.filter((p) => p.status === 'live').map((p) => p.id);
   writeIfChanged(fileInside(root, SETTINGS_FILE), formatJson({ live }));
-  return { products: products.length, paywalls: served.length, live: live.length, removed };
+  return { products: products.length, paywalls: served.length, live: live.length, removed, base: baseOf(current) };
 }

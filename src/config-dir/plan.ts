@@ -39,7 +39,8 @@ function productsInSlots(id: string, document: PaywallOutput): ReadonlySet<strin
   return new CompiledPaywall({ paywallId: id, revision: 1, document, product: () => undefined }).productIds;
 }
 
-function baseOf(current: CurrentState): Record<string, string> {
+/** The ETag of each product and paywall the target holds, by `product:ID` and `paywall:ID`. */
+export function baseOf(current: CurrentState): Record<string, string> {
   const base: Record<string, string> = {};
   for (const product of current.products) base[`product:${product.id}`] = product.tag;
   for (const paywall of current.paywalls) base[`paywall:${paywall.id}`] = paywall.tag;

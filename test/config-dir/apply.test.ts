@@ -89,7 +89,8 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
 
 test('without --publish new revisions stay drafts and the plan says how to publish them', async (t) => {
   const server = await ciServer(t);
-  const result = against(server, ['apply', EXAMPLE]);
+  const config = exampleCopy(t);
+  const result = against(server, ['apply', config]);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /Note: paywall onboarding is not published: its new revision goes live with apply --publish\./);
   const list = await (await management(server, 'GET', '/api/paywalls')).json();
@@ -97,7 +98,7 @@ test('without --publish new revisions stay drafts and the plan says how to publi
     list.paywalls.map((p: any) => p.status),
     ['draft', 'draft'],
   );
-  const publish = against(server, ['apply', EXAMPLE, '--publish']);
+  const publish = against(server, ['apply', config, '--publish']);
   assert.equal(publish.status, 0, publish.stderr);
   assert.match(publish.stdout, /done: publish paywall onboarding/);
   assert.doesNotMatch(publish.stdout, /winback/, 'paywalld.json does not list winback as live');
@@ -196,7 +197,8 @@ test('--prune archives paywalls and deletes products the directory does not have
   assert.match(plain.stdout, /Note: paywall old is left alone: it is not in the directory \(apply --prune archives it\)\./);
   assert.match(plain.stdout, /Note: product unused is left alone/);
 
-  const pruned = against(server, ['apply', EXAMPLE, '--prune']);
+  // A copy: apply records what it left on the target in the directory (.paywalld-sync.json).
+  const pruned = against(server, ['apply', exampleCopy(t), '--prune']);
   assert.equal(pruned.status, 0, pruned.stderr);
   assert.match(pruned.stdout, /done: archive paywall old/);
   assert.match(pruned.stdout, /done: delete product legacy/);
@@ -243,10 +245,11 @@ test('against a database file: the same plan and apply, one transaction, and a m
   const dir = tempDir(t);
   const db = path.join(dir, 'paywalld.db');
   assert.equal(runCli(['projects', 'create', 'acme', '--db', db]).status, 0);
-  const applied = runCli(['apply', EXAMPLE, '--db', db, '--publish']);
+  const config = exampleCopy(t);
+  const applied = runCli(['apply', config, '--db', db, '--publish']);
   assert.equal(applied.status, 0, applied.stderr);
   assert.match(applied.stdout, /Applied 5 step\(s\) to .*paywalld\.db \(project prj_/);
-  const again = runCli(['apply', EXAMPLE, '--db', db, '--publish']);
+  const again = runCli(['apply', config, '--db', db, '--publish']);
   assert.match(again.stdout, /^No changes:/m);
   const out = path.join(dir, 'out');
   assert.equal(runCli(['export', out, '--db', db]).status, 0);
@@ -309,4 +312,45 @@ test('an invalid directory is refused before the target is touched', async (t) =
   assert.match(result.stderr, /is not valid \(\d+ error\(s\)\); nothing was done/);
   const list = await (await management(server, 'GET', '/api/products')).json();
   assert.deepEqual(list.products, []);
+});
+
+test('a plain apply refuses to overwrite an edit made on the target since the last apply or export, naming it, unless --force', async (t) => {
+  const server = await ciServer(t);
+  const config = exampleCopy(t);
+  assert.equal(against(server, ['apply', config, '--publish']).status, 0);
+  // Someone edits the live paywall in the dashboard; the directory knows nothing of it.
+  const edited = readJson(path.join(config, 'paywalls/onboarding.json'));
+  edited.strings.en.title = 'From the dashboard';
+  assert.equal((await management(server, 'PUT', '/api/paywalls/onboarding', edited)).status, 200);
+  const changedInDir = readJson(path.join(config, 'paywalls/onboarding.json'));
+  changedInDir.strings.en.title = 'From the directory';
+  writeJson(path.join(config, 'paywalls/onboarding.json'), changedInDir);
+
+  const refused = against(server, ['apply', config, '--publish']);
+  assert.equal(refused.status, 1);
+  assert.match(
+    refused.stderr,
+    /refused: since the last export or apply from .*config, on http:\/\/127\.0\.0\.1:\d+ paywall onboarding was changed \(ETag "\d+" then, "\d+" now\); applying would overwrite that\. Nothing was changed\. Run "paywalld export .*config" \(with the same target\) to take the change into the directory, or apply --force to overwrite it\./,
+  );
+  const kept = await (await management(server, 'GET', '/api/paywalls/onboarding')).json();
+  assert.equal(kept.document.strings.en.title, 'From the dashboard');
+
+  // Exporting takes the edit into the directory; applying after that has nothing to refuse.
+  const exported = path.join(tempDir(t), 'exported');
+  fs.cpSync(config, exported, { recursive: true });
+  assert.equal(against(server, ['export', exported]).status, 0);
+  assert.equal(readJson(path.join(exported, 'paywalls/onboarding.json')).strings.en.title, 'From the dashboard');
+  // (The dashboard's edit was a draft: applying the exported directory with --publish makes it live.)
+  const fromExport = against(server, ['apply', exported, '--publish']);
+  assert.equal(fromExport.status, 0, fromExport.stderr);
+  assert.match(fromExport.stdout, /done: publish paywall onboarding\n/);
+
+  // --force overwrites, and is recorded: the next plain apply of the same directory goes through.
+  const forced = against(server, ['apply', config, '--publish', '--force']);
+  assert.equal(forced.status, 0, forced.stderr);
+  const now = await (await management(server, 'GET', '/api/paywalls/onboarding')).json();
+  assert.equal(now.document.strings.en.title, 'From the directory');
+  changedInDir.strings.en.title = 'Again from the directory';
+  writeJson(path.join(config, 'paywalls/onboarding.json'), changedInDir);
+  assert.equal(against(server, ['apply', config, '--publish']).status, 0);
 });

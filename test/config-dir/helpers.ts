@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SYNC_FILE } from '../../src/config-dir/sync-record.ts';
 import { type CliResult, runCli, type ServeProcess, spawnServe } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -42,11 +43,11 @@ export function writeJson(file: string, value: unknown): void {
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Every file under `dir` with its bytes, by relative path. */
+/** Every configuration file under `dir` with its bytes, by relative path (not the record of what targets held, which is state). */
 export function snapshotFiles(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || entry.name === SYNC_FILE) continue;
     const full = path.join(entry.parentPath, entry.name);
     out[path.relative(dir, full)] = fs.readFileSync(full, 'utf8');
   }

@@ -59,7 +59,9 @@ test('every command that serves no HTTP runs from a dist/ that holds no uWS addo
   const project = ['--db', db, '--project', created.project.id];
   cli('validate', EXAMPLE_CONFIG);
   assert.match(cli('plan', EXAMPLE_CONFIG, '--publish', ...project), /onboarding/);
-  cli('apply', EXAMPLE_CONFIG, '--publish', ...project);
+  const config = path.join(dir, 'example-config');
+  fs.cpSync(EXAMPLE_CONFIG, config, { recursive: true });
+  cli('apply', config, '--publish', ...project);
   cli('export', path.join(dir, 'config'), ...project);
   assert.ok(fs.existsSync(path.join(dir, 'config', 'paywalls', 'onboarding.json')));
   cli('fallback', '--out', path.join(dir, 'fallback.json'), ...project);
