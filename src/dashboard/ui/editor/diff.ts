@@ -36,10 +36,11 @@ export function diffLines(before: string, after: string): DiffLine[] {
       if (i < n && j < m && midA[i] === midB[j]) {
         out.push({ op: ' ', text: midA[i++]! });
         j++;
-      } else if (j < m && (i === n || table[i * (m + 1) + j + 1]! >= table[(i + 1) * (m + 1) + j]!)) {
-        out.push({ op: '+', text: midB[j++]! });
-      } else {
+      } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!)) {
+        // On a tie the removed line goes first: a changed line reads − old, then + new, as in a unified diff.
         out.push({ op: '-', text: midA[i++]! });
+      } else {
+        out.push({ op: '+', text: midB[j++]! });
       }
     }
   }
