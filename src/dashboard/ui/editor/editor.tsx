@@ -7,6 +7,7 @@ import { DiffView } from './diff-view.tsx';
 import { History } from './history.tsx';
 import { locate, syntaxLine } from './locate.ts';
 import { Preview } from './preview.tsx';
+import { PublishConfirm } from './publish-confirm.tsx';
 
 const pretty = (document: unknown) => JSON.stringify(document, null, 2);
 /** Long enough to not send a request per keystroke, short enough to feel live. */
@@ -43,6 +44,8 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The revision the author asked to publish, until they confirm or cancel. */
+  const [asked, setAsked] = useState<number | null>(null);
   const [version, setVersion] = useState(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const sequence = useRef(0);
@@ -141,6 +144,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
 
   const publish = async () => {
     if (!info) return;
+    setAsked(null);
     setBusy(true);
     setError(null);
     try {
@@ -208,13 +212,14 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
             type="button"
             class="button"
             disabled={busy || !canPublish}
-            onClick={publish}
+            onClick={() => setAsked(info.revision)}
             title={dirty ? 'Save first: publishing makes the newest saved revision live' : undefined}
           >
             Publish r{info.revision}
           </button>
         </div>
       </div>
+      <PublishConfirm revision={asked} live={info.live_revision} onConfirm={publish} onCancel={() => setAsked(null)} />
       {notice ? (
         <p class="banner banner-success" role="status">
           {notice}

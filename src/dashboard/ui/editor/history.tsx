@@ -1,8 +1,9 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, enc, type RevisionInfo } from '../api.ts';
-import { Confirm, Problem, SelectField, when } from '../widgets.tsx';
+import { Problem, SelectField, when } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
+import { PublishConfirm } from './publish-confirm.tsx';
 
 const pretty = (document: unknown) => JSON.stringify(document, null, 2);
 
@@ -93,15 +94,7 @@ export function History(props: {
         </form>
       ) : null}
       {diff ? <DiffView {...diff} /> : null}
-      <Confirm
-        open={rollback !== null}
-        title={`Publish r${rollback ?? ''}?`}
-        confirmLabel={`Publish r${rollback ?? ''}`}
-        onConfirm={() => rollback !== null && publish(rollback)}
-        onCancel={() => setRollback(null)}
-      >
-        <p>Apps will be served revision {rollback} at once, instead of the revision live now.</p>
-      </Confirm>
+      <PublishConfirm revision={rollback} live={revisions.find((r) => r.live)?.revision ?? null} onConfirm={publish} onCancel={() => setRollback(null)} />
     </section>
   );
 }
