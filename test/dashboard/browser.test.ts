@@ -42,6 +42,16 @@ async function shoot(page: Page, dir: string, name: string, fullPage = true): Pr
     await page.setViewportSize(size);
     // Layout settles in the next frame after a resize.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    // Nothing wider than the window: a page that scrolls sideways loses its right margin.
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const wide = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > width + 0.5);
+      return { scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}`) };
+    });
+    assert.ok(
+      overflow.scroll <= overflow.width,
+      `${name} at ${label} px scrolls sideways (${overflow.scroll} > ${overflow.width}): ${overflow.wide.join(', ')}`,
+    );
     const file = path.join(dir, `${name}-${label}.png`);
     await page.screenshot({ path: file, fullPage });
     assert.ok(fs.statSync(file).size > 1000, `${file} is empty`);
@@ -79,8 +89,12 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), keys.secret);
 
+  // With an empty catalog the template would have no purchase button: the page says to create a product first.
+  await page.getByRole('status').filter({ hasText: 'Create a product first' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Create from template' }).isDisabled(), true);
+
   // Products: two created through the form; the starter template puts them in its slots.
-  await page.getByRole('link', { name: 'Products', exact: true }).click();
+  await page.getByRole('link', { name: 'Go to Products' }).click();
   for (const [id, name, appStore] of [
     ['pro_annual', 'Pro Annual', 'com.acme.pro.annual'],
     ['pro_monthly', 'Pro Monthly', 'com.acme.pro.monthly'],
@@ -104,6 +118,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByLabel('Name', { exact: true }).fill('Onboarding');
   await page.getByRole('button', { name: 'Create from template' }).click();
   await page.getByRole('heading', { name: /Onboarding/ }).waitFor();
+  assert.equal(await page.getByText('Create a product first').count(), 0);
   assert.equal(new URL(page.url()).hash, '#/paywalls/onboarding');
   const editor = page.getByLabel('Document (JSON)');
   const starter = JSON.parse(await editor.inputValue());
@@ -134,7 +149,14 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByText('Valid: the server accepts this document.').waitFor();
   await page.getByRole('button', { name: 'Save revision' }).click();
   await page.getByText(/Saved as revision 2/).waitFor();
+  // Publishing asks first; Cancel publishes nothing.
   await page.getByRole('button', { name: 'Publish r2' }).click();
+  const confirm = page.getByRole('dialog');
+  assert.match(await confirm.innerText(), /Apps get revision 2 from their next resolve: nothing is live yet\./);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal((await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision, null);
+  await page.getByRole('button', { name: 'Publish r2' }).click();
+  await confirm.getByRole('button', { name: 'Publish r2' }).click();
   await page.getByText(/Revision 2 is live/).waitFor();
   const live = await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json();
   assert.equal(live.live_revision, 2);
@@ -176,10 +198,18 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('button', { name: 'Compare' }).click();
   await page.locator('.diff-add', { hasText: 'Saved by someone else' }).waitFor();
   await page.locator('.diff-del', { hasText: 'Go Pro today' }).waitFor();
+  // A changed line reads as in a unified diff: the removed line, then the added one.
+  const changedLines = await page.locator('.diff-add, .diff-del').allInnerTexts();
+  assert.deepEqual(
+    changedLines.map((line) => line.trim().replace(/^([-+])\s+/, '$1 ')),
+    ['- "title": "Go Pro today",', '+ "title": "Saved by someone else",'],
+  );
   await page.getByRole('button', { name: 'Roll back to this r1' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Publish r1' }).click();
+  assert.match(await confirm.innerText(), /instead of the newer r2 live now \(a rollback\)/);
+  await confirm.getByRole('button', { name: 'Roll back to r1' }).click();
   await eventually(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1');
   await page.getByRole('button', { name: 'Publish r3' }).click();
+  await confirm.getByRole('button', { name: 'Publish r3' }).click();
   await page.getByText(/Revision 3 is live/).waitFor();
 
   // Events through the SDK endpoint show up in the list's impressions of the last 7 days.

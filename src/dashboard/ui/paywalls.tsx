@@ -106,6 +106,11 @@ function CreatePaywall({ secret }: { secret: string }): JSX.Element {
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  /** How many products the catalog has: with none, the template would have no purchase button. */
+  const [products, setProducts] = useState<number | null>(null);
+  useEffect(() => {
+    call<{ products: Product[] }>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products.length), setError);
+  }, [secret]);
   const idProblem = id !== '' && !ID_PATTERN.test(id) ? 'Use 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.' : null;
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -153,10 +158,16 @@ function CreatePaywall({ secret }: { secret: string }): JSX.Element {
           <label for="new-paywall-name">Name</label>
           <input id="new-paywall-name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Onboarding" />
         </div>
-        <button type="submit" class="button primary" disabled={busy}>
+        <button type="submit" class="button primary" disabled={busy || products === 0}>
           Create from template
         </button>
       </div>
+      {products === 0 ? (
+        <p class="banner banner-warning" role="status">
+          Create a product first: a paywall's purchase button sells a product of the catalog, and the template puts the first two in its slots.{' '}
+          <a href={href('products')}>Go to Products</a>
+        </p>
+      ) : null}
       <Problem error={error} />
     </form>
   );
