@@ -7,10 +7,12 @@
  * - `norun` after the language (```sh norun) leaves a block out;
  * - `output` after the language (```json output, ```text output) is what the
  *   runnable block before it prints, `…` standing for anything;
+ * - ```text browser is what the reader does in a browser, which the test does
+ *   in Chromium at that point of the page (`browserSteps`);
  * - every other block (json bodies, text) is an illustration and is not run.
  */
 
-export type Kind = 'sh' | 'ts' | 'output' | 'other';
+export type Kind = 'sh' | 'ts' | 'output' | 'browser' | 'other';
 
 export interface Block {
   kind: Kind;
@@ -24,6 +26,7 @@ function kindOf(info: string): Kind {
   const [language = '', ...words] = info.trim().split(/\s+/);
   if (words.includes('norun')) return 'other';
   if (words.includes('output')) return 'output';
+  if (words.includes('browser')) return 'browser';
   if (language === 'sh' || language === 'bash') return 'sh';
   if (language === 'ts' || language === 'js') return 'ts';
   return 'other';
@@ -48,6 +51,8 @@ export interface Placeholders {
   url: string;
   sdk: string;
   secret: string;
+  /** The port of a page's own web server (8080 in the text). */
+  appPort: number;
 }
 
 /**
@@ -61,6 +66,7 @@ export function substitute(text: string, values: Placeholders): string {
     .replaceAll('https://paywall.example.com', values.url)
     .replaceAll('127.0.0.1:8787', host)
     .replaceAll('localhost:8787', host)
+    .replaceAll('127.0.0.1:8080', `127.0.0.1:${values.appPort}`)
     .replaceAll('pwk_sdk_…', values.sdk)
     .replaceAll('pwk_secret_…', values.secret);
 }
@@ -73,4 +79,25 @@ export function matchesOutput(expected: string, actual: string): boolean {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*?');
   return new RegExp(`^${pattern}$`, 's').test(squeeze(actual));
+}
+
+/** What a browser block asks the reader to do: open a page, click one of some buttons, see some texts. */
+export interface BrowserSteps {
+  url: string;
+  /** Each click: the button's possible labels (one per variant of the paywall). */
+  clicks: string[][];
+  /** Texts the page shows at the end. */
+  shows: string[];
+}
+
+/** Reads `Open URL …`, `Click "A" (or "B")…;` and `says "TEXT"` from a browser block's sentences. */
+export function browserSteps(text: string): BrowserSteps {
+  const url = /\bOpen (https?:\/\/\S+?)[.,:;]?\s/.exec(`${text} `)?.[1];
+  if (!url) throw new Error(`a browser block names the page to open: "Open http://…"\n${text}`);
+  const quoted = (part: string) => [...part.matchAll(/"([^"]+)"/g)].map((match) => match[1]!);
+  return {
+    url,
+    clicks: [...text.matchAll(/\bClick ([^;]*)/g)].map((match) => quoted(match[1]!)),
+    shows: [...text.matchAll(/\bsays ("[^"]+")/g)].flatMap((match) => quoted(match[1]!)),
+  };
 }

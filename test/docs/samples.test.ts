@@ -6,22 +6,26 @@
  * CONTRIBUTING.md ("Samples in the docs") and test/docs/blocks.ts.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
 import { CURL, needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { type Block, blocksOf, matchesOutput, type Placeholders, substitute } from './blocks.ts';
+import { type Block, blocksOf, browserSteps, matchesOutput, type Placeholders, substitute } from './blocks.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const TSC = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
 const TSX = import.meta.resolve('tsx');
 const MARK = '@@docs-block';
+/** Printed where a browser block stands; the script then waits for a line on $DOCS_BROWSER (a FIFO) before going on. */
+const BROWSER_MARK = '@@docs-browser';
 
 /** README first (the docs pages build on its walkthrough), then docs/ in name order. */
 const PAGES = [
@@ -70,6 +74,7 @@ function pageScript(page: string, blocks: Block[], values: Placeholders, work: s
   ];
   blocks.forEach((block, index) => {
     if (block.kind === 'sh') lines.push(`printf '\\n${MARK} ${index}\\n'; printf '\\n${MARK} ${index}\\n' >&2`, substitute(block.text, values));
+    if (block.kind === 'browser') lines.push(`printf '\\n${BROWSER_MARK} ${index}\\n'`, 'read -r _ < "$DOCS_BROWSER"');
     if (block === tsBlocks.at(-1)) {
       const file = `sample-${slug}.ts`;
       fs.writeFileSync(path.join(work, file), tsBlocks.map((ts) => substitute(ts.text, values)).join('\n'));
@@ -88,32 +93,100 @@ function pageScript(page: string, blocks: Block[], values: Placeholders, work: s
 /** Each block's stdout, by block index. */
 function outputs(stdout: string): Map<number, string> {
   const byBlock = new Map<number, string>();
-  const parts = stdout.split(new RegExp(`\\n${MARK} (\\d+|end)\\n`));
+  const parts = stdout.replace(new RegExp(`\\n${BROWSER_MARK} \\d+\\n`, 'g'), '\n').split(new RegExp(`\\n${MARK} (\\d+|end)\\n`));
   for (let i = 1; i + 1 < parts.length; i += 2) if (parts[i] !== 'end') byBlock.set(Number(parts[i]), parts[i + 1]!);
   return byBlock;
 }
 
-function runPage(page: string, values: Placeholders, work: string): void {
+/** A free port on loopback, for a page's own web server. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Does in Chromium what a browser block asks of the reader. */
+async function inBrowser(t: TestContext, block: Block, values: Placeholders): Promise<void> {
+  const steps = browserSteps(substitute(block.text, values));
+  const { page, errors } = await openBrowser(t);
+  // The page's server was started in the background by the block before: it may not listen yet.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      await page.goto(steps.url);
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  for (const labels of steps.clicks) {
+    const pattern = new RegExp(`^(${labels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+    await page.getByRole('button', { name: pattern }).first().click();
+  }
+  for (const text of steps.shows) await page.getByText(text).waitFor();
+  assert.deepEqual(errors, [], 'the page logged errors');
+}
+
+/** Runs a page's script; browser blocks are done in Chromium while the script waits for them. */
+async function runPage(t: TestContext, page: string, values: Placeholders, work: string): Promise<void> {
   const blocks = blocksOf(fs.readFileSync(path.join(ROOT, page), 'utf8'));
   if (!blocks.some((block) => block.kind === 'sh' || block.kind === 'ts')) return;
-  const result = spawnSync('bash', ['-c', pageScript(page, blocks, values, work)], {
+  const fifo = path.join(work, `${page.replace(/[^A-Za-z0-9]+/g, '-')}.fifo`);
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  // A process group of its own: what a sample starts in the background (a page's web server) is stopped with it.
+  const child = spawn('bash', ['-c', pageScript(page, blocks, values, work)], {
     cwd: work,
-    encoding: 'utf8',
-    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` },
-    timeout: 120_000,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, DOCS_BROWSER: fifo, PORT: String(values.appPort) },
   });
-  const byBlock = outputs(result.stdout);
-  const started = [...result.stdout.matchAll(new RegExp(`${MARK} (\\d+)`, 'g'))].at(-1)?.[1];
-  if (result.status !== 0) {
+  const stopGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  };
+  t.after(stopGroup);
+  let stdout = '';
+  let stderr = '';
+  let browsing = Promise.resolve();
+  let handled = 0;
+  let failure: unknown;
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    const marks = [...stdout.matchAll(new RegExp(`\\n${BROWSER_MARK} (\\d+)\\n`, 'g'))];
+    for (const match of marks.slice(handled)) {
+      handled++;
+      const block = blocks[Number(match[1])]!;
+      browsing = browsing
+        .then(() => inBrowser(t, block, values))
+        .catch((error: unknown) => {
+          failure ??= new Error(`${page}:${block.line}: the browser step failed: ${(error as Error).message}`);
+        })
+        .then(() => fs.promises.writeFile(fifo, 'go\n'));
+    }
+  });
+  const timer = setTimeout(stopGroup, 120_000);
+  const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, sig) => resolve([code, sig])));
+  clearTimeout(timer);
+  await browsing;
+  stopGroup();
+  if (failure) throw failure;
+  const byBlock = outputs(stdout);
+  const started = [...stdout.matchAll(new RegExp(`${MARK} (\\d+)`, 'g'))].at(-1)?.[1];
+  if (status !== 0) {
     const block = started === undefined ? undefined : blocks[Number(started)];
     assert.fail(
-      `${page}:${block?.line ?? '?'}: the sample failed (exit ${result.status}${result.signal ? `, ${result.signal}` : ''})\n${block?.text ?? ''}\n--- stdout\n${result.stdout.slice(-3000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+      `${page}:${block?.line ?? '?'}: the sample failed (exit ${status}${signal ? `, ${signal}` : ''})\n${block?.text ?? ''}\n--- stdout\n${stdout.slice(-3000)}\n--- stderr\n${stderr.slice(-3000)}`,
     );
   }
   blocks.forEach((block, index) => {
     if (block.kind !== 'output') return;
     let source = index - 1;
-    while (source >= 0 && blocks[source]!.kind === 'other') source--;
+    while (source >= 0 && (blocks[source]!.kind === 'other' || blocks[source]!.kind === 'browser')) source--;
     assert.equal(blocks[source]?.kind, 'sh', `${page}:${block.line}: an output block follows a sh block`);
     const actual = byBlock.get(source) ?? '';
     assert.ok(matchesOutput(block.text, actual), `${page}:${block.line}: expected\n${block.text}\ngot\n${actual}`);
@@ -130,8 +203,11 @@ test('every sample of README.md and docs/ runs as written, in order, against a r
   const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(server.output())?.[1];
   const secret = /secret key:\s+(pwk_secret_\S+)/.exec(server.output())?.[1];
   assert.ok(sdk && secret, server.output());
-  const values = { url: server.url, sdk, secret };
-  for (const page of PAGES) await t.test(page, () => runPage(page, values, work));
+  const values = { url: server.url, sdk, secret, appPort: await freePort() };
+  for (const page of PAGES) {
+    const browser = blocksOf(fs.readFileSync(path.join(ROOT, page), 'utf8')).some((block) => block.kind === 'browser');
+    await t.test(page, browser ? needs(CHROMIUM_PROGRAM) : {}, (pageTest) => runPage(pageTest, page, values, work));
+  }
   assert.equal(await server.stop(), 0);
 });
 
