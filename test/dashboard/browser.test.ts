@@ -152,6 +152,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // Publishing asks first; Cancel publishes nothing.
   await page.getByRole('button', { name: 'Publish r2' }).click();
   const confirm = page.getByRole('dialog');
+  await page.getByRole('dialog', { name: 'Publish r2?' }).waitFor();
   assert.match(await confirm.innerText(), /Apps get revision 2 from their next resolve: nothing is live yet\./);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   assert.equal((await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision, null);

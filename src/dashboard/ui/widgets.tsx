@@ -1,6 +1,6 @@
 /** Small pieces every page uses: problem banners, a confirmation dialog, a copy button, labelled selects, dates. */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 
 export function Problem({ error }: { error: unknown }): JSX.Element | null {
@@ -34,6 +34,8 @@ export function Confirm(props: {
   onCancel: () => void;
 }): JSX.Element {
   const dialog = useRef<HTMLDialogElement>(null);
+  // A page may hold several (the editor's publish and the history's rollback): each titles itself.
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -41,8 +43,8 @@ export function Confirm(props: {
     if (!props.open && element.open) element.close();
   }, [props.open]);
   return (
-    <dialog ref={dialog} class="dialog" aria-labelledby="confirm-title" onClose={() => props.open && props.onCancel()}>
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onClose={() => props.open && props.onCancel()}>
+      <h2 id={titleId}>{props.title}</h2>
       <div class="dialog-body">{props.children}</div>
       <div class="row end">
         <button type="button" class="button" autofocus onClick={props.onCancel}>
