@@ -1,7 +1,7 @@
 import { TransportError } from './errors.ts';
 import { snapshot } from './event-json.ts';
 import { retryAfterMs } from './http.ts';
-import { type ClientStorage, STORAGE_PREFIX } from './storage.ts';
+import { type ClientStorage, readJsonItemNow, STORAGE_PREFIX } from './storage.ts';
 import type { EventInput, IngestResult } from './types.generated.ts';
 
 /** An event as queued and sent: with its id and timestamp, which every retry repeats. */
@@ -47,16 +47,6 @@ export interface QueueStatus {
 }
 
 export const QUEUE_KEY = `${STORAGE_PREFIX}events`;
-
-/** The stored queue, from the text a storage holds (anything unreadable counts as nothing). */
-function parseQueue(text: string | null | undefined): QueuedEvent[] | undefined {
-  try {
-    return typeof text === 'string' ? (JSON.parse(text) as QueuedEvent[]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A batch is cut below the server's 1 MiB body limit. */
 const MAX_BATCH_BYTES = 900_000;
 const BACKOFF_BASE_MS = 1000;
@@ -111,18 +101,8 @@ export class EventQueue {
     };
     // A synchronous storage (localStorage, a file) is read at once, so that queueStatus() right after
     // createClient counts the events a previous session left; an asynchronous one is read when it answers.
-    let item: ReturnType<ClientStorage['getItem']>;
-    try {
-      item = options.storage.getItem(QUEUE_KEY);
-    } catch {
-      item = undefined;
-    }
-    this.ready =
-      typeof item === 'object' && item !== null
-        ? Promise.resolve(item)
-            .then(parseQueue, () => undefined)
-            .then(restore)
-        : Promise.resolve(restore(parseQueue(item)));
+    const stored = readJsonItemNow<QueuedEvent[]>(options.storage, QUEUE_KEY);
+    this.ready = stored instanceof Promise ? stored.then(restore) : Promise.resolve(restore(stored));
     this.writing = this.ready;
     void this.ready.then(() => this.schedule());
   }

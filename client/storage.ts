@@ -26,7 +26,25 @@ export const STORAGE_PREFIX = 'paywalld:';
 /** Reads a JSON item, undefined when absent or unreadable (a storage that lost or mangled it is not an error for the app). */
 export async function readJsonItem<T>(storage: ClientStorage, key: string): Promise<T | undefined> {
   try {
-    const text = await storage.getItem(key);
+    return parseItem<T>(await storage.getItem(key));
+  } catch {
+    return undefined;
+  }
+}
+
+/** readJsonItem, but at once (not a promise) when the storage answers synchronously, as localStorage and a file do. */
+export function readJsonItemNow<T>(storage: ClientStorage, key: string): T | undefined | Promise<T | undefined> {
+  let item: ReturnType<ClientStorage['getItem']>;
+  try {
+    item = storage.getItem(key);
+  } catch {
+    return undefined;
+  }
+  return typeof item === 'object' && item !== null ? Promise.resolve(item).then(parseItem<T>, () => undefined) : parseItem<T>(item);
+}
+
+function parseItem<T>(text: string | null | undefined): T | undefined {
+  try {
     return typeof text === 'string' ? (JSON.parse(text) as T) : undefined;
   } catch {
     return undefined;
