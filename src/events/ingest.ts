@@ -51,6 +51,8 @@ export interface BatchContext {
 
 export interface PreparedBatch {
   rows: EventRow[];
+  /** The index in the batch of each row's event. */
+  indexes: number[];
   rejected: Rejection[];
 }
 
@@ -61,6 +63,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
   // The device clock is off by this much; every event of the batch was timed by the same clock.
   const skew = sentAt === null ? 0 : receivedAt - sentAt;
   const rows: EventRow[] = [];
+  const indexes: number[] = [];
   const rejected: Rejection[] = [];
   batch.events.forEach((input, index) => {
     const result = parseEvent(input);
@@ -105,6 +108,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
     }
     const userId = event.user_id ?? null;
     const variantId = event.variant_id ?? (userId === null ? undefined : paywalls.variantFor(projectId, event.paywall_id, userId)) ?? null;
+    indexes.push(index);
     rows.push([
       projectId,
       event.paywall_id,
@@ -123,5 +127,5 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       event.currency ?? null,
     ]);
   });
-  return { rows, rejected };
+  return { rows, indexes, rejected };
 }

@@ -108,7 +108,18 @@ export type EventBatch = v.InferOutput<typeof EventBatchSchema>;
 /** The whole-request check: everything but the events themselves. */
 export const EventEnvelopeSchema = envelope(v.unknown());
 
-export const REJECTION_CODES = ['invalid_event', 'invalid_type', 'ts_unit', 'ts_out_of_range', 'unattributable', 'properties_too_large'] as const;
+export const REJECTION_CODES = [
+  'invalid_event',
+  'invalid_type',
+  'ts_unit',
+  'ts_out_of_range',
+  'unattributable',
+  'properties_too_large',
+  'too_many_event_types',
+  'too_many_paywalls',
+  'too_many_variants',
+  'too_many_audiences',
+] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 export interface Rejection {

@@ -2,6 +2,7 @@ import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { FoldQuery, FoldResult } from './derived/experiment-fold.ts';
+import { LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
 import { type PaywallDirectory, parseEnvelope, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
@@ -62,9 +63,11 @@ export class EventService {
   async ingest(body: unknown, projectId: string | undefined): Promise<IngestResult> {
     const receivedAt = Date.now();
     const batch = parseEnvelope(body);
-    const { rows, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: this.options.paywalls });
-    const accepted = rows.length === 0 ? 0 : await this.writer.write(rows);
-    const result: IngestResult = { accepted, duplicates: rows.length - accepted, rejected };
+    const { rows, indexes, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: this.options.paywalls });
+    const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows);
+    for (const [row, code] of refused) rejected.push({ index: indexes[row]!, code, message: LIMIT_MESSAGES[code] });
+    if (refused.length > 0) rejected.sort((a, b) => a.index - b.index);
+    const result: IngestResult = { accepted, duplicates: rows.length - accepted - refused.length, rejected };
     this.count.stored(result.accepted);
     this.count.duplicates(result.duplicates);
     for (const rejection of rejected) this.count.rejected(rejection.code);

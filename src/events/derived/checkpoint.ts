@@ -316,6 +316,7 @@ export class DerivedStore {
         group.users = set;
       } else {
         group.counts.set(type, count);
+        this.state.addType(projectId, type);
         if (set.size > 0) group.typeUsers.set(type, set);
       }
     }

@@ -17,8 +17,8 @@ export const BLOCK_SHIFT = 16;
 export const BLOCK_MASK = CHUNK_ENTRIES - 1;
 /** The currency code of a purchase without revenue. */
 export const NO_CURRENCY = 0xffff;
-/** Entries of a new last block; it doubles up to CHUNK_ENTRIES. */
-const FIRST_BLOCK = 256;
+/** Entries of a new last block; it doubles up to CHUNK_ENTRIES. Small: a segment costs what it holds, and most hold little. */
+const FIRST_BLOCK = 16;
 
 /** Half the range of a time offset: a block's base lies this far before its first time. */
 const OFFSET_HALF = 2 ** 31;
@@ -173,14 +173,18 @@ export class Segment {
   readonly purchases = new Log(true);
   /**
    * Each user's purchases as a chain through the purchase log: the newest
-   * entry of user u is lastPurchase[u], the one before entry i is
+   * entry of user u is lastPurchase.get(u), the one before entry i is
    * previousPurchase[i] (−1 ends a chain). A fold whose user got an earlier
-   * first exposure re-reads that user's purchases only.
+   * first exposure re-reads that user's purchases only. A map, not an array
+   * by ordinal: a segment costs its purchasers, not every user of its project.
    */
-  lastPurchase = new Int32Array(0);
-  previousPurchase = new Int32Array(256);
+  readonly lastPurchase = new Map<number, number>();
+  previousPurchase = new Int32Array(0);
   readonly variants: string[] = [];
   readonly currencies: string[] = [];
+  /** Each name's code: a search of the lists costs their length per entry. */
+  private readonly variantCodes = new Map<string, number>();
+  private readonly currencyCodes = new Map<string, number>();
   /** Names were added since the last checkpoint. */
   namesDirty = true;
   /** Bumped on every append: a remembered fold stays valid while it is unchanged. */
@@ -194,25 +198,25 @@ export class Segment {
   /** Chains entry i (the newest so far) to its user's previous purchase. */
   link(i: number): void {
     const user = this.purchases.ordinal(i);
-    if (user >= this.lastPurchase.length) {
-      const grown = new Int32Array(Math.max(1024, 2 * (user + 1))).fill(-1);
-      grown.set(this.lastPurchase);
-      this.lastPurchase = grown;
-    }
     if (i >= this.previousPurchase.length) {
-      const grown = new Int32Array(2 * (i + 1));
+      const grown = new Int32Array(Math.max(16, 2 * (i + 1)));
       grown.set(this.previousPurchase);
       this.previousPurchase = grown;
     }
-    this.previousPurchase[i] = this.lastPurchase[user]!;
-    this.lastPurchase[user] = i;
+    this.previousPurchase[i] = this.lastPurchase.get(user) ?? -1;
+    this.lastPurchase.set(user, i);
   }
 
+  /** The name's code, or -1 when the segment has no code left for a new name (never met below the ingestion limits). */
   code(names: string[], name: string): number {
-    let code = names.indexOf(name);
+    const index = names === this.variants ? this.variantCodes : this.currencyCodes;
+    // Names loaded from a checkpoint are pushed onto the list directly: the index catches up here.
+    for (let k = index.size; k < names.length; k++) index.set(names[k]!, k);
+    let code = index.get(name) ?? -1;
     if (code === -1) {
-      if (names.length === NO_CURRENCY) throw new Error('too many distinct variants or currencies in one segment');
+      if (names.length === NO_CURRENCY) return -1;
       code = names.push(name) - 1;
+      index.set(name, code);
       this.namesDirty = true;
     }
     return code;
@@ -225,6 +229,8 @@ export const DEFAULT_SEGMENT = '';
 export class ExperimentLogs {
   /** project → paywall → audience ('' for the default split) → segment */
   private readonly segments = new Map<string, Map<string, Map<string, Segment>>>();
+  /** Segments per project: what the ingestion limit on audiences counts. */
+  private readonly perProject = new Map<string, number>();
 
   segment(projectId: string, paywallId: string, audience: string): Segment {
     let paywalls = this.segments.get(projectId);
@@ -232,15 +238,32 @@ export class ExperimentLogs {
     let audiences = paywalls.get(paywallId);
     if (!audiences) paywalls.set(paywallId, (audiences = new Map()));
     let segment = audiences.get(audience);
-    if (!segment) audiences.set(audience, (segment = new Segment()));
+    if (!segment) {
+      audiences.set(audience, (segment = new Segment()));
+      this.perProject.set(projectId, (this.perProject.get(projectId) ?? 0) + 1);
+    }
     return segment;
+  }
+
+  /** Segments of one paywall. */
+  countOf(projectId: string, paywallId: string): number {
+    return this.segments.get(projectId)?.get(paywallId)?.size ?? 0;
+  }
+
+  /** Segments of every paywall of a project. */
+  countInProject(projectId: string): number {
+    return this.perProject.get(projectId) ?? 0;
   }
 
   find(projectId: string, paywallId: string, audience: string): Segment | undefined {
     return this.segments.get(projectId)?.get(paywallId)?.get(audience);
   }
 
-  /** Records an event of a known user when it is an exposure (with a variant) or a purchase. */
+  /**
+   * Records an event of a known user when it is an exposure (with a variant) or a purchase; false
+   * when its segment has no code left for its variant or currency, and the entry is left out
+   * (ingestion refuses such events before they are stored: only data stored by an older version meets this).
+   */
   apply(
     projectId: string,
     paywallId: string,
@@ -251,18 +274,22 @@ export class ExperimentLogs {
     variantId: string | null,
     revenue: number | null,
     currency: string | null,
-  ): void {
+  ): boolean {
     if (type === 'screen_impression') {
-      if (variantId === null) return;
+      if (variantId === null) return true;
       const segment = this.segment(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
-      segment.exposures.push(ordinal, ts, segment.code(segment.variants, variantId), 0);
+      const code = segment.code(segment.variants, variantId);
+      if (code === -1) return false;
+      segment.exposures.push(ordinal, ts, code, 0);
       segment.version++;
     } else if (type === 'purchase_complete') {
       const segment = this.segment(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
       const code = revenue === null || currency === null ? NO_CURRENCY : segment.code(segment.currencies, currency);
+      if (code === -1) return false;
       segment.addPurchase(ordinal, ts, code, revenue ?? 0);
       segment.version++;
     }
+    return true;
   }
 
   *entries(): IterableIterator<[projectId: string, paywallId: string, audience: string, segment: Segment]> {

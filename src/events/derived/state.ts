@@ -84,6 +84,11 @@ export class DerivedState {
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
   /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
   private readonly unions = new Map<string, CachedUnion>();
+  /** project → every event type it has stored, and its count of (paywall, variant) pairs: what the ingestion limits count. */
+  private readonly types = new Map<string, Set<string>>();
+  private readonly variantPairs = new Map<string, number>();
+  /** Experiment entries left out since the start: stored by an older version past what a segment can code. */
+  unrepresentable = 0;
 
   /** The group of a key, created empty when missing. */
   group(projectId: string, paywallId: string, variantId: string, day: number): DayGroup {
@@ -92,24 +97,51 @@ export class DerivedState {
     let variants = paywalls.get(paywallId);
     if (!variants) paywalls.set(paywallId, (variants = new Map()));
     let days = variants.get(variantId);
-    if (!days) variants.set(variantId, (days = new Map()));
+    if (!days) {
+      variants.set(variantId, (days = new Map()));
+      this.variantPairs.set(projectId, (this.variantPairs.get(projectId) ?? 0) + 1);
+    }
     let group = days.get(day);
     if (!group) days.set(day, (group = { counts: new Map(), users: new OrdinalSet(), typeUsers: new Map(), dirty: true }));
     return group;
   }
 
-  /** Counts one stored event. */
+  /** Notes that a project has stored an event of this type. */
+  addType(projectId: string, type: string): void {
+    let types = this.types.get(projectId);
+    if (!types) this.types.set(projectId, (types = new Set()));
+    types.add(type);
+  }
+
+  /** The event types a project has stored. */
+  typesOf(projectId: string): ReadonlySet<string> | undefined {
+    return this.types.get(projectId);
+  }
+
+  /** The variants (with UNKNOWN_VARIANT) each paywall of a project has stored events of. */
+  paywallsOf(projectId: string): ReadonlyMap<string, ReadonlyMap<string, unknown>> | undefined {
+    return this.groups.get(projectId);
+  }
+
+  /** The (paywall, variant) pairs of a project. */
+  variantPairsOf(projectId: string): number {
+    return this.variantPairs.get(projectId) ?? 0;
+  }
+
+  /** Counts one stored event; never throws (what a segment cannot code is left out and counted in `unrepresentable`). */
   apply(event: DerivedEvent): void {
     const group = this.group(event.projectId, event.paywallId, event.variantId ?? UNKNOWN_VARIANT, dayOf(event.ts));
     group.dirty = true;
     group.counts.set(event.type, (group.counts.get(event.type) ?? 0) + 1);
+    this.addType(event.projectId, event.type);
     if (event.userId === null) return;
     const ordinal = this.users.ordinal(event.projectId, event.userId);
     group.users.add(ordinal);
     let typed = group.typeUsers.get(event.type);
     if (!typed) group.typeUsers.set(event.type, (typed = new OrdinalSet()));
     typed.add(ordinal);
-    this.experiments.apply(event.projectId, event.paywallId, event.audience, event.type, event.ts, ordinal, event.variantId, event.revenue, event.currency);
+    const { projectId, paywallId, audience, type, ts, variantId, revenue, currency } = event;
+    if (!this.experiments.apply(projectId, paywallId, audience, type, ts, ordinal, variantId, revenue, currency)) this.unrepresentable++;
   }
 
   /** The experiment counts of one segment (null: the default split) over one phase. */

@@ -1,4 +1,5 @@
 import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
+import type { LimitCode } from '../derived/limits.ts';
 import type { Stats } from '../schema.ts';
 
 /**
@@ -29,6 +30,12 @@ export type EventRow = [
   currency: string | null,
 ];
 
+/** One transaction's outcome, per request: how many rows were new, and which rows (by index) an ingestion limit refused. */
+export interface Written {
+  inserted: number[];
+  refused: [row: number, code: LimitCode][][];
+}
+
 export interface WriterOptions {
   dbPath: string;
   /** Delete raw events received more than this many days ago; undefined keeps them. */
@@ -48,6 +55,8 @@ export type ToWriter =
 export type FromWriter =
   /** The derived state is loaded and caught up with the raw events: statistics can be answered. */
   | { kind: 'ready'; rebuildMs: number; checkpointSeq: number; replayed: number }
+  /** Stored events whose experiment entry the derived state left out, since the start (stored by an older version past the limits). */
+  | { kind: 'unrepresentable'; events: number }
   /**
    * Loading the derived state failed; the thread ends without having handled any write (they wait
    * in its port until it is ready). `unavailable` as for 'failed'.
@@ -60,8 +69,8 @@ export type FromWriter =
   | { kind: 'filter_filled'; ms: number; keys: number }
   /** Filling the dedup key filter failed: every key is looked up in event_dedup until the next start. */
   | { kind: 'filter_failed'; error: string }
-  /** One transaction committed: for each request in it, how many of its rows were new (the rest were duplicates). */
-  | { kind: 'written'; ids: number[]; inserted: number[] }
+  /** One transaction committed: for each request in it, how many of its rows were new, which were refused (the rest were duplicates). */
+  | ({ kind: 'written'; ids: number[] } & Written)
   /**
    * One transaction rolled back: none of these requests' rows are stored. `unavailable` says why
    * when the database itself failed (a lock held elsewhere, a full disk, a read-only or failing file).

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database.ts';
 import type { DerivedStore } from '../derived/checkpoint.ts';
 import { idHash } from '../derived/id-hash.ts';
-import type { EventRow } from './protocol.ts';
+import { Admission } from '../derived/limits.ts';
+import type { EventRow, Written } from './protocol.ts';
 
 interface Staged {
   seq: number;
@@ -12,14 +13,16 @@ interface Staged {
  * Stores events: per event, an exact duplicate check (the keys stored since
  * the last checkpoint are in memory, older ones in event_dedup: read only
  * when the key filter says the key may be there, and checked against the
- * stored id there, as event_dedup holds a hash of it) and the append of the
- * raw row, nothing else. Only once the transaction has committed are the
+ * stored id there, as event_dedup holds a hash of it), the ingestion limits
+ * (derived/limits.ts: a new event is refused when the derived state would
+ * pass one) and the append of the raw row, nothing else. Only once the
+ * transaction has committed are the
  * stored rows counted into the derived state, so a rolled-back transaction
  * leaves no trace in memory either (its keys are taken back).
  */
 export class EventSink {
-  /** Commits every request's rows in one transaction; returns how many rows of each were new. */
-  readonly write: (requests: readonly EventRow[][]) => number[];
+  /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. */
+  readonly write: (requests: readonly EventRow[][]) => Written;
 
   constructor(db: Database, derived: DerivedStore) {
     const insertEvent = db.prepare<EventRow>(
@@ -33,36 +36,46 @@ export class EventSink {
       .pluck();
     const { pending, state } = derived;
     const keys = pending.keys;
-    const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): number[] => {
-      const inserted: number[] = [];
+    const admission = new Admission(state);
+    const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): Written => {
+      const written: Written = { inserted: [], refused: [] };
       for (const rows of requests) {
         let fresh = 0;
-        for (const row of rows) {
+        const refused: Written['refused'][number] = [];
+        for (const [index, row] of rows.entries()) {
           const eventId = row[7];
           // Every event's project needs its number: the checkpoint's index fill joins on it.
           const projectNo = derived.projectNo(row[0]);
+          const clientTs = row[4];
+          const hash = eventId === null ? 0 : idHash(eventId);
           if (eventId !== null) {
-            const clientTs = row[4];
-            const hash = idHash(eventId);
             if (keys.has(projectNo, clientTs, hash, eventId)) continue;
             if (derived.mayBeStored(projectNo, clientTs, hash) && checkpointed.get(projectNo, clientTs, hash, eventId) !== undefined) continue;
-            keys.add(projectNo, clientTs, hash, eventId);
           }
+          // After the duplicate check: a retry of a stored event is a duplicate, whatever the limits say now.
+          const limit = admission.admit(row);
+          if (limit !== undefined) {
+            refused.push([index, limit]);
+            continue;
+          }
+          if (eventId !== null) keys.add(projectNo, clientTs, hash, eventId);
           staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row });
           fresh++;
         }
-        inserted.push(fresh);
+        written.inserted.push(fresh);
+        written.refused.push(refused);
       }
-      return inserted;
+      return written;
     });
     this.write = (requests) => {
       const staged: Staged[] = [];
       const mark = keys.length;
-      let inserted: number[];
+      let written: Written;
       try {
-        inserted = store.immediate(requests, staged);
+        written = store.immediate(requests, staged);
       } catch (error) {
         keys.truncate(mark);
+        admission.clear();
         throw error;
       }
       for (const { seq, row } of staged) {
@@ -70,7 +83,8 @@ export class EventSink {
         state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9], audience: row[12], revenue: row[13], currency: row[14] });
         pending.add(seq);
       }
-      return inserted;
+      admission.clear();
+      return written;
     };
   }
 }

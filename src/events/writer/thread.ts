@@ -126,14 +126,25 @@ function flush(): void {
     const batch = queue.splice(0, take);
     const ids = batch.map((request) => request.id);
     try {
-      send({ kind: 'written', ids, inserted: sink.write(batch.map((request) => request.rows)) });
+      send({ kind: 'written', ids, ...sink.write(batch.map((request) => request.rows)) });
     } catch (error) {
       send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
     }
   }
   if (derived.pending.size >= CHECKPOINT_MAX_PENDING) checkpoint();
+  reportUnrepresentable();
   if (queue.length > 0) scheduleFlush();
   else if (closing) close();
+}
+
+let unrepresentableReported = 0;
+
+/** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
+function reportUnrepresentable(): void {
+  const events = derived.state.unrepresentable;
+  if (events === unrepresentableReported) return;
+  unrepresentableReported = events;
+  send({ kind: 'unrepresentable', events });
 }
 
 function close(): void {
@@ -172,6 +183,7 @@ const started = performance.now();
 try {
   const { checkpointSeq, replayed } = derived.start();
   send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq, replayed });
+  reportUnrepresentable();
 } catch (error) {
   send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
   db.close();

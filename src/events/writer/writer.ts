@@ -5,7 +5,7 @@ import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
 import type { Stats } from '../schema.ts';
-import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
+import type { EventRow, FromWriter, ToWriter, WriterOptions, Written } from './protocol.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
 
@@ -27,10 +27,16 @@ export interface EventWriterOptions extends WriterOptions {
   onTransaction?: (rows: number) => void;
 }
 
+/** One request's part of a transaction. */
+export interface RequestWritten {
+  inserted: number;
+  refused: Written['refused'][number];
+}
+
 interface Waiting {
   size: number;
   bytes: number;
-  resolve: (inserted: number) => void;
+  resolve: (outcome: RequestWritten) => void;
   reject: (error: DomainError) => void;
 }
 
@@ -149,8 +155,8 @@ export class EventWriter {
     return this.deleted;
   }
 
-  /** Resolves with how many of `rows` were stored (the others were duplicates) once they are committed. */
-  write(rows: EventRow[]): Promise<number> {
+  /** Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once they are committed. */
+  write(rows: EventRow[]): Promise<RequestWritten> {
     if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
     let bytes = 0;
     for (const row of rows) bytes += rowBytes(row);
@@ -234,6 +240,11 @@ export class EventWriter {
           replayed_events: message.replayed,
         });
         return;
+      case 'unrepresentable':
+        this.options.log.warn('stored events left out of the experiment results: their segment has more variants or currencies than it can code', {
+          events: message.events,
+        });
+        return;
       case 'start_failed':
         this.options.log.error('loading the event statistics failed', { error: message.error });
         // The thread handles no write before it is ready: the batches sent to it are not stored. It is
@@ -268,7 +279,7 @@ export class EventWriter {
         for (const id of message.ids) rows += this.waiting.get(id)?.size ?? 0;
         this.options.onTransaction?.(rows);
         message.ids.forEach((id, i) => {
-          this.settle(id, message.inserted[i]!, undefined);
+          this.settle(id, { inserted: message.inserted[i]!, refused: message.refused[i]! }, undefined);
         });
         return;
       }
@@ -288,13 +299,13 @@ export class EventWriter {
     }
   }
 
-  private settle(id: number, inserted: number | undefined, error: DomainError | undefined): void {
+  private settle(id: number, outcome: RequestWritten | undefined, error: DomainError | undefined): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return;
     this.waiting.delete(id);
     this.pending -= waiting.size;
     this.pendingBytes -= waiting.bytes;
     if (error) waiting.reject(error);
-    else waiting.resolve(inserted!);
+    else waiting.resolve(outcome!);
   }
 }
