@@ -107,10 +107,10 @@ export type IngestResult = {
   duplicates: number;
   rejected: {
     index: number;
-    code: "invalid_event" | "invalid_type" | "ts_unit" | "ts_out_of_range" | "unattributable" | "properties_too_large" | "too_many_event_types" | "too_many_paywalls" | "too_many_variants" | "too_many_audiences";
+    code: "invalid_event" | "invalid_type" | "ts_unit" | "ts_out_of_range" | "unattributable" | "properties_too_large" | "properties_too_deep" | "revenue_out_of_range" | "too_many_event_types" | "too_many_paywalls" | "too_many_variants" | "too_many_audiences";
     message: string;
   }[];
 };
 
 /** Why the server refused one event of a batch. */
-export type RejectionCode = "invalid_event" | "invalid_type" | "ts_unit" | "ts_out_of_range" | "unattributable" | "properties_too_large" | "too_many_event_types" | "too_many_paywalls" | "too_many_variants" | "too_many_audiences";
+export type RejectionCode = "invalid_event" | "invalid_type" | "ts_unit" | "ts_out_of_range" | "unattributable" | "properties_too_large" | "properties_too_deep" | "revenue_out_of_range" | "too_many_event_types" | "too_many_paywalls" | "too_many_variants" | "too_many_audiences";

@@ -11,7 +11,7 @@
  * events).
  */
 import * as v from 'valibot';
-import { type Event, EventSchema, MAX_PROPERTIES_BYTES } from './schema.ts';
+import { type Event, EventSchema, MAX_PROPERTIES_BYTES, MAX_REVENUE, nestsWithinLimit } from './schema.ts';
 import { isEpochTime, toMillis } from './time.ts';
 
 export type ParsedEvent = { success: true; output: Event } | { success: false; issue: v.BaseIssue<unknown> };
@@ -57,7 +57,7 @@ export function fastEvent(input: unknown): Event | undefined {
   }
   if ('revenue' in event) {
     const revenue = event.revenue;
-    if (revenue !== null && revenue !== undefined && (typeof revenue !== 'number' || !Number.isFinite(revenue) || !(revenue >= 0))) return undefined;
+    if (revenue !== null && revenue !== undefined && (typeof revenue !== 'number' || !(revenue >= 0 && revenue <= MAX_REVENUE))) return undefined;
     output.revenue = revenue;
   }
   if ('currency' in event) {
@@ -69,7 +69,7 @@ export function fastEvent(input: unknown): Event | undefined {
     const properties = event.properties;
     if (properties === null || properties === undefined) output.properties = properties;
     else {
-      if (typeof properties !== 'object' || Array.isArray(properties)) return undefined;
+      if (typeof properties !== 'object' || Array.isArray(properties) || !nestsWithinLimit(properties)) return undefined;
       const json = JSON.stringify(properties);
       // Under the limit even at 3 bytes per UTF-16 unit: no need to count the bytes.
       if (json.length * 3 > MAX_PROPERTIES_BYTES && Buffer.byteLength(json) > MAX_PROPERTIES_BYTES) return undefined;

@@ -11,6 +11,26 @@ import { isEpochMillis, isEpochTime, parseInstant, toMillis } from './time.ts';
 export const MAX_EVENTS_PER_BATCH = 1000;
 /** The most bytes `properties` may take as JSON (UTF-8). */
 export const MAX_PROPERTIES_BYTES = 8 * 1024;
+/**
+ * The deepest `properties` may nest (the object itself is level 1), as for
+ * a document's free-form JSON: JSON.stringify recurses, and a few thousand
+ * levels overflow the stack (a 500 for the whole batch, retried forever).
+ */
+export const MAX_PROPERTIES_DEPTH = 32;
+/** The largest revenue, in major units of any currency: more is a mistake, and sums of it stay exact and finite. */
+export const MAX_REVENUE = 1e9;
+
+/** Whether a JSON value nests at most MAX_PROPERTIES_DEPTH objects and arrays deep; walked without recursion. */
+export function nestsWithinLimit(value: unknown): boolean {
+  const stack: [node: unknown, depth: number][] = [[value, 1]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [node, depth] = entry;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_PROPERTIES_DEPTH) return false;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return true;
+}
 
 export const KNOWN_EVENT_TYPES = [
   'screen_impression',
@@ -63,9 +83,10 @@ export const EventSchema = v.strictObject({
   revenue: v.nullish(
     v.pipe(
       v.number('must be a number'),
-      v.description('purchase_complete only: the amount in major units (e.g. 9.99), at least 0; requires currency'),
+      v.description(`purchase_complete only: the amount in major units (e.g. 9.99), from 0 to ${MAX_REVENUE}; requires currency`),
       v.finite('must be a finite number'),
       v.minValue(0, 'must not be negative'),
+      v.maxValue(MAX_REVENUE, `must be at most ${MAX_REVENUE}`),
     ),
   ),
   /** ISO 4217: three capital letters. */
@@ -73,7 +94,8 @@ export const EventSchema = v.strictObject({
   properties: v.nullish(
     v.pipe(
       v.custom<Record<string, unknown>>(isJsonObject, 'must be a JSON object'),
-      v.description(`a JSON object of at most ${MAX_PROPERTIES_BYTES} bytes as JSON`),
+      v.description(`a JSON object of at most ${MAX_PROPERTIES_BYTES} bytes as JSON, nesting at most ${MAX_PROPERTIES_DEPTH} levels deep`),
+      v.check<Record<string, unknown>, string>(nestsWithinLimit, `must nest at most ${MAX_PROPERTIES_DEPTH} objects or arrays deep`),
       v.transform((value) => JSON.stringify(value)),
       v.check((json) => Buffer.byteLength(json) <= MAX_PROPERTIES_BYTES, `must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON`),
     ),
@@ -115,6 +137,8 @@ export const REJECTION_CODES = [
   'ts_out_of_range',
   'unattributable',
   'properties_too_large',
+  'properties_too_deep',
+  'revenue_out_of_range',
   'too_many_event_types',
   'too_many_paywalls',
   'too_many_variants',
@@ -135,6 +159,13 @@ const VALUE_RULE_CODES: Partial<Record<string, RejectionCode>> = {
   properties: 'properties_too_large',
 };
 
+/** The code of a value rule of a field that has several (by the rule's type; a check by its function). */
+function valueRuleCode(key: string, issue: v.BaseIssue<unknown>): RejectionCode | undefined {
+  if (key === 'revenue') return issue.type === 'finite' || issue.type === 'max_value' ? 'revenue_out_of_range' : undefined;
+  if (key === 'properties' && issue.requirement === nestsWithinLimit) return 'properties_too_deep';
+  return VALUE_RULE_CODES[key];
+}
+
 /**
  * The code and message of an event's first issue. Messages name only the
  * schema's own fields, never an input value or an unknown key.
@@ -144,7 +175,7 @@ export function describeIssue(issue: v.BaseIssue<unknown>): { code: RejectionCod
   if (typeof key !== 'string') return { code: 'invalid_event', message: 'an event must be a JSON object' };
   if (!Object.hasOwn(EventSchema.entries, key)) return { code: 'invalid_event', message: `unknown property; an event has ${EVENT_FIELDS}` };
   if (issue.kind === 'schema' && issue.input === undefined) return { code: 'invalid_event', message: `${key} is required` };
-  return { code: (issue.kind === 'validation' && VALUE_RULE_CODES[key]) || 'invalid_event', message: `${key} ${issue.message}` };
+  return { code: (issue.kind === 'validation' && valueRuleCode(key, issue)) || 'invalid_event', message: `${key} ${issue.message}` };
 }
 
 export const IngestResultSchema = v.object({
