@@ -14,6 +14,8 @@ import type { EventRow } from './writer/protocol.ts';
 export interface PaywallDirectory {
   /** Projects having a non-archived paywall with this id. */
   projectsWithPaywall(paywallId: string): readonly string[];
+  /** Whether the project's paywall has a live revision. */
+  isLive(projectId: string, paywallId: string): boolean;
   /** The variant the resolve endpoint gives this user when it knows nothing else; undefined without a live revision. */
   variantFor(projectId: string, paywallId: string, userId: string): string | undefined;
 }
@@ -92,7 +94,12 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
     }
     let projectId = context.projectId;
     if (projectId === undefined) {
-      const owners = paywalls.projectsWithPaywall(event.paywall_id);
+      let owners = paywalls.projectsWithPaywall(event.paywall_id);
+      // Another project's draft of the same id must not take a live paywall's events away: among several, the live ones count.
+      if (owners.length > 1) {
+        const live = owners.filter((owner) => paywalls.isLive(owner, event.paywall_id));
+        if (live.length > 0) owners = live;
+      }
       if (owners.length !== 1) {
         rejected.push({
           index,

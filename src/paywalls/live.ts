@@ -48,6 +48,11 @@ export class LivePaywalls {
     return this.projectsByPaywall.get(paywallId) ?? NONE;
   }
 
+  /** Whether the project's paywall has a live revision (compiled). */
+  isLive(projectId: string, paywallId: string): boolean {
+    return this.get(projectId, paywallId) !== undefined;
+  }
+
   /** The variant the resolve endpoint gives this user when it knows nothing else about them. */
   variantFor(projectId: string, paywallId: string, userId: string): string | undefined {
     const compiled = this.get(projectId, paywallId);

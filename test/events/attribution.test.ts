@@ -119,3 +119,37 @@ test('a paywall that is not published yet derives no variant (stored without one
   const [row] = await exported(url, keys.secret);
   assert.equal(row!.variant_id, null);
 });
+
+test("another project's draft with the same id does not take a live paywall's keyless events", async (t) => {
+  const { url, keys, server } = await startTestServer(t);
+  const other = server.ctx.projects.create('other');
+  server.ctx.auth.reload();
+  await publishPaywall(url, keys.secret, 'onboarding');
+  const draft = await fetch(`${url}/api/paywalls/onboarding`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...bearer(other.keys.secret) },
+    body: JSON.stringify({
+      name: 'Squatter',
+      default_locale: 'en',
+      strings: { en: { title: 'x' } },
+      root: { type: 'text', props: { text_key: 'title' } },
+      variants: [{ id: 'a', weight: 100 }],
+    }),
+  });
+  assert.equal(draft.status, 201, await draft.text());
+  const keyless = (paywallId: string) =>
+    fetch(`${url}/api/sdk/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [{ type: 'screen_impression', paywall_id: paywallId, ts: Date.now() }] }),
+    }).then((response) => response.json());
+  assert.deepEqual(await keyless('onboarding'), { accepted: 1, duplicates: 0, rejected: [] });
+  assert.equal((await exported(url, keys.secret)).length, 1);
+  assert.equal((await exported(url, other.keys.secret)).length, 0);
+  // Archived in the first project and published in the other: the events follow.
+  const mine = await fetch(`${url}/api/paywalls/onboarding`, { method: 'DELETE', headers: bearer(keys.secret) });
+  assert.equal(mine.status, 200);
+  await publishPaywall(url, other.keys.secret, 'onboarding');
+  assert.deepEqual(await keyless('onboarding'), { accepted: 1, duplicates: 0, rejected: [] });
+  assert.equal((await exported(url, other.keys.secret)).length, 1);
+});
