@@ -9,10 +9,11 @@ import type { ServeConfig } from './config.ts';
 import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
-import { failFastOnLocks, openDatabase } from './db/database.ts';
+import { type Database, failFastOnLocks, openDatabase } from './db/database.ts';
 import { serverStorage } from './db/ephemeral.ts';
 import { retryWhileLocked } from './db/lock-retry.ts';
 import { migrate } from './db/migrate.ts';
+import { claimDatabase } from './db/owner.ts';
 import { watchConfigChanges } from './db/watch.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
@@ -95,7 +96,13 @@ export function buildRouter(ctx: AppContext): Router<Route> {
   for (const { method, pattern, ...route } of featureRoutes(ctx)) {
     // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).
     const handler = route.handler;
-    router.add(method, pattern, { ...route, handler: (req) => retryWhileLocked(() => handler(req), { beforeWaiting: () => req.keepHeaders() }) });
+    const retried = (req: Parameters<typeof handler>[0]) => retryWhileLocked(() => handler(req), { beforeWaiting: () => req.keepHeaders() });
+    // A write to a database file deleted under the server would "succeed" into a file nobody can open again.
+    const checked = (req: Parameters<typeof handler>[0]) => {
+      ctx.health.checkFile();
+      return retried(req);
+    };
+    router.add(method, pattern, { ...route, handler: method === 'GET' ? retried : checked });
   }
   // Last, so that it can document every route, its own included.
   for (const { method, pattern, ...route } of openApiApi(router)) router.add(method, pattern, route);
@@ -143,7 +150,15 @@ export async function startServer(
   const storage = serverStorage(config.dbPath);
   const temporary = storage.file !== config.dbPath;
   config = { ...config, dbPath: storage.file };
-  const db = openDatabase(config.dbPath);
+  // Before anything opens the file: a second server must not even migrate it.
+  const release = claimDatabase(config.dbPath);
+  let db: Database;
+  try {
+    db = openDatabase(config.dbPath);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const undo: (() => void)[] = [];
   try {
     const migration = migrate(db);
@@ -194,12 +209,14 @@ export async function startServer(
         await stopBackups?.();
         for (const listener of hooks.shutdown) await listener();
         db.close();
+        release();
         storage.remove();
         log.flush();
       })());
     return { port, ctx, router, bootstrap, stop };
   } catch (error) {
     db.close();
+    release();
     storage.remove();
     for (const step of undo) step();
     throw error;

@@ -139,7 +139,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     products,
     events,
     experiments: new ExperimentResults(events, paywallManager),
-    health: new Health(db, lifecycle),
+    health: new Health(db, lifecycle, config.dbPath),
   };
   return { ctx, hooks };
 }

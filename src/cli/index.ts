@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
+import { DatabaseInUseError } from '../db/owner.ts';
 import { versionReport } from '../runtime/versions.ts';
 import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`paywalld ${name}: ${error.message}\nRun "paywalld ${name} --help" for usage.\n`);
       return 2;
     }
-    if (error instanceof DomainError || error instanceof SchemaTooNewError) {
+    if (error instanceof DomainError || error instanceof SchemaTooNewError || error instanceof DatabaseInUseError) {
       process.stderr.write(`paywalld ${name}: ${error.message}\n`);
       return 1;
     }

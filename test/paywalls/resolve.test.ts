@@ -404,6 +404,8 @@ test('assignment is stable across a server restart and in another process', asyn
   );
   t.after(() => restarted.stop());
   assert.deepEqual(await assignments(`http://127.0.0.1:${restarted.port}`, first.keys.sdk, 'onboarding', users), before);
+  // serve owns its database file: one server at a time.
+  await restarted.stop();
 
   const child = await spawnServe(t, ['--db', dbPath, '--rate-limit-sdk', '0']);
   assert.deepEqual(await assignments(child.url, first.keys.sdk, 'onboarding', users), before);
