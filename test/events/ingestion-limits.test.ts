@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
 import { recordingOptions } from '../helpers/answers.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, JSON_TYPE, type Json, publishPaywall, restartServer, sendEvents, until } from './client.ts';
+import { exported, fetchStats, ingest, JSON_TYPE, type Json, publishPaywall, restartServer, sendEvents, serverOn, until } from './client.ts';
 
 const PAYWALLS = 1000;
 const VARIANTS_PER_PAYWALL = 1000;
@@ -157,4 +157,25 @@ test('audiences, paywall ids and event types past their limits are refused per e
   assert.equal(byType.accepted, EVENT_TYPES - 2);
   assert.deepEqual(codes(byType.rejected), ['too_many_event_types']);
   assert.equal((await sendAll(url, keys.sdk, [{ type: 'screen_impression', paywall_id: 'p0', ts }])).accepted, 1);
+});
+
+test('a checkpoint rewrites the day rows of the types that changed, not every type of the group', async (t) => {
+  const { url, keys, server, dbPath } = await startTestServer(t);
+  const ts = Date.now();
+  const types = Array.from({ length: 200 }, (_, i) => ({ type: `custom_${i}`, paywall_id: 'pw', ts, user_id: 'u' }));
+  assert.equal((await ingest(url, keys.sdk, { events: types })).accepted, types.length);
+  // The stop writes a checkpoint; then every later write of a day row is counted.
+  await server.stop();
+  const db = openDatabase(dbPath, { mustExist: true });
+  db.exec(`CREATE TABLE test_rewrites (type TEXT NOT NULL);
+           CREATE TRIGGER test_count_rewrites AFTER UPDATE ON event_day_sets BEGIN INSERT INTO test_rewrites VALUES (new.type); END;
+           CREATE TRIGGER test_count_inserts AFTER INSERT ON event_day_sets BEGIN INSERT INTO test_rewrites VALUES (new.type); END;`);
+  db.close();
+  const restarted = await serverOn(t, dbPath);
+  assert.equal((await ingest(restarted.url, keys.sdk, { events: [{ type: 'custom_7', paywall_id: 'pw', ts, user_id: 'v' }] })).accepted, 1);
+  await restarted.server.stop();
+  const check = openDatabase(dbPath, { mustExist: true });
+  const rewritten = check.prepare('SELECT type FROM test_rewrites ORDER BY type').pluck().all();
+  check.close();
+  assert.deepEqual(rewritten, ['*', 'custom_7']);
 });

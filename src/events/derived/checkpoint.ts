@@ -310,7 +310,6 @@ export class DerivedStore {
     for (const [projectId, ordinal, userId] of this.statements.users.iterate()) this.state.users.restore(projectId, ordinal, userId);
     for (const [projectId, paywallId, variantId, day, type, count, users] of this.statements.daySets.iterate()) {
       const group = this.state.group(projectId, paywallId, variantId, day);
-      group.dirty = false;
       const set = OrdinalSet.deserialize(users);
       if (type === ANY_TYPE) {
         group.users = set;
@@ -345,7 +344,7 @@ export class DerivedStore {
   checkpoint(): void {
     const { pending, state } = this;
     const users = state.users.takeFresh();
-    const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty);
+    const dirty = [...state.entries()].filter(([, , , , group]) => group.dirty !== undefined);
     const segments = [...state.experiments.entries()].filter(
       ([, , , segment]) =>
         segment.namesDirty || segment.exposures.length > segment.exposures.storedLength || segment.purchases.length > segment.purchases.storedLength,
@@ -364,9 +363,9 @@ export class DerivedStore {
           const empty = new OrdinalSet().serialize();
           for (const [projectId, paywallId, variantId, day, group] of dirty) {
             let total = 0;
-            for (const [type, count] of group.counts) {
-              total += count;
-              s.putDaySet.run(projectId, paywallId, variantId, day, type, count, group.typeUsers.get(type)?.serialize() ?? empty);
+            for (const count of group.counts.values()) total += count;
+            for (const type of group.dirty!) {
+              s.putDaySet.run(projectId, paywallId, variantId, day, type, group.counts.get(type)!, group.typeUsers.get(type)?.serialize() ?? empty);
             }
             s.putDaySet.run(projectId, paywallId, variantId, day, ANY_TYPE, total, group.users.serialize());
           }
@@ -391,7 +390,7 @@ export class DerivedStore {
       this.freshProjects = [...projects, ...this.freshProjects];
       throw error;
     }
-    for (const [, , , , group] of dirty) group.dirty = false;
+    for (const [, , , , group] of dirty) group.dirty = undefined;
     for (const [, , , segment] of segments) {
       segment.namesDirty = false;
       segment.exposures.storedLength = segment.exposures.length;

@@ -25,8 +25,11 @@ export interface DayGroup {
   users: OrdinalSet;
   /** Users per event type (exposure and conversion for experiment results). */
   typeUsers: Map<string, OrdinalSet>;
-  /** Changed since the last checkpoint. */
-  dirty: boolean;
+  /**
+   * The types whose count or users changed since the last checkpoint (undefined: none): a checkpoint
+   * rewrites those rows only, not one per type the group ever had.
+   */
+  dirty: Set<string> | undefined;
 }
 
 /** What the state needs of a stored event. */
@@ -102,7 +105,7 @@ export class DerivedState {
       this.variantPairs.set(projectId, (this.variantPairs.get(projectId) ?? 0) + 1);
     }
     let group = days.get(day);
-    if (!group) days.set(day, (group = { counts: new Map(), users: new OrdinalSet(), typeUsers: new Map(), dirty: true }));
+    if (!group) days.set(day, (group = { counts: new Map(), users: new OrdinalSet(), typeUsers: new Map(), dirty: undefined }));
     return group;
   }
 
@@ -131,7 +134,7 @@ export class DerivedState {
   /** Counts one stored event; never throws (what a segment cannot code is left out and counted in `unrepresentable`). */
   apply(event: DerivedEvent): void {
     const group = this.group(event.projectId, event.paywallId, event.variantId ?? UNKNOWN_VARIANT, dayOf(event.ts));
-    group.dirty = true;
+    (group.dirty ??= new Set()).add(event.type);
     group.counts.set(event.type, (group.counts.get(event.type) ?? 0) + 1);
     this.addType(event.projectId, event.type);
     if (event.userId === null) return;
