@@ -9,6 +9,7 @@
  * commands that open the file beside a running server never take it.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
 export class DatabaseInUseError extends Error {
   constructor(
@@ -53,6 +54,8 @@ function isRunning(pid: number): boolean {
 export function claimDatabase(dbPath: string): () => void {
   const lockPath = lockPathOf(dbPath);
   if (held.has(lockPath)) throw new DatabaseInUseError(dbPath, process.pid);
+  // serve creates the database, and its directory, when missing (as openDatabase does).
+  fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
   // Written under another name and linked into place: the lock file never exists without its pid.
   const draft = `${lockPath}.${process.pid}`;
   fs.writeFileSync(draft, `${process.pid}\n`);
