@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { normalCdf } from '../../src/experiments/special.ts';
 import { chanceToBeat, relativeUplift, sampleRatioMismatch, twoProportionPValue, wilsonInterval, Z95 } from '../../src/experiments/statistics.ts';
-import { ingest, type Json, openTestDb, restartServer, until } from '../events/client.ts';
+import { ingest, type Json, openTestDb, restartServer, serverOn, until } from '../events/client.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { expectedResults, moments, random, type SentEvent, sendShuffled } from './workload.ts';
 
@@ -233,10 +233,12 @@ test('results of two phases, two segments, a holdout, two currencies, shuffled a
 
   // From the checkpoint, then with every derived table emptied: the same answers.
   await server.stop();
-  const again = await restartServer(t, dbPath);
+  const again = await serverOn(t, dbPath);
   for (const [i, query] of QUERIES.entries()) {
-    assert.deepEqual(await results(again, secret, query), answers[i]);
+    assert.deepEqual(await results(again.url, secret, query), answers[i]);
   }
+  // serve owns its database file: one server at a time.
+  await again.server.stop();
   const db = openTestDb(t, dbPath);
   db.exec('DELETE FROM event_checkpoint; DELETE FROM event_experiment_chunks; DELETE FROM event_experiment_segments; DELETE FROM event_users;');
   db.close();
@@ -329,7 +331,7 @@ test('unknown phases and audiences are 404 problems, bad queries 400, bad revenu
       [1, 'invalid_event', 'revenue must not be negative'],
       [2, 'invalid_event', 'currency must be an ISO 4217 code: three capital letters'],
       [3, 'invalid_event', 'currency must be an ISO 4217 code: three capital letters'],
-      [4, 'invalid_event', 'revenue must be a finite number'],
+      [4, 'revenue_out_of_range', 'revenue must be a finite number'],
       [5, 'invalid_event', 'revenue is only accepted on purchase_complete'],
       [6, 'invalid_event', 'audience must not be empty'],
     ],

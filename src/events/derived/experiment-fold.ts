@@ -125,7 +125,7 @@ export class PhaseFold {
     for (const user of moved) {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
       for (const amounts of this.revenue.values()) amounts[user] = NONE;
-      for (let i = segment.lastPurchase.get(user) ?? -1; i !== -1; i = segment.previousPurchase[i]!) {
+      for (let i = segment.lastPurchase?.get(user) ?? -1; i !== -1; i = segment.previousPurchase[i]!) {
         const block = blocks[i >>> BLOCK_SHIFT]!;
         const j = i & BLOCK_MASK;
         this.count(user, timeAt(block, j), block.codes[j]!, block.values![j]!);

@@ -43,13 +43,16 @@ export interface Block {
   times: Float64Array | undefined;
 }
 
+/** The columns of a block share one buffer (widest first, so each view is aligned): one allocation, not three or four. */
 function newBlock(capacity: number, withValues: boolean, base: number): Block {
+  const buffer = new ArrayBuffer(capacity * ((withValues ? 8 : 0) + 4 + 4 + 2));
+  const valuesBytes = withValues ? 8 * capacity : 0;
   return {
-    ordinals: new Int32Array(capacity),
-    codes: new Uint16Array(capacity),
-    values: withValues ? new Float64Array(capacity) : undefined,
+    values: withValues ? new Float64Array(buffer, 0, capacity) : undefined,
+    ordinals: new Int32Array(buffer, valuesBytes, capacity),
+    offsets: new Uint32Array(buffer, valuesBytes + 4 * capacity, capacity),
+    codes: new Uint16Array(buffer, valuesBytes + 8 * capacity, capacity),
     base,
-    offsets: new Uint32Array(capacity),
     times: undefined,
   };
 }
@@ -149,7 +152,7 @@ export class Log {
     let offset = times.byteLength;
     for (const array of [block.values, block.ordinals, block.codes]) {
       if (!array) continue;
-      new Uint8Array(array.buffer).set(data.subarray(offset, offset + array.byteLength));
+      new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(data.subarray(offset, offset + array.byteLength));
       offset += array.byteLength;
     }
     for (let j = 0; j < entries; j++) {
@@ -167,6 +170,9 @@ export class Log {
   }
 }
 
+/** The purchase chain of a segment without purchases: no allocation until the first. */
+const NO_ENTRIES = new Int32Array(0);
+
 /** One paywall's segment: its logs and the names their codes stand for. */
 export class Segment {
   readonly exposures = new Log(false);
@@ -178,13 +184,13 @@ export class Segment {
    * first exposure re-reads that user's purchases only. A map, not an array
    * by ordinal: a segment costs its purchasers, not every user of its project.
    */
-  readonly lastPurchase = new Map<number, number>();
-  previousPurchase = new Int32Array(0);
+  lastPurchase: Map<number, number> | undefined;
+  previousPurchase = NO_ENTRIES;
   readonly variants: string[] = [];
   readonly currencies: string[] = [];
-  /** Each name's code: a search of the lists costs their length per entry. */
-  private readonly variantCodes = new Map<string, number>();
-  private readonly currencyCodes = new Map<string, number>();
+  /** Each name's code (a search of the lists costs their length per entry), made with the first name. */
+  private variantCodes: Map<string, number> | undefined;
+  private currencyCodes: Map<string, number> | undefined;
   /** Names were added since the last checkpoint. */
   namesDirty = true;
   /** Bumped on every append: a remembered fold stays valid while it is unchanged. */
@@ -203,13 +209,14 @@ export class Segment {
       grown.set(this.previousPurchase);
       this.previousPurchase = grown;
     }
-    this.previousPurchase[i] = this.lastPurchase.get(user) ?? -1;
-    this.lastPurchase.set(user, i);
+    const last = (this.lastPurchase ??= new Map());
+    this.previousPurchase[i] = last.get(user) ?? -1;
+    last.set(user, i);
   }
 
   /** The name's code, or -1 when the segment has no code left for a new name (never met below the ingestion limits). */
   code(names: string[], name: string): number {
-    const index = names === this.variants ? this.variantCodes : this.currencyCodes;
+    const index = names === this.variants ? (this.variantCodes ??= new Map()) : (this.currencyCodes ??= new Map());
     // Names loaded from a checkpoint are pushed onto the list directly: the index catches up here.
     for (let k = index.size; k < names.length; k++) index.set(names[k]!, k);
     let code = index.get(name) ?? -1;
