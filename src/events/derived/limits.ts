@@ -57,15 +57,15 @@ export class Admission {
     const variantId = row[9];
     const variant = variantId ?? UNKNOWN_VARIANT;
     const state = this.state;
-    const fresh: [name: string, counters: string[]][] = [];
-    const over = (counter: string, existing: number, max: number) => existing + (this.counts.get(counter) ?? 0) >= max;
+    // Allocated only for an event with a name the state does not know yet: the common event allocates nothing.
+    let fresh: [name: string, counters: string[]][] | undefined;
 
     const types = state.typesOf(projectId);
     if (!types?.has(type)) {
       const name = `t\0${projectId}\0${type}`;
       if (!this.names.has(name)) {
-        if (over(`t\0${projectId}`, types?.size ?? 0, MAX_EVENT_TYPES_PER_PROJECT)) return 'too_many_event_types';
-        fresh.push([name, [`t\0${projectId}`]]);
+        if (this.over(`t\0${projectId}`, types?.size ?? 0, MAX_EVENT_TYPES_PER_PROJECT)) return 'too_many_event_types';
+        (fresh ??= []).push([name, [`t\0${projectId}`]]);
       }
     }
     const paywalls = state.paywallsOf(projectId);
@@ -73,16 +73,16 @@ export class Admission {
     if (variants === undefined) {
       const name = `p\0${projectId}\0${paywallId}`;
       if (!this.names.has(name)) {
-        if (over(`p\0${projectId}`, paywalls?.size ?? 0, MAX_PAYWALLS_PER_PROJECT)) return 'too_many_paywalls';
-        fresh.push([name, [`p\0${projectId}`]]);
+        if (this.over(`p\0${projectId}`, paywalls?.size ?? 0, MAX_PAYWALLS_PER_PROJECT)) return 'too_many_paywalls';
+        (fresh ??= []).push([name, [`p\0${projectId}`]]);
       }
     }
     if (!variants?.has(variant)) {
       const name = `v\0${projectId}\0${paywallId}\0${variant}`;
       if (!this.names.has(name)) {
-        if (over(`v\0${projectId}\0${paywallId}`, variants?.size ?? 0, MAX_VARIANTS_PER_PAYWALL)) return 'too_many_variants';
-        if (over(`v\0${projectId}`, state.variantPairsOf(projectId), MAX_VARIANTS_PER_PROJECT)) return 'too_many_variants';
-        fresh.push([name, [`v\0${projectId}\0${paywallId}`, `v\0${projectId}`]]);
+        if (this.over(`v\0${projectId}\0${paywallId}`, variants?.size ?? 0, MAX_VARIANTS_PER_PAYWALL)) return 'too_many_variants';
+        if (this.over(`v\0${projectId}`, state.variantPairsOf(projectId), MAX_VARIANTS_PER_PROJECT)) return 'too_many_variants';
+        (fresh ??= []).push([name, [`v\0${projectId}\0${paywallId}`, `v\0${projectId}`]]);
       }
     }
     const audience = row[12] ?? DEFAULT_SEGMENT;
@@ -90,16 +90,21 @@ export class Admission {
     if (entersSegment(type, userId, variantId) && !experiments.find(projectId, paywallId, audience)) {
       const name = `a\0${projectId}\0${paywallId}\0${audience}`;
       if (!this.names.has(name)) {
-        if (over(`a\0${projectId}\0${paywallId}`, experiments.countOf(projectId, paywallId), MAX_AUDIENCES_PER_PAYWALL)) return 'too_many_audiences';
-        if (over(`a\0${projectId}`, experiments.countInProject(projectId), MAX_AUDIENCES_PER_PROJECT)) return 'too_many_audiences';
-        fresh.push([name, [`a\0${projectId}\0${paywallId}`, `a\0${projectId}`]]);
+        if (this.over(`a\0${projectId}\0${paywallId}`, experiments.countOf(projectId, paywallId), MAX_AUDIENCES_PER_PAYWALL)) return 'too_many_audiences';
+        if (this.over(`a\0${projectId}`, experiments.countInProject(projectId), MAX_AUDIENCES_PER_PROJECT)) return 'too_many_audiences';
+        (fresh ??= []).push([name, [`a\0${projectId}\0${paywallId}`, `a\0${projectId}`]]);
       }
     }
-    for (const [name, counters] of fresh) {
+    for (const [name, counters] of fresh ?? []) {
       this.names.add(name);
       for (const counter of counters) this.counts.set(counter, (this.counts.get(counter) ?? 0) + 1);
     }
     return undefined;
+  }
+
+  /** Whether a counter is at its limit: `existing` names counted by the state, and those reserved in this transaction. */
+  private over(counter: string, existing: number, max: number): boolean {
+    return existing + (this.counts.get(counter) ?? 0) >= max;
   }
 
   /** After the transaction: its events are counted by the state (committed) or gone (rolled back). */
