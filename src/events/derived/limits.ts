@@ -10,7 +10,7 @@
  */
 import { UNKNOWN_VARIANT } from '../variants.ts';
 import type { EventRow } from '../writer/protocol.ts';
-import { DEFAULT_SEGMENT } from './experiment-log.ts';
+import { DEFAULT_SEGMENT } from './segments.ts';
 import type { DerivedState } from './state.ts';
 
 export const MAX_EVENT_TYPES_PER_PROJECT = 1000;

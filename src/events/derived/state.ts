@@ -11,8 +11,8 @@ import { KNOWN_EVENT_TYPES } from '../schema.ts';
 import { dayOf, dayText } from '../time.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
 import { emptyFold, type FoldQuery, type FoldResult, PhaseFold } from './experiment-fold.ts';
-import { DEFAULT_SEGMENT, ExperimentLogs } from './experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
+import { DEFAULT_SEGMENT, ExperimentLogs } from './segments.ts';
 import { UserDictionary } from './users.ts';
 
 /** The stored type of a day's set of users of any type; no event type can be spelled so. */

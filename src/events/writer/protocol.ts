@@ -36,6 +36,12 @@ export interface Written {
   refused: [row: number, code: LimitCode][][];
 }
 
+/** One request's part of a transaction. */
+export interface RequestWritten {
+  inserted: number;
+  refused: Written['refused'][number];
+}
+
 export interface WriterOptions {
   dbPath: string;
   /** Delete raw events received more than this many days ago; undefined keeps them. */

@@ -5,7 +5,7 @@ import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
 import type { Stats } from '../schema.ts';
-import type { EventRow, FromWriter, ToWriter, WriterOptions, Written } from './protocol.ts';
+import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
 
@@ -25,12 +25,6 @@ export interface EventWriterOptions extends WriterOptions {
   log: Logger;
   /** Called once per committed transaction with its number of rows (the group-commit batch size). */
   onTransaction?: (rows: number) => void;
-}
-
-/** One request's part of a transaction. */
-export interface RequestWritten {
-  inserted: number;
-  refused: Written['refused'][number];
 }
 
 interface Waiting {
@@ -234,16 +228,10 @@ export class EventWriter {
     switch (message.kind) {
       case 'ready':
         this.ready = true;
-        this.options.log.info('event statistics ready', {
-          rebuild_ms: message.rebuildMs,
-          checkpoint_seq: message.checkpointSeq,
-          replayed_events: message.replayed,
-        });
+        this.options.log.info('event statistics ready', { rebuild_ms: message.rebuildMs, checkpoint_seq: message.checkpointSeq, replayed_events: message.replayed });
         return;
       case 'unrepresentable':
-        this.options.log.warn('stored events left out of the experiment results: their segment has more variants or currencies than it can code', {
-          events: message.events,
-        });
+        this.options.log.warn('stored events left out of the experiment results: too many variants or currencies in a segment', { events: message.events });
         return;
       case 'start_failed':
         this.options.log.error('loading the event statistics failed', { error: message.error });
@@ -278,9 +266,7 @@ export class EventWriter {
         let rows = 0;
         for (const id of message.ids) rows += this.waiting.get(id)?.size ?? 0;
         this.options.onTransaction?.(rows);
-        message.ids.forEach((id, i) => {
-          this.settle(id, { inserted: message.inserted[i]!, refused: message.refused[i]! }, undefined);
-        });
+        for (const [i, id] of message.ids.entries()) this.settle(id, { inserted: message.inserted[i]!, refused: message.refused[i]! }, undefined);
         return;
       }
       case 'failed': {

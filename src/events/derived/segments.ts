@@ -1,0 +1,84 @@
+/**
+ * Every experiment segment of every paywall, by project: the segment an
+ * exposure or a purchase goes into, and the counts the ingestion limits on
+ * audiences read (limits.ts).
+ */
+import { NO_CURRENCY, Segment } from './experiment-log.ts';
+
+/** The segment key of the default split (audience ids are never empty). */
+export const DEFAULT_SEGMENT = '';
+
+export class ExperimentLogs {
+  /** project → paywall → audience ('' for the default split) → segment */
+  private readonly segments = new Map<string, Map<string, Map<string, Segment>>>();
+  /** Segments per project: what the ingestion limit on audiences counts. */
+  private readonly perProject = new Map<string, number>();
+
+  segment(projectId: string, paywallId: string, audience: string): Segment {
+    let paywalls = this.segments.get(projectId);
+    if (!paywalls) this.segments.set(projectId, (paywalls = new Map()));
+    let audiences = paywalls.get(paywallId);
+    if (!audiences) paywalls.set(paywallId, (audiences = new Map()));
+    let segment = audiences.get(audience);
+    if (!segment) {
+      audiences.set(audience, (segment = new Segment()));
+      this.perProject.set(projectId, (this.perProject.get(projectId) ?? 0) + 1);
+    }
+    return segment;
+  }
+
+  /** Segments of one paywall. */
+  countOf(projectId: string, paywallId: string): number {
+    return this.segments.get(projectId)?.get(paywallId)?.size ?? 0;
+  }
+
+  /** Segments of every paywall of a project. */
+  countInProject(projectId: string): number {
+    return this.perProject.get(projectId) ?? 0;
+  }
+
+  find(projectId: string, paywallId: string, audience: string): Segment | undefined {
+    return this.segments.get(projectId)?.get(paywallId)?.get(audience);
+  }
+
+  /**
+   * Records an event of a known user when it is an exposure (with a variant) or a purchase; false
+   * when its segment has no code left for its variant or currency, and the entry is left out
+   * (ingestion refuses such events before they are stored: only data stored by an older version meets this).
+   */
+  apply(
+    projectId: string,
+    paywallId: string,
+    audience: string | null,
+    type: string,
+    ts: number,
+    ordinal: number,
+    variantId: string | null,
+    revenue: number | null,
+    currency: string | null,
+  ): boolean {
+    if (type === 'screen_impression') {
+      if (variantId === null) return true;
+      const segment = this.segment(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
+      const code = segment.code(segment.variants, variantId);
+      if (code === -1) return false;
+      segment.exposures.push(ordinal, ts, code, 0);
+      segment.version++;
+    } else if (type === 'purchase_complete') {
+      const segment = this.segment(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
+      const code = revenue === null || currency === null ? NO_CURRENCY : segment.code(segment.currencies, currency);
+      if (code === -1) return false;
+      segment.addPurchase(ordinal, ts, code, revenue ?? 0);
+      segment.version++;
+    }
+    return true;
+  }
+
+  *entries(): IterableIterator<[projectId: string, paywallId: string, audience: string, segment: Segment]> {
+    for (const [projectId, paywalls] of this.segments) {
+      for (const [paywallId, audiences] of paywalls) {
+        for (const [audience, segment] of audiences) yield [projectId, paywallId, audience, segment];
+      }
+    }
+  }
+}
