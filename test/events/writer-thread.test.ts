@@ -36,9 +36,12 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
     onTransaction: (rows) => transactions.push(rows),
   });
   const ts = Date.UTC(2026, 0, 1);
-  assert.deepEqual(await Promise.all([writer.write([row(projectId, 'a', ts), row(projectId, 'b', ts)]), writer.write([row(projectId, 'c', ts)])]), [2, 1]);
+  assert.deepEqual(await Promise.all([writer.write([row(projectId, 'a', ts), row(projectId, 'b', ts)]), writer.write([row(projectId, 'c', ts)])]), [
+    { inserted: 2, refused: [] },
+    { inserted: 1, refused: [] },
+  ]);
   // A retry of a stored event (same id, same client time) is a duplicate; another time makes it a new event.
-  assert.equal(await writer.write([row(projectId, 'a', ts), row(projectId, 'a', ts + 1)]), 1);
+  assert.deepEqual(await writer.write([row(projectId, 'a', ts), row(projectId, 'a', ts + 1)]), { inserted: 1, refused: [] });
   await writer.close();
 
   assert.equal(
