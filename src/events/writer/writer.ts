@@ -50,10 +50,7 @@ function notStored(detail: string): DomainError {
   return new DomainError('ingestion_failed', detail, { retryAfterSeconds: 1 });
 }
 
-/**
- * Why a batch the thread refused was not stored: the database's own failure (a lock held
- * elsewhere, a full disk, …) answers as every other write does; anything else is the writer's.
- */
+/** Why a refused batch was not stored: the database's own failure (a held lock, a full disk, …) answers as every write does; else the writer's. */
 function refused(unavailable: string | undefined): DomainError {
   if (unavailable === undefined) return notStored('the events were not stored; retry');
   return new DomainError('database_unavailable', `the events were not stored: ${unavailable}`, { retryAfterSeconds: 1 });
@@ -228,7 +225,11 @@ export class EventWriter {
     switch (message.kind) {
       case 'ready':
         this.ready = true;
-        this.options.log.info('event statistics ready', { rebuild_ms: message.rebuildMs, checkpoint_seq: message.checkpointSeq, replayed_events: message.replayed });
+        this.options.log.info('event statistics ready', {
+          rebuild_ms: message.rebuildMs,
+          checkpoint_seq: message.checkpointSeq,
+          replayed_events: message.replayed,
+        });
         return;
       case 'unrepresentable':
         this.options.log.warn('stored events left out of the experiment results: too many variants or currencies in a segment', { events: message.events });
