@@ -3,10 +3,25 @@
  * variants, weights and control) read from the phase, and every figure of
  * docs/experiments.md computed from the counts the event writer folded.
  */
-import type { FoldResult } from '../events/derived/experiment-fold.ts';
+import type { FoldResult, VariantFigures } from '../events/derived/experiment-fold.ts';
+import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import type { PhaseDesign } from '../paywalls/phases.ts';
+import { chanceToBeat, chanceToBeBestOf } from './bayes.ts';
+import { decide } from './decision.ts';
+import {
+  type Analysis,
+  conversionEffect,
+  differenceInference,
+  type Estimate,
+  holm,
+  meanDifference,
+  meanRelativeEffect,
+  minimumDetectableEffect,
+  relativeInference,
+  usersNeededPerVariant,
+} from './effects.ts';
 import type { Phase, Results } from './schema.ts';
-import { chanceToBeat, meanChanceToBeat, meanInterval, relativeUplift, sampleRatioMismatch, twoProportionPValue, wilsonInterval } from './statistics.ts';
+import { bucketShares, type Moments, meanChanceToBeat, meanInterval, sampleRatioMismatch, wilsonInterval } from './statistics.ts';
 
 /** Below these, `enough_data` is false (issue 12). */
 const MIN_EXPOSED_PER_VARIANT = 100;
@@ -16,7 +31,6 @@ export interface SegmentDesign {
   /** Variants users of the segment can get (weight > 0), in document order. */
   variants: string[];
   weights: Record<string, number>;
-  holdouts: Set<string>;
   control: string;
 }
 
@@ -37,58 +51,137 @@ export function segmentDesign(design: PhaseDesign, audience: string | null): Seg
   return {
     variants: listed.map((variant) => variant.id),
     weights,
-    holdouts: new Set(listed.filter((variant) => variant.holdout).map((variant) => variant.id)),
     control: control.id,
   };
 }
 
-export function buildResults(paywallId: string, audience: string | null, phase: Phase, segment: SegmentDesign, fold: FoldResult): Results {
+/** How the results are read: the paywall's experiment settings, with the request's analysis override applied. */
+export interface ReadSettings {
+  analysis: Analysis;
+  primaryMetric: string;
+  targetUplift: number;
+  conversionWindowHours: number | null;
+}
+
+const DEFAULT_TARGET_UPLIFT = 0.1;
+
+export function readSettings(settings: ExperimentSettings | undefined, override: Analysis | undefined): ReadSettings {
+  return {
+    analysis: override ?? settings?.analysis ?? 'sequential',
+    primaryMetric: settings?.primary_metric ?? 'conversion',
+    targetUplift: settings?.target_uplift ?? DEFAULT_TARGET_UPLIFT,
+    conversionWindowHours: settings?.conversion_window_hours ?? null,
+  };
+}
+
+type Uplift = Results['variants'][number]['uplift'];
+
+/** Inferences of the non-control variants of one metric, with Holm-adjusted p-values (the control's entry stays null). */
+function uplifts(estimates: (Estimate | null)[], analysis: Analysis): Uplift[] {
+  const inferences = estimates.map((estimate) => relativeInference(estimate, analysis));
+  const adjusted = holm(inferences.map((inference) => inference?.p_value ?? null));
+  return inferences.map((inference, i) =>
+    inference === null ? null : { relative: inference.value, ci95: inference.ci95, p_value: inference.p_value, p_value_adjusted: adjusted[i]! },
+  );
+}
+
+export function buildResults(paywallId: string, audience: string | null, phase: Phase, segment: SegmentDesign, fold: FoldResult, read: ReadSettings): Results {
+  const { analysis } = read;
   const c = segment.variants.indexOf(segment.control);
   const control = fold.variants[c]!;
   const nc = control.exposed_users;
   const cc = control.conversions;
+  const shares = bucketShares(segment.variants.map((id) => segment.weights[id]!));
   const observed = new Map<string, number>();
-  const srmWeights = new Map<string, number>();
+  const srmShares = new Map<string, number>();
   segment.variants.forEach((id, i) => {
-    if (segment.holdouts.has(id)) return;
     observed.set(id, fold.variants[i]!.exposed_users);
-    srmWeights.set(id, segment.weights[id]!);
+    srmShares.set(id, shares[i]!);
   });
+  const srm = sampleRatioMismatch(observed, srmShares);
   const totalConversions = fold.variants.reduce((sum, variant) => sum + variant.conversions, 0);
+  const enoughData = fold.variants.every((variant) => variant.exposed_users >= MIN_EXPOSED_PER_VARIANT) && totalConversions >= MIN_CONVERSIONS;
+  const conversion = uplifts(
+    fold.variants.map((figures, i) => (i === c ? null : conversionEffect(figures.conversions, figures.exposed_users, cc, nc))),
+    analysis,
+  );
+  const moments = (figures: VariantFigures, r: number): Moments => ({
+    n: figures.exposed_users,
+    sum: figures.revenue[r]!.total,
+    sumOfSquares: figures.revenue[r]!.sum_of_squares,
+  });
+  const revenue = fold.currencies.map((_, r) => {
+    const controlMoments = moments(control, r);
+    return {
+      uplift: uplifts(
+        fold.variants.map((figures, i) => (i === c ? null : meanRelativeEffect(moments(figures, r), controlMoments))),
+        analysis,
+      ),
+      difference: fold.variants.map((figures, i) => (i === c ? null : differenceInference(meanDifference(moments(figures, r), controlMoments), analysis))),
+    };
+  });
+  const withUsers = fold.variants.flatMap((figures, i) => (figures.exposed_users > 0 ? [i] : []));
+  const best = chanceToBeBestOf(withUsers.map((i) => ({ conversions: fold.variants[i]!.conversions, n: fold.variants[i]!.exposed_users })));
+  const primary =
+    read.primaryMetric === 'conversion'
+      ? conversion
+      : revenue[fold.currencies.findIndex((entry) => `revenue:${entry.currency}` === read.primaryMetric)]?.uplift;
+  const usersNeeded = nc > 0 ? usersNeededPerVariant(cc / nc, read.targetUplift) : null;
+  const decision = decide({
+    srmOk: srm.ok,
+    enoughData,
+    metric: read.primaryMetric,
+    control: segment.control,
+    comparisons: segment.variants.flatMap((id, i) => {
+      if (i === c) return [];
+      const uplift = primary?.[i] ?? null;
+      return [uplift === null ? null : { variant: id, relative: uplift.relative, ci95: uplift.ci95, p_value_adjusted: uplift.p_value_adjusted }];
+    }),
+    targetUplift: read.targetUplift,
+    usersNeeded,
+  });
   return {
     paywall_id: paywallId,
     audience,
     phase,
     control: segment.control,
-    enough_data: fold.variants.every((variant) => variant.exposed_users >= MIN_EXPOSED_PER_VARIANT) && totalConversions >= MIN_CONVERSIONS,
+    analysis,
+    primary_metric: read.primaryMetric,
+    decision,
+    power: { target_uplift: read.targetUplift, users_needed_per_variant: usersNeeded },
+    conversion_window_hours: read.conversionWindowHours,
+    enough_data: enoughData,
     multiple_exposure_users: fold.multiple_exposure_users,
-    srm: sampleRatioMismatch(observed, srmWeights),
+    srm,
     variants: segment.variants.map((id, i) => {
       const figures = fold.variants[i]!;
       const n = figures.exposed_users;
       const conversions = figures.conversions;
       const compared = i !== c && n > 0 && nc > 0;
+      const chance = withUsers.indexOf(i);
       return {
         variant_id: id,
         exposed_users: n,
         conversions,
         conversion_rate: n === 0 ? null : conversions / n,
         conversion_rate_ci95: wilsonInterval(conversions, n),
-        uplift: compared ? relativeUplift(conversions, n, cc, nc) : null,
-        p_value: compared ? twoProportionPValue(conversions, n, cc, nc) : null,
+        uplift: conversion[i]!,
+        p_value: conversion[i]?.p_value ?? null,
         chance_to_beat_control: compared ? chanceToBeat(conversions, n, cc, nc) : null,
-        revenue: figures.revenue.map((revenue, r) => {
-          const moments = { n, sum: revenue.total, sumOfSquares: revenue.sum_of_squares };
-          const controlRevenue = control.revenue[r]!;
-          const mean = meanInterval(moments);
+        chance_to_be_best: chance === -1 ? null : best[chance]!,
+        mde_relative: i === c ? null : minimumDetectableEffect(n, cc, nc),
+        revenue: figures.revenue.map((entry, r) => {
+          const mean = meanInterval(moments(figures, r));
+          const difference = revenue[r]!.difference[i]!;
           return {
-            currency: revenue.currency,
-            total: revenue.total,
+            currency: entry.currency,
+            total: entry.total,
             per_exposed_user: mean?.mean ?? null,
             per_exposed_user_ci95: mean?.ci95 ?? null,
-            chance_to_beat_control: compared
-              ? meanChanceToBeat(moments, { n: nc, sum: controlRevenue.total, sumOfSquares: controlRevenue.sum_of_squares })
-              : null,
+            chance_to_beat_control: compared ? meanChanceToBeat(moments(figures, r), moments(control, r)) : null,
+            uplift: revenue[r]!.uplift[i]!,
+            difference: difference === null ? null : { value: difference.value, ci95: difference.ci95 },
+            winsorized_at: fold.currencies[r]!.cap,
           };
         }),
       };

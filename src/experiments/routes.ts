@@ -24,9 +24,9 @@ export function experimentsApi(experiments: ExperimentResults): RouteDefinition[
         },
       },
       handler: async (req) => {
-        const { phase, audience = null, format = 'json' } = readQuery(req, ResultsQuerySchema);
+        const { phase, audience = null, format = 'json', analysis } = readQuery(req, ResultsQuerySchema);
         const paywallId = req.params.id!;
-        const results = await experiments.results(projectOf(req), paywallId, phase, audience);
+        const results = await experiments.results(projectOf(req), paywallId, phase, audience, analysis);
         if (format === 'csv') {
           return {
             status: 200,

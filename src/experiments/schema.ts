@@ -31,7 +31,22 @@ export const ResultsQuerySchema = v.object({
   ),
   audience: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.description('an audience id of the phase; default: the default split'))),
   format: v.optional(v.picklist(['json', 'csv'], 'must be json or csv')),
+  analysis: v.optional(
+    v.pipe(v.picklist(['sequential', 'fixed'], 'must be sequential or fixed'), v.description("overrides the paywall's experiment.analysis for this read")),
+  ),
 });
+
+const Uplift = v.pipe(
+  v.nullable(
+    v.object({
+      relative: v.pipe(v.number(), v.description('m_v / m_c − 1')),
+      ci95: v.pipe(Interval, v.description('r ± half-width of the analysis (delta-method se); the lower bound is never below −1')),
+      p_value: v.pipe(v.number(), v.description('from the same r and se: p < 0.05 exactly when ci95 excludes 0')),
+      p_value_adjusted: v.pipe(v.number(), v.description('Holm–Bonferroni over the non-control variants of the metric; equals p_value with one')),
+    }),
+  ),
+  v.description('null for the control, and where m_c = 0 or se = 0'),
+);
 
 const RevenueSchema = v.object({
   currency: v.string(),
@@ -39,6 +54,18 @@ const RevenueSchema = v.object({
   per_exposed_user: v.nullable(v.number()),
   per_exposed_user_ci95: v.nullable(Interval),
   chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('Φ((m_v − m_c)/√(s_v²/n_v + s_c²/n_c)); null for the control')),
+  uplift: Uplift,
+  difference: v.pipe(
+    v.nullable(v.object({ value: v.number(), ci95: Interval })),
+    v.description('m_v − m_c with the analysis interval on se = √(s_v²/n_v + s_c²/n_c); null for the control'),
+  ),
+  winsorized_at: v.pipe(v.nullable(v.number()), v.description("the cap applied to each user's revenue (experiment.revenue_winsorize_percentile); null: none")),
+});
+
+const DecisionSchema = v.object({
+  status: v.picklist(['srm_failed', 'not_enough_data', 'winner', 'control_best', 'no_difference', 'keep_running']),
+  variant: v.pipe(v.nullable(v.string()), v.description('the winner (status winner), else null')),
+  reason: v.pipe(v.string(), v.description('one sentence a product manager can act on')),
 });
 
 export const ResultsSchema = v.object({
@@ -46,6 +73,19 @@ export const ResultsSchema = v.object({
   audience: v.pipe(v.nullable(v.string()), v.description('null: the default split')),
   phase: PhaseSchema,
   control: v.string(),
+  analysis: v.pipe(v.picklist(['sequential', 'fixed']), v.description('the analysis behind intervals and p-values')),
+  primary_metric: v.pipe(v.string(), v.description('"conversion" or "revenue:CUR": what the decision is taken on')),
+  decision: DecisionSchema,
+  power: v.object({
+    target_uplift: v.pipe(v.number(), v.description('experiment.target_uplift (default 0.10)')),
+    users_needed_per_variant: v.pipe(
+      v.nullable(v.number()),
+      v.description(
+        "exposed users per variant to detect target_uplift over the control's rate with 80 % power, two-sided 5 %; null while the control converts nobody",
+      ),
+    ),
+  }),
+  conversion_window_hours: v.nullable(v.number()),
   enough_data: v.pipe(v.boolean(), v.description('false while a variant has fewer than 100 exposed users or the segment fewer than 10 conversions')),
   multiple_exposure_users: v.number(),
   srm: v.object({
@@ -61,12 +101,11 @@ export const ResultsSchema = v.object({
       conversions: v.number(),
       conversion_rate: v.nullable(v.number()),
       conversion_rate_ci95: v.pipe(v.nullable(Interval), v.description('Wilson score interval')),
-      uplift: v.pipe(
-        v.nullable(v.object({ relative: v.number(), ci95: Interval })),
-        v.description('p_v / p_c − 1, delta-method interval; null for the control'),
-      ),
-      p_value: v.pipe(v.nullable(v.number()), v.description('two-sided pooled two-proportion z-test; null for the control')),
+      uplift: Uplift,
+      p_value: v.pipe(v.nullable(v.number()), v.description('uplift.p_value')),
       chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('P(X_v > X_c), Beta posteriors; null for the control')),
+      chance_to_be_best: v.pipe(v.nullable(v.number()), v.description('P(this rate is the largest), Beta posteriors; null without users')),
+      mde_relative: v.pipe(v.nullable(v.number()), v.description('smallest relative lift detectable now with 80 % power, two-sided 5 %; null for the control')),
       revenue: v.array(RevenueSchema),
     }),
   ),

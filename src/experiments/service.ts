@@ -5,9 +5,11 @@
  * DomainErrors.
  */
 import type { FoldQuery, FoldResult } from '../events/derived/experiment-fold.ts';
+import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import type { PhaseDesign, PhaseRow } from '../paywalls/phases.ts';
 import { DomainError } from '../shared/errors.ts';
-import { buildResults, segmentDesign } from './results.ts';
+import type { Analysis } from './effects.ts';
+import { buildResults, readSettings, segmentDesign } from './results.ts';
 import type { Results } from './schema.ts';
 
 /** Where the counts come from: the event writer's derived state. */
@@ -15,9 +17,11 @@ export interface ExperimentCounts {
   results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): Promise<FoldResult>;
 }
 
-/** Where the phases come from: the paywalls feature (paywall_not_found for an unknown paywall). */
+/** Where the phases and settings come from: the paywalls feature (paywall_not_found for an unknown paywall). */
 export interface PhaseSource {
   phases(projectId: string, paywallId: string): PhaseRow[];
+  /** The `experiment` object of the live revision (else the newest). */
+  experimentSettings(projectId: string, paywallId: string): ExperimentSettings | undefined;
 }
 
 export class ExperimentResults {
@@ -26,9 +30,11 @@ export class ExperimentResults {
     private readonly phases: PhaseSource,
   ) {}
 
-  /** The results of phase `number` (default: the current one) and `audience` (null: the default split). */
-  async results(projectId: string, paywallId: string, number: number | undefined, audience: string | null): Promise<Results> {
+  /** The results of phase `number` (default: the current one) and `audience` (null: the default split); `analysis` overrides the paywall's. */
+  async results(projectId: string, paywallId: string, number: number | undefined, audience: string | null, analysis?: Analysis): Promise<Results> {
     const list = this.phases.phases(projectId, paywallId);
+    const settings = this.phases.experimentSettings(projectId, paywallId);
+    const read = readSettings(settings, analysis);
     const row = number === undefined ? list.at(-1) : list.find((candidate) => candidate.number === number);
     if (!row) {
       throw new DomainError(
@@ -38,7 +44,13 @@ export class ExperimentResults {
     }
     const segment = segmentDesign(JSON.parse(row.design) as PhaseDesign, audience);
     if (!segment) throw new DomainError('audience_not_found', 'this phase has no audience with this id');
-    const fold = await this.counts.results(projectId, paywallId, audience, { from: row.started_at, to: row.ended_at, variants: segment.variants });
+    const fold = await this.counts.results(projectId, paywallId, audience, {
+      from: row.started_at,
+      to: row.ended_at,
+      variants: segment.variants,
+      conversionWindowMs: read.conversionWindowHours === null ? null : read.conversionWindowHours * 3_600_000,
+      winsorizePercentile: settings?.revenue_winsorize_percentile ?? null,
+    });
     const phase = {
       number: row.number,
       started_at: new Date(row.started_at).toISOString(),
@@ -46,6 +58,6 @@ export class ExperimentResults {
       revision: row.revision,
       weights: segment.weights,
     };
-    return buildResults(paywallId, audience, phase, segment, fold);
+    return buildResults(paywallId, audience, phase, segment, fold, read);
   }
 }

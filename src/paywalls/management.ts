@@ -3,7 +3,8 @@ import { DomainError, type FieldError } from '../shared/errors.ts';
 import { ID_RULE, IdSchema } from '../shared/id.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
 import type { ProductCatalog } from './catalog.ts';
-import { type DocumentError, type PaywallDeps, validatePaywall } from './document/index.ts';
+import type { ExperimentSettings } from './document/experiment.ts';
+import { type DocumentError, type PaywallDeps, type PaywallOutput, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
@@ -74,6 +75,14 @@ export class PaywallManager {
   phases(projectId: string, id: string): PhaseRow[] {
     if (!this.store.get(projectId, id)) throw notFound();
     return this.phaseStore.phases(projectId, id);
+  }
+
+  /** The `experiment` settings results are read with: the live revision's, else the newest revision's. */
+  experimentSettings(projectId: string, id: string): ExperimentSettings | undefined {
+    const row = this.store.get(projectId, id);
+    if (!row) throw notFound();
+    const stored = this.store.revision(projectId, id, row.live_revision ?? row.latest_revision);
+    return stored === undefined ? undefined : (JSON.parse(stored.document) as PaywallOutput).experiment;
   }
 
   list(projectId: string): PaywallInfo[] {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { chanceToBeat } from '../../src/experiments/bayes.ts';
+import { conversionEffect, holm, relativeInference, Z95 } from '../../src/experiments/effects.ts';
 import { normalCdf } from '../../src/experiments/special.ts';
-import { chanceToBeat, relativeUplift, sampleRatioMismatch, twoProportionPValue, wilsonInterval, Z95 } from '../../src/experiments/statistics.ts';
+import { bucketShares, sampleRatioMismatch, wilsonInterval } from '../../src/experiments/statistics.ts';
 import { ingest, type Json, openTestDb, restartServer, serverOn, until } from '../events/client.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { expectedResults, moments, random, type SentEvent, sendShuffled } from './workload.ts';
@@ -72,8 +74,10 @@ function userEvents(rand: () => number, userId: string, from: number, to: number
   for (let i = 0; i < buys; i++) {
     const ts = first + Math.floor(rand() * (to - first));
     const kind = rand();
+    // A purchase a backend sends does not know the audience: it still counts for the user's segment.
+    const sender = rand() < 0.3 ? { paywall_id: PAYWALL, user_id: userId } : base;
     const money = kind < 0.6 ? { revenue: [9.99, 49.99][Math.floor(rand() * 2)]!, currency: 'USD' } : kind < 0.85 ? { revenue: 8.99, currency: 'EUR' } : {};
-    events.push({ id: next(), type: 'purchase_complete', ts, ...money, ...base });
+    events.push({ id: next(), type: 'purchase_complete', ts, ...money, ...sender });
   }
   return events;
 }
@@ -114,6 +118,11 @@ function check(body: Json, events: SentEvent[], phase: Json, audience: string | 
   const nc = expected.exposed.control!;
   const cc = expected.conversions.control!;
   const currencies = [...expected.revenue.keys()].sort();
+  assert.equal(body.analysis, 'sequential');
+  const pValues = variants.map((id) =>
+    id === 'control' ? null : (relativeInference(conversionEffect(expected.conversions[id]!, expected.exposed[id]!, cc, nc), 'sequential')?.p_value ?? null),
+  );
+  const adjusted = holm(pValues);
   for (const variant of body.variants as Json[]) {
     const id = variant.variant_id as string;
     const n = expected.exposed[id]!;
@@ -128,10 +137,11 @@ function check(body: Json, events: SentEvent[], phase: Json, audience: string | 
       assert.equal(variant.p_value, null);
       assert.equal(variant.chance_to_beat_control, null);
     } else {
-      const uplift = relativeUplift(c, n, cc, nc);
-      close(variant.uplift?.relative ?? null, uplift?.relative ?? null, `${at} uplift`);
+      const uplift = relativeInference(conversionEffect(c, n, cc, nc), 'sequential');
+      close(variant.uplift?.relative ?? null, uplift?.value ?? null, `${at} uplift`);
       closeInterval(variant.uplift?.ci95 ?? null, uplift?.ci95 ?? null, `${at} uplift ci`);
-      close(variant.p_value, twoProportionPValue(c, n, cc, nc), `${at} p`);
+      close(variant.p_value, uplift?.p_value ?? null, `${at} p`);
+      close(variant.uplift?.p_value_adjusted ?? null, adjusted[variants.indexOf(id)]!, `${at} adjusted p`);
       close(variant.chance_to_beat_control, chanceToBeat(c, n, cc, nc), `${at} chance`);
     }
     assert.deepEqual(
@@ -160,8 +170,9 @@ function check(body: Json, events: SentEvent[], phase: Json, audience: string | 
       }
     }
   }
-  const srmWeights = new Map(variants.filter((v) => v !== 'hold').map((v) => [v, weights[v]!]));
-  const srm = sampleRatioMismatch(new Map(variants.filter((v) => v !== 'hold').map((v) => [v, expected.exposed[v]!])), srmWeights);
+  // The holdout is in the SRM check, against its true share of the buckets.
+  const shares = bucketShares(variants.map((v) => weights[v]!));
+  const srm = sampleRatioMismatch(new Map(variants.map((v) => [v, expected.exposed[v]!])), new Map(variants.map((v, i) => [v, shares[i]!])));
   close(body.srm.p_value, srm.p_value, `${where} srm`);
   assert.equal(body.srm.ok, srm.ok);
   assert.deepEqual(body.srm.observed, { ...srm.observed });

@@ -1,16 +1,21 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { chiSquareSurvival, normalCdf } from '../../src/experiments/special.ts';
+import { chanceToBeat, chanceToBeBestOf } from '../../src/experiments/bayes.ts';
 import {
-  chanceToBeat,
-  meanChanceToBeat,
-  meanInterval,
-  relativeUplift,
-  sampleRatioMismatch,
-  twoProportionPValue,
-  wilsonInterval,
-} from '../../src/experiments/statistics.ts';
+  type Analysis,
+  conversionEffect,
+  differenceInference,
+  holm,
+  type Inference,
+  meanDifference,
+  meanRelativeEffect,
+  minimumDetectableEffect,
+  relativeInference,
+  usersNeededPerVariant,
+} from '../../src/experiments/effects.ts';
+import { chiSquareSurvival, normalCdf } from '../../src/experiments/special.ts';
+import { bucketShares, meanChanceToBeat, meanInterval, sampleRatioMismatch, wilsonInterval } from '../../src/experiments/statistics.ts';
 
 /** Figures computed by SciPy (test/experiments/reference.py), independently of src/experiments/. */
 const reference = JSON.parse(readFileSync(new URL('./reference.json', import.meta.url), 'utf8'));
@@ -37,47 +42,110 @@ test('Wilson intervals match SciPy to 1e-6', () => {
   assert.equal(wilsonInterval(0, 0), null);
 });
 
-test('p-values, uplift intervals and the Beta chance to beat control match SciPy', () => {
-  for (const { variant, control, p_value, uplift, chance_to_beat } of reference.comparisons) {
+interface ReferenceInference {
+  value: number;
+  ci95: [number, number];
+  p_value: number;
+}
+
+function sameInference(actual: Inference | null, expected: ReferenceInference | null, what: string): void {
+  if (expected === null) {
+    assert.equal(actual, null, `${what}: expected null`);
+    return;
+  }
+  assert.ok(actual !== null, `${what}: expected figures, got null`);
+  close(actual.value, expected.value, 1e-6, `${what} value`);
+  close(actual.ci95[0], expected.ci95[0], 1e-6, `${what} low`);
+  close(actual.ci95[1], expected.ci95[1], 1e-6, `${what} high`);
+  close(actual.p_value, expected.p_value, 1e-6, `${what} p-value`);
+  // One statistic: the p-value is below 0.05 exactly when the interval excludes 0.
+  assert.equal(actual.p_value < 0.05, actual.ci95[0] > 0 || actual.ci95[1] < 0, `${what}: p and interval agree`);
+}
+
+test('conversion uplift, its interval and p-value (fixed and sequential), MDE and the chance to beat control match SciPy', () => {
+  for (const { variant, control, chance_to_beat, fixed, sequential, mde_relative } of reference.comparisons) {
     const [cv, nv] = variant;
     const [cc, nc] = control;
     const what = `${cv}/${nv} vs ${cc}/${nc}`;
-    close(twoProportionPValue(cv, nv, cc, nc), p_value, 1e-6, `${what} p-value`);
-    const computed = relativeUplift(cv, nv, cc, nc);
-    if (uplift === null) assert.equal(computed, null, `${what}: no uplift over a zero control rate`);
-    else {
-      close(computed?.relative, uplift.relative, 1e-6, `${what} uplift`);
-      close(computed?.ci95[0], uplift.ci95[0], 1e-6, `${what} uplift low`);
-      close(computed?.ci95[1], uplift.ci95[1], 1e-6, `${what} uplift high`);
+    for (const [analysis, expected] of [
+      ['fixed', fixed],
+      ['sequential', sequential],
+    ] as [Analysis, ReferenceInference | null][]) {
+      sameInference(relativeInference(conversionEffect(cv, nv, cc, nc), analysis), expected, `${what} ${analysis}`);
     }
+    if (mde_relative === null) assert.equal(minimumDetectableEffect(nv, cc, nc), null);
+    else close(minimumDetectableEffect(nv, cc, nc), mde_relative, 1e-6, `${what} mde`);
     close(chanceToBeat(cv, nv, cc, nc), chance_to_beat, 1e-6, `${what} chance to beat`);
   }
 });
 
-test('the chance to beat control is symmetric and one half for identical groups', () => {
-  close(chanceToBeat(50, 1000, 50, 1000), 0.5, 1e-9, 'identical');
-  close(chanceToBeat(75, 1040, 50, 1000) + chanceToBeat(50, 1000, 75, 1040), 1, 1e-9, 'symmetry');
+test('the sequential interval is wider than the fixed one, and never goes below −100 %', () => {
+  const effect = conversionEffect(75, 1040, 50, 1000)!;
+  const fixed = relativeInference(effect, 'fixed')!;
+  const sequential = relativeInference(effect, 'sequential')!;
+  assert.ok(sequential.ci95[1] - sequential.value > fixed.ci95[1] - fixed.value);
+  assert.ok(sequential.p_value > fixed.p_value);
+  assert.equal(relativeInference(conversionEffect(1, 20, 3, 20), 'sequential')!.ci95[0], -1);
+  // Degenerate cases are null, never [−1, −1] or a zero interval.
+  assert.equal(relativeInference(conversionEffect(0, 100, 5, 100), 'fixed'), null);
+  assert.equal(relativeInference(conversionEffect(100, 100, 100, 100), 'fixed'), null);
+  assert.equal(relativeInference(conversionEffect(5, 100, 0, 100), 'fixed'), null);
+});
+
+test('chance to be best matches numerical integration in SciPy within 1e-4, sums to 1, and the chance to beat at 10⁸ users too', () => {
+  for (const { groups, chance_to_be_best } of reference.best) {
+    const computed = chanceToBeBestOf(groups.map(([conversions, n]: [number, number]) => ({ conversions, n })));
+    for (const [i, expected] of (chance_to_be_best as number[]).entries()) close(computed[i], expected, 1e-4, `best ${JSON.stringify(groups)} ${i}`);
+    close(
+      computed.reduce((a, b) => a + b, 0),
+      1,
+      1e-12,
+      'sum',
+    );
+  }
+  for (const { variant, control, chance_to_beat } of reference.big_beat) {
+    close(chanceToBeat(variant[0], variant[1], control[0], control[1]), chance_to_beat, 1e-4, 'chance to beat at 1e8');
+  }
+  assert.deepEqual(chanceToBeBestOf([{ conversions: 3, n: 10 }]), [1]);
+});
+
+test('Holm adjusted p-values match their definition; nulls stay out of the family', () => {
+  for (const { p, adjusted } of reference.holm) {
+    for (const [i, value] of holm(p).entries()) close(value, adjusted[i], 1e-12, `holm ${p} ${i}`);
+  }
+  assert.deepEqual(holm([0.01, null, 0.04]), [0.02, null, 0.04]);
+});
+
+test('users needed per variant match the sample-size formula', () => {
+  for (const { p_c, target, users } of reference.power) assert.equal(usersNeededPerVariant(p_c, target), users, `${p_c} ${target}`);
+  assert.equal(usersNeededPerVariant(0, 0.1), null);
+  assert.equal(usersNeededPerVariant(0.95, 0.1), null);
 });
 
 test('revenue per exposed user, its interval and chance to beat control match NumPy and SciPy', () => {
-  for (const { variant, control, mean, ci95, chance_to_beat } of reference.revenue) {
+  for (const { variant, control, mean, ci95, chance_to_beat, relative, difference } of reference.revenue) {
     const figures = meanInterval(variant);
     close(figures?.mean, mean, 1e-9, 'mean');
     close(figures?.ci95?.[0], ci95[0], 1e-6, 'mean low');
     close(figures?.ci95?.[1], ci95[1], 1e-6, 'mean high');
     close(meanChanceToBeat(variant, control), chance_to_beat, 1e-6, 'revenue chance to beat');
+    for (const analysis of ['fixed', 'sequential'] as const) {
+      sameInference(relativeInference(meanRelativeEffect(variant, control), analysis), relative[analysis], `revenue uplift ${analysis}`);
+      sameInference(differenceInference(meanDifference(variant, control), analysis), difference[analysis], `revenue difference ${analysis}`);
+    }
   }
   assert.equal(meanInterval({ n: 0, sum: 0, sumOfSquares: 0 }), null);
   assert.deepEqual(meanInterval({ n: 1, sum: 5, sumOfSquares: 25 }), { mean: 5, ci95: null });
   assert.equal(meanChanceToBeat({ n: 10, sum: 0, sumOfSquares: 0 }, { n: 10, sum: 0, sumOfSquares: 0 }), null);
 });
 
-test('the sample-ratio-mismatch check matches scipy.stats.chisquare', () => {
+test('the sample-ratio-mismatch check against the true bucket shares matches scipy.stats.chisquare', () => {
   for (const { observed, weights, expected, p_value } of reference.srm) {
     const ids = observed.map((_: number, i: number) => `v${i}`);
+    const shares = bucketShares(weights);
     const check = sampleRatioMismatch(
       new Map(ids.map((id: string, i: number) => [id, observed[i]])),
-      new Map(ids.map((id: string, i: number) => [id, weights[i]])),
+      new Map(ids.map((id: string, i: number) => [id, shares[i]!])),
     );
     close(check.p_value, p_value, 1e-6, `srm ${observed}`);
     assert.equal(check.ok, p_value >= 0.001);
@@ -86,7 +154,7 @@ test('the sample-ratio-mismatch check matches scipy.stats.chisquare', () => {
 });
 
 test('the SRM check has no verdict with fewer than two variants or no users, and is safe for any variant id', () => {
-  assert.equal(sampleRatioMismatch(new Map([['a', 10]]), new Map([['a', 100]])).p_value, null);
+  assert.equal(sampleRatioMismatch(new Map([['a', 10]]), new Map([['a', 1]])).p_value, null);
   assert.equal(
     sampleRatioMismatch(
       new Map(),
@@ -103,8 +171,8 @@ test('the SRM check has no verdict with fewer than two variants or no users, and
       ['__proto__', 12],
     ]),
     new Map([
-      ['constructor', 50],
-      ['__proto__', 50],
+      ['constructor', 0.5],
+      ['__proto__', 0.5],
     ]),
   );
   assert.equal(check.observed.constructor, 10);

@@ -48,8 +48,8 @@ export function expectedResults(
   audience: string | null,
   variants: string[],
 ): Expected {
-  const inPhase = (e: SentEvent) =>
-    e.paywall_id === paywallId && e.ts >= from && (to === null || e.ts < to) && (e.audience ?? null) === audience && e.user_id !== undefined;
+  const inWindow = (e: SentEvent) => e.paywall_id === paywallId && e.ts >= from && (to === null || e.ts < to) && e.user_id !== undefined;
+  const inPhase = (e: SentEvent) => inWindow(e) && (e.audience ?? null) === audience;
   const seen = new Map<string, { variants: Set<string>; first: number }>();
   for (const e of events) {
     if (!inPhase(e) || e.type !== 'screen_impression' || e.variant_id === undefined || !variants.includes(e.variant_id)) continue;
@@ -78,7 +78,8 @@ export function expectedResults(
     const variant = [...user.variants][0]!;
     expected.exposed[variant]!++;
     bump(dayOf(user.first), variant, 0);
-    const purchases = events.filter((e) => inPhase(e) && e.type === 'purchase_complete' && e.user_id === userId && e.ts >= user.first);
+    // A purchase counts for the segment where its user was exposed, whatever its own audience.
+    const purchases = events.filter((e) => inWindow(e) && e.type === 'purchase_complete' && e.user_id === userId && e.ts >= user.first);
     if (purchases.length === 0) continue;
     expected.conversions[variant]!++;
     bump(dayOf(Math.min(...purchases.map((e) => e.ts))), variant, 1);

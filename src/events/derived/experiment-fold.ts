@@ -2,7 +2,12 @@
  * Folds a segment's logs over one phase into the counts the statistics need
  * (docs/experiments.md, "Model"): per user, the variants seen and the first
  * exposure; per exposed user of one variant, the first purchase at or after
- * it and the revenue of every such purchase per currency.
+ * it (within the conversion window) and the revenue of every such purchase
+ * per currency. Purchases are read from every segment of the paywall: a
+ * purchase counts for the segment in which its user was exposed, whatever
+ * its own `audience` says (a backend sending it cannot know it). Revenue is
+ * kept sparse, per payer and currency, so that memory follows what exists,
+ * not users × currencies.
  *
  * A fold is kept and brought up to date: each update reads only the log
  * entries added since the last one. Exposures only lower a user's first
@@ -23,6 +28,10 @@ export interface FoldQuery {
   to: number | null;
   /** The segment's variants in order; exposures to any other variant are ignored. */
   variants: string[];
+  /** Purchases later than this after the user's first exposure do not count; null: no window. */
+  conversionWindowMs: number | null;
+  /** Each currency's per-user revenue is capped at this nearest-rank percentile of its payers; null: no cap. */
+  winsorizePercentile: number | null;
 }
 
 export interface VariantFigures {
@@ -32,20 +41,30 @@ export interface VariantFigures {
   revenue: { currency: string; total: number; sum_of_squares: number }[];
 }
 
+/** A currency's cap when the query winsorizes (null: none, or no payer). */
+export interface CurrencyCap {
+  currency: string;
+  cap: number | null;
+}
+
 export interface FoldResult {
   multiple_exposure_users: number;
   variants: VariantFigures[];
+  /** The currencies of `revenue`, in the same order, with the winsorizing cap applied to each. */
+  currencies: CurrencyCap[];
   /** Cumulative exposed users and conversions per variant at the end of each UTC day. */
   days: { day: string; exposed_users: number[]; conversions: number[] }[];
 }
 
 const UNSEEN = -1;
 const MULTIPLE = -2;
-/** Revenue of a user with no purchase in that currency (0 is a real amount: a free purchase). */
-const NONE = -1;
+/** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
+const CURRENCY_SLOTS = 65_536;
+/** Revenue above this (major units) is not summed: events/schema.ts refuses it, but events stored before that cap may hold it. */
+export const MAX_REVENUE = 1e9;
 
 export function emptyFold(query: FoldQuery): FoldResult {
-  return { multiple_exposure_users: 0, variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, revenue: [] })), days: [] };
+  return { multiple_exposure_users: 0, currencies: [], variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, revenue: [] })), days: [] };
 }
 
 function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill: number): T {
@@ -58,29 +77,38 @@ function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill
 
 export class PhaseFold {
   private exposuresRead = 0;
-  private purchasesRead = 0;
+  /** Per purchase source (a segment of the paywall): entries read so far. */
+  private readonly purchasesRead = new Map<Segment, number>();
   private users = 0;
   private variantOf = new Int32Array(0);
   private firstExposure = new Float64Array(0);
   private firstPurchase = new Float64Array(0);
-  /** currency code → user → revenue (NONE: no purchase in it) */
-  private readonly revenue = new Map<number, Float64Array>();
+  /** user · CURRENCY_SLOTS + currency slot → the user's revenue in that currency (payers only). */
+  private readonly revenue = new Map<number, number>();
+  /** Currency name → slot, across the paywall's segments (each codes its currencies its own way). */
+  private readonly slots = new Map<string, number>();
+  private readonly names: string[] = [];
   private readonly to: number;
+  private readonly window: number;
 
   constructor(
     private readonly segment: Segment,
     private readonly query: FoldQuery,
   ) {
     this.to = query.to ?? Number.POSITIVE_INFINITY;
+    this.window = query.conversionWindowMs ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Reads the entries added since the last update; `users` is the project's user count (every ordinal is below it). */
-  update(users: number): void {
+  /**
+   * Reads the entries added since the last update; `users` is the project's
+   * user count (every ordinal is below it), `sources` every segment of the
+   * paywall (this one included), whose purchases may count here.
+   */
+  update(users: number, sources: Segment[]): void {
     if (users > this.users) {
       this.variantOf = grown(this.variantOf, users, UNSEEN);
       this.firstExposure = grown(this.firstExposure, users, Number.POSITIVE_INFINITY);
       this.firstPurchase = grown(this.firstPurchase, users, Number.POSITIVE_INFINITY);
-      for (const [code, amounts] of this.revenue) this.revenue.set(code, grown(amounts, users, NONE));
       this.users = users;
     }
     const { segment, query, to, variantOf, firstExposure, firstPurchase } = this;
@@ -112,38 +140,58 @@ export class PhaseFold {
       }
     }
     this.exposuresRead = exposures.length;
-    const purchases = segment.purchases;
-    for (let i = this.purchasesRead; i < purchases.length; ) {
-      const block = purchases.blocks[i >>> BLOCK_SHIFT]!;
-      const { codes, ordinals, values } = block;
-      const end = Math.min(purchases.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
-      for (let j = i & BLOCK_MASK; i < end; i++, j++) this.count(ordinals[j]!, timeAt(block, j), codes[j]!, values![j]!);
+    for (const source of sources) {
+      const purchases = source.purchases;
+      for (let i = this.purchasesRead.get(source) ?? 0; i < purchases.length; ) {
+        const block = purchases.blocks[i >>> BLOCK_SHIFT]!;
+        const { codes, ordinals, values } = block;
+        const end = Math.min(purchases.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
+        for (let j = i & BLOCK_MASK; i < end; i++, j++) this.count(source, ordinals[j]!, timeAt(block, j), codes[j]!, values![j]!);
+      }
+      this.purchasesRead.set(source, purchases.length);
     }
-    this.purchasesRead = purchases.length;
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
-    const blocks = purchases.blocks;
     for (const user of moved) {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
-      for (const amounts of this.revenue.values()) amounts[user] = NONE;
-      for (let i = segment.lastPurchase?.get(user) ?? -1; i !== -1; i = segment.previousPurchase[i]!) {
-        const block = blocks[i >>> BLOCK_SHIFT]!;
-        const j = i & BLOCK_MASK;
-        this.count(user, timeAt(block, j), block.codes[j]!, block.values![j]!);
-      }
+      for (const source of sources) this.eachPurchase(source, user, (ts, code) => this.forget(source, user, code));
+      for (const source of sources) this.eachPurchase(source, user, (ts, code, value) => this.count(source, user, ts, code, value));
     }
   }
 
-  private count(user: number, ts: number, code: number, value: number): void {
-    if (ts < this.query.from || ts >= this.to) return;
-    if (this.variantOf[user]! === UNSEEN || ts < this.firstExposure[user]!) return;
-    if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
-    if (code === NO_CURRENCY) return;
-    let amounts = this.revenue.get(code);
-    if (!amounts) this.revenue.set(code, (amounts = new Float64Array(this.users).fill(NONE)));
-    amounts[user] = amounts[user] === NONE ? value : amounts[user]! + value;
+  /** Calls `visit` for each purchase of `user` in `source`'s log (through its per-user chain). */
+  private eachPurchase(source: Segment, user: number, visit: (ts: number, code: number, value: number) => void): void {
+    const blocks = source.purchases.blocks;
+    const read = this.purchasesRead.get(source) ?? 0;
+    for (let i = source.lastPurchase?.get(user) ?? -1; i !== -1; i = source.previousPurchase[i]!) {
+      if (i >= read) continue;
+      const block = blocks[i >>> BLOCK_SHIFT]!;
+      const j = i & BLOCK_MASK;
+      visit(timeAt(block, j), block.codes[j]!, block.values![j]!);
+    }
   }
 
-  /** The counts: one sequential pass over the users. */
+  private slot(source: Segment, code: number): number {
+    const name = source.currencies[code]!;
+    let slot = this.slots.get(name);
+    if (slot === undefined) this.slots.set(name, (slot = this.names.push(name) - 1));
+    return slot;
+  }
+
+  private forget(source: Segment, user: number, code: number): void {
+    if (code !== NO_CURRENCY) this.revenue.delete(user * CURRENCY_SLOTS + this.slot(source, code));
+  }
+
+  private count(source: Segment, user: number, ts: number, code: number, value: number): void {
+    if (ts < this.query.from || ts >= this.to) return;
+    const exposed = this.firstExposure[user]!;
+    if (this.variantOf[user]! === UNSEEN || ts < exposed || ts > exposed + this.window) return;
+    if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
+    if (code === NO_CURRENCY || !(value <= MAX_REVENUE)) return;
+    const key = user * CURRENCY_SLOTS + this.slot(source, code);
+    this.revenue.set(key, (this.revenue.get(key) ?? 0) + value);
+  }
+
+  /** The counts: one sequential pass over the users, one over the payers. */
   result(): FoldResult {
     const k = this.query.variants.length;
     const result = emptyFold(this.query);
@@ -178,26 +226,7 @@ export class PhaseFold {
       figures.exposed_users = exposed[v]!;
       figures.conversions = conversions[v]!;
     });
-    const currencies = [...this.revenue.keys()].sort((a, b) => (this.segment.currencies[a]! < this.segment.currencies[b]! ? -1 : 1));
-    for (const code of currencies) {
-      const amounts = this.revenue.get(code)!;
-      const totals = new Float64Array(k);
-      const squares = new Float64Array(k);
-      let payers = 0;
-      for (let user = 0; user < users; user++) {
-        const amount = amounts[user]!;
-        if (amount === NONE) continue;
-        const variant = variantOf[user]!;
-        if (variant < 0) continue;
-        payers++;
-        totals[variant]! += amount;
-        squares[variant]! += amount * amount;
-      }
-      if (payers === 0) continue;
-      result.variants.forEach((figures, v) => {
-        figures.revenue.push({ currency: this.segment.currencies[code]!, total: totals[v]!, sum_of_squares: squares[v]! });
-      });
-    }
+    this.addRevenue(result);
     const running = new Float64Array(width);
     let day = 0;
     while (day <= lastDay && daily.subarray(day * width, (day + 1) * width).every((count) => count === 0)) day++;
@@ -208,5 +237,45 @@ export class PhaseFold {
       result.days.push({ day: dayText(baseDay + day), exposed_users: [...running.subarray(0, k)], conversions: [...running.subarray(k)] });
     }
     return result;
+  }
+
+  /** Per currency with a payer among the exposed users: totals and sums of squares per variant, capped when the query winsorizes. */
+  private addRevenue(result: FoldResult): void {
+    const k = this.query.variants.length;
+    /** slot → [variant, amount, variant, amount, …] of its payers */
+    const payers = new Map<number, number[]>();
+    for (const [key, amount] of this.revenue) {
+      const user = Math.floor(key / CURRENCY_SLOTS);
+      const variant = this.variantOf[user]!;
+      if (variant < 0) continue;
+      const slot = key - user * CURRENCY_SLOTS;
+      let list = payers.get(slot);
+      if (!list) payers.set(slot, (list = []));
+      list.push(variant, amount);
+    }
+    const slots = [...payers.keys()].sort((a, b) => (this.names[a]! < this.names[b]! ? -1 : 1));
+    const percentile = this.query.winsorizePercentile;
+    for (const slot of slots) {
+      const list = payers.get(slot)!;
+      let cap = Number.POSITIVE_INFINITY;
+      if (percentile !== null) {
+        const amounts = new Float64Array(list.length / 2);
+        for (let i = 0; i < amounts.length; i++) amounts[i] = list[2 * i + 1]!;
+        amounts.sort();
+        cap = amounts[Math.min(amounts.length, Math.max(1, Math.ceil((percentile / 100) * amounts.length))) - 1]!;
+      }
+      const totals = new Float64Array(k);
+      const squares = new Float64Array(k);
+      for (let i = 0; i < list.length; i += 2) {
+        const amount = Math.min(cap, list[i + 1]!);
+        totals[list[i]!]! += amount;
+        squares[list[i]!]! += amount * amount;
+      }
+      const currency = this.names[slot]!;
+      result.currencies.push({ currency, cap: percentile === null ? null : cap });
+      result.variants.forEach((figures, v) => {
+        figures.revenue.push({ currency, total: totals[v]!, sum_of_squares: squares[v]! });
+      });
+    }
   }
 }

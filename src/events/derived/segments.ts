@@ -27,6 +27,11 @@ export class ExperimentLogs {
     return segment;
   }
 
+  /** Every segment of a paywall (the default split and each audience that has entries). */
+  segmentsOf(projectId: string, paywallId: string): Segment[] {
+    return [...(this.segments.get(projectId)?.get(paywallId)?.values() ?? [])];
+  }
+
   /** Segments of one paywall. */
   countOf(projectId: string, paywallId: string): number {
     return this.segments.get(projectId)?.get(paywallId)?.size ?? 0;

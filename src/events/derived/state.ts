@@ -61,7 +61,7 @@ function figures(counts: Map<string, number>, uniqueUsers: number): Figures {
 
 /** Range unions remembered (each at most one 8 KiB bitmap per 65,536 users): the ranges dashboards poll. */
 const CACHED_UNIONS = 16;
-/** Folds kept for results (each about 20 bytes per user of its project, plus 8 per user and currency). */
+/** Folds kept for results (each about 20 bytes per user of its project, plus about 50 per payer and currency). */
 const CACHED_FOLDS = 4;
 /** Days this close to the newest day of a variant still change under ingestion; older ones rarely do. */
 const RECENT_DAYS = 2;
@@ -152,17 +152,21 @@ export class DerivedState {
     const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
     if (!segment) return emptyFold(query);
     const users = this.users.count(projectId);
-    const key = JSON.stringify([projectId, paywallId, audience, query.from, query.to, query.variants]);
+    const sources = this.experiments.segmentsOf(projectId, paywallId);
+    // Purchases of every segment count (for the segment where their user was exposed): any append changes the answer.
+    let version = 0;
+    for (const source of sources) version += source.version;
+    const key = JSON.stringify([projectId, paywallId, audience, query]);
     let entry = this.folds.get(key);
     this.folds.delete(key);
     if (!entry) entry = { fold: new PhaseFold(segment, query), version: -1, users: 0, result: undefined };
     this.folds.set(key, entry);
     // Each fold holds a few arrays of one number per user of the project: few are kept.
     if (this.folds.size > CACHED_FOLDS) this.folds.delete(this.folds.keys().next().value!);
-    if (entry.result && entry.version === segment.version && entry.users === users) return entry.result;
-    entry.fold.update(users);
+    if (entry.result && entry.version === version && entry.users === users) return entry.result;
+    entry.fold.update(users, sources);
     entry.result = entry.fold.result();
-    entry.version = segment.version;
+    entry.version = version;
     entry.users = users;
     return entry.result;
   }

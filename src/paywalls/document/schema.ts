@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { IdSchema } from '../../shared/id.ts';
 import { ownRecord } from '../../shared/record.ts';
 import { ComponentNodeSchema } from './components.ts';
+import { ExperimentSettingsSchema } from './experiment.ts';
 import { LocaleSchema } from './primitives.ts';
 
 /** Weights are relative; the cap keeps their sum an exact integer whatever the number of variants. */
@@ -54,6 +55,8 @@ export const PaywallSchema = v.strictObject({
   variants: v.optional(v.pipe(v.array(VariantSchema), v.minLength(1, 'At least one variant is required')), () => [{ id: 'default', weight: 100 }]),
   /** Ordered: the first audience whose condition matches decides the weights. */
   audiences: v.optional(v.array(AudienceSchema), () => []),
+  /** How experiment results are read (analysis, primary metric, target, windows); changing it starts no phase. */
+  experiment: v.optional(ExperimentSettingsSchema),
 });
 
 export type PaywallInput = v.InferInput<typeof PaywallSchema>;

@@ -1,0 +1,23 @@
+/**
+ * The optional `experiment` object of a paywall document: how results are
+ * read (docs/experiments.md). None of it is part of the split, so changing
+ * it starts no phase.
+ */
+import * as v from 'valibot';
+
+export const ExperimentSettingsSchema = v.strictObject({
+  /** The analysis results use unless a request asks otherwise (default sequential: valid at every look). */
+  analysis: v.optional(v.picklist(['sequential', 'fixed'], 'Must be "sequential" or "fixed"')),
+  /** The metric the decision is taken on: conversion (default) or revenue per exposed user in one currency. */
+  primary_metric: v.optional(
+    v.pipe(v.string(), v.regex(/^(conversion|revenue:[A-Z]{3})$/, 'Must be "conversion" or "revenue:" and a currency such as "revenue:USD"')),
+  ),
+  /** The smallest relative lift worth detecting (default 0.10): power planning and the no_difference decision. */
+  target_uplift: v.optional(v.pipe(v.number(), v.minValue(0.001), v.maxValue(10))),
+  /** Purchases later than this after the user's first exposure do not count. */
+  conversion_window_hours: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 366 * 5))),
+  /** Caps each currency's per-user revenue at this nearest-rank percentile of its payers (e.g. 99.9). */
+  revenue_winsorize_percentile: v.optional(v.pipe(v.number(), v.minValue(50), v.maxValue(100))),
+});
+
+export type ExperimentSettings = v.InferOutput<typeof ExperimentSettingsSchema>;
