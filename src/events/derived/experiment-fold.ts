@@ -19,6 +19,7 @@
  * pass over the users, not a pass over every event (whose random accesses
  * to per-user arrays cost most of a full fold).
  */
+import { MAX_REVENUE } from '../schema.ts';
 import { DAY_MS, dayText } from '../time.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
 
@@ -60,8 +61,6 @@ const UNSEEN = -1;
 const MULTIPLE = -2;
 /** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
 const CURRENCY_SLOTS = 65_536;
-/** Revenue above this (major units) is not summed: events/schema.ts refuses it, but events stored before that cap may hold it. */
-export const MAX_REVENUE = 1e9;
 
 export function emptyFold(query: FoldQuery): FoldResult {
   return { multiple_exposure_users: 0, currencies: [], variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, revenue: [] })), days: [] };
@@ -186,6 +185,7 @@ export class PhaseFold {
     const exposed = this.firstExposure[user]!;
     if (this.variantOf[user]! === UNSEEN || ts < exposed || ts > exposed + this.window) return;
     if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
+    // Events stored before the revenue cap may exceed it: they convert but add no revenue, so every sum stays finite.
     if (code === NO_CURRENCY || !(value <= MAX_REVENUE)) return;
     const key = user * CURRENCY_SLOTS + this.slot(source, code);
     this.revenue.set(key, (this.revenue.get(key) ?? 0) + value);
