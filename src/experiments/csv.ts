@@ -5,7 +5,8 @@
 import type { Results } from './schema.ts';
 
 function cell(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
+  // A figure that is not finite has no meaning: empty, like the JSON's null (the fold keeps every sum finite anyway).
+  if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return '';
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -25,10 +26,27 @@ export function resultsCsv(results: Results): string {
     'uplift_ci95_high',
     'p_value',
     'chance_to_beat_control',
+    'p_value_adjusted',
+    'chance_to_be_best',
+    'mde_relative',
+    'analysis',
     ...currencies.flatMap((currency) =>
-      ['revenue', 'revenue_per_exposed_user', 'revenue_per_exposed_user_ci95_low', 'revenue_per_exposed_user_ci95_high', 'revenue_chance_to_beat_control'].map(
-        (name) => `${name}_${currency}`,
-      ),
+      [
+        'revenue',
+        'revenue_per_exposed_user',
+        'revenue_per_exposed_user_ci95_low',
+        'revenue_per_exposed_user_ci95_high',
+        'revenue_chance_to_beat_control',
+        'revenue_uplift_relative',
+        'revenue_uplift_ci95_low',
+        'revenue_uplift_ci95_high',
+        'revenue_p_value',
+        'revenue_p_value_adjusted',
+        'revenue_difference',
+        'revenue_difference_ci95_low',
+        'revenue_difference_ci95_high',
+        'revenue_winsorized_at',
+      ].map((name) => `${name}_${currency}`),
     ),
   ];
   const rows = results.variants.map((variant) => [
@@ -44,6 +62,10 @@ export function resultsCsv(results: Results): string {
     variant.uplift?.ci95[1],
     variant.p_value,
     variant.chance_to_beat_control,
+    variant.uplift?.p_value_adjusted,
+    variant.chance_to_be_best,
+    variant.mde_relative,
+    results.analysis,
     ...currencies.flatMap((currency) => {
       const revenue = variant.revenue.find((entry) => entry.currency === currency);
       return [
@@ -52,6 +74,15 @@ export function resultsCsv(results: Results): string {
         revenue?.per_exposed_user_ci95?.[0],
         revenue?.per_exposed_user_ci95?.[1],
         revenue?.chance_to_beat_control,
+        revenue?.uplift?.relative,
+        revenue?.uplift?.ci95[0],
+        revenue?.uplift?.ci95[1],
+        revenue?.uplift?.p_value,
+        revenue?.uplift?.p_value_adjusted,
+        revenue?.difference?.value,
+        revenue?.difference?.ci95[0],
+        revenue?.difference?.ci95[1],
+        revenue?.winsorized_at,
       ];
     }),
   ]);

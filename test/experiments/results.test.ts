@@ -275,7 +275,8 @@ test('a publish that keeps the split keeps the phase; new_phase starts one; resu
   const lines = (await csv.text()).trimEnd().split('\r\n');
   assert.equal(lines.length, 4);
   assert.ok(lines[0]!.startsWith('variant_id,control,exposed_users,conversions,conversion_rate,'));
-  assert.ok(lines[0]!.endsWith(',revenue_chance_to_beat_control_USD'));
+  assert.ok(lines[0]!.includes(',p_value_adjusted,chance_to_be_best,mde_relative,analysis,'), lines[0]);
+  assert.ok(lines[0]!.endsWith(',revenue_difference_ci95_high_USD,revenue_winsorized_at_USD'), lines[0]);
   assert.ok(lines[2]!.startsWith('control,true,1,1,1,'), lines[2]);
 
   // A text change keeps the phase (same split); new_phase starts one.
