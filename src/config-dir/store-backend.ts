@@ -83,7 +83,7 @@ export class StoreBackend implements ConfigBackend {
   }
 
   async publish(id: string, revision: number, ifMatch: string): Promise<string> {
-    return paywallTag(refused(`paywall ${id}`, () => this.paywalls.publish(this.projectId, id, revision, ifMatch)));
+    return paywallTag(refused(`paywall ${id}`, () => this.paywalls.publish(this.projectId, id, revision, ifMatch)).row);
   }
 
   async archive(id: string, ifMatch: string): Promise<string> {

@@ -19,6 +19,10 @@ export const PhaseListSchema = v.object({
   phases: v.array(
     v.object({
       ...PhaseSchema.entries,
+      seed: v.pipe(
+        v.string(),
+        v.description("the seed users are hashed with in this phase: the paywall's seed, then '#<number>' for a phase that was reseeded"),
+      ),
       weights: v.pipe(Weights, v.description('the default split: variant id → weight')),
       audiences: v.pipe(v.record(v.string(), Weights), v.description('audience id → its weights (each audience is a segment of its own)')),
     }),

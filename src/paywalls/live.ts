@@ -80,9 +80,10 @@ export class LivePaywalls {
     const catalogs = this.store.catalogStamps();
     const next = new Map<string, Map<string, Entry>>();
     for (const row of this.store.servedPaywalls()) {
-      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${catalogs.get(row.project_id) ?? 0}`;
+      const suffix = row.seed_suffix ?? '';
+      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${catalogs.get(row.project_id) ?? 0}:${suffix}`;
       const previous = this.byProject.get(row.project_id)?.get(row.id);
-      const entry = previous?.stamp === stamp ? previous : this.compile(row.project_id, row.id, row.live_revision, stamp);
+      const entry = previous?.stamp === stamp ? previous : this.compile(row.project_id, row.id, row.live_revision, suffix, stamp);
       let paywalls = next.get(row.project_id);
       if (!paywalls) next.set(row.project_id, (paywalls = new Map()));
       paywalls.set(row.id, entry);
@@ -98,10 +99,12 @@ export class LivePaywalls {
     if (!row || row.archived_at !== null) {
       paywalls?.delete(paywallId);
     } else {
-      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${this.store.catalogStamp(projectId)}`;
+      // A publish that starts a reseeded phase changes the suffix, even when it republishes the live revision.
+      const suffix = this.store.seedSuffix(projectId, paywallId);
+      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${this.store.catalogStamp(projectId)}:${suffix}`;
       if (paywalls?.get(paywallId)?.stamp === stamp) return;
       if (!paywalls) this.byProject.set(projectId, (paywalls = new Map()));
-      paywalls.set(paywallId, this.compile(projectId, paywallId, row.live_revision, stamp));
+      paywalls.set(paywallId, this.compile(projectId, paywallId, row.live_revision, suffix, stamp));
     }
     this.reindex();
   }
@@ -113,15 +116,16 @@ export class LivePaywalls {
     const catalog = this.store.catalogStamp(projectId);
     for (const [paywallId, entry] of paywalls) {
       if (!entry.compiled) continue;
-      const stamp = `${entry.compiled.revision}:${catalog}`;
+      const { revision, seedSuffix } = entry.compiled;
+      const stamp = `${revision}:${catalog}:${seedSuffix}`;
       paywalls.set(
         paywallId,
-        entry.compiled.productIds.has(productId) ? this.compile(projectId, paywallId, entry.compiled.revision, stamp) : { stamp, compiled: entry.compiled },
+        entry.compiled.productIds.has(productId) ? this.compile(projectId, paywallId, revision, seedSuffix, stamp) : { stamp, compiled: entry.compiled },
       );
     }
   }
 
-  private compile(projectId: string, paywallId: string, liveRevision: number | null, stamp: string): Entry {
+  private compile(projectId: string, paywallId: string, liveRevision: number | null, seedSuffix: string, stamp: string): Entry {
     if (liveRevision === null) return { stamp, compiled: undefined };
     try {
       const revision = this.store.revision(projectId, paywallId, liveRevision);
@@ -129,6 +133,7 @@ export class LivePaywalls {
       const compiled = new CompiledPaywall({
         paywallId,
         revision: liveRevision,
+        seedSuffix,
         document: JSON.parse(revision.document) as PaywallOutput,
         product: (productId) => this.products.find(projectId, productId),
       });

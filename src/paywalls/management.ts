@@ -8,7 +8,7 @@ import { type DocumentError, type PaywallDeps, type PaywallOutput, validatePaywa
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
-import { type PhaseRow, type PhaseStore, phaseDesign } from './phases.ts';
+import { type PhaseOptions, type PhaseRow, type PhaseStore, phaseDesign, phaseInfo, phaseSeed } from './phases.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
 import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
 
@@ -119,9 +119,33 @@ export class PaywallManager {
     return result;
   }
 
-  /** Makes a revision live (the newest by default; an older one is a rollback), unarchiving the paywall. */
-  publish(projectId: string, id: string, revision: number | undefined, ifMatch: string, newPhase = false): PaywallRow {
-    const row = this.store.transaction(() => {
+  /** The phases as GET /api/paywalls/{id}/phases lists them, with the seed each hashes users with. */
+  phaseList(projectId: string, id: string): ReturnType<typeof phaseInfo>[] {
+    const rows = this.phases(projectId, id);
+    const base = this.baseSeed(projectId, id);
+    return rows.map((row) => phaseInfo(row, base));
+  }
+
+  /** The paywall's seed before any phase suffix: the live (else newest) revision's `seed`, else the paywall id. */
+  private baseSeed(projectId: string, id: string): string {
+    const row = this.store.get(projectId, id);
+    const stored = row && this.store.revision(projectId, id, row.live_revision ?? row.latest_revision);
+    return (stored && (JSON.parse(stored.document) as PaywallOutput).seed) ?? id;
+  }
+
+  /**
+   * Makes a revision live (the newest by default; an older one is a rollback),
+   * unarchiving the paywall; says which phase is current and whether this
+   * publish started it.
+   */
+  publish(
+    projectId: string,
+    id: string,
+    revision: number | undefined,
+    ifMatch: string,
+    options: PhaseOptions = { forceNew: false, reseed: true },
+  ): { row: PaywallRow; phase: PhaseRow; started: boolean; seed: string } {
+    const result = this.store.transaction(() => {
       const current = this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, paywallTag(current));
@@ -140,11 +164,11 @@ export class PaywallManager {
         );
       const published = this.store.publish(projectId, id, target);
       // In the same transaction: an event is never timed after a publish whose phase is not stored yet.
-      this.phaseStore.published(projectId, id, target, phaseDesign(validation.value), newPhase, Date.now());
-      return published;
+      const { phase, started } = this.phaseStore.published(projectId, id, target, phaseDesign(validation.value), options, Date.now());
+      return { row: published, phase, started, seed: phaseSeed(validation.value.seed ?? id, phase) };
     });
     this.live.refresh(projectId, id);
-    return row;
+    return result;
   }
 
   /** Stops serving the paywall; its revisions are kept and publishing again brings it back. */

@@ -5,6 +5,10 @@
  * publish asks for a new phase; a text or style fix keeps the phase. An
  * event belongs to the phase whose [started_at, ended_at) holds its ts.
  * Archiving does not end a phase: publishing the same split again continues it.
+ * A phase after the first gets a seed of its own unless the publish says
+ * `reseed: false`, so that its users are randomized afresh: otherwise, after
+ * 50/50 → 90/10, most of the new control's users would have had the
+ * treatment in the phase before (carry-over).
  */
 import type { Database } from '../db/database.ts';
 import type { PaywallOutput } from './document/schema.ts';
@@ -22,6 +26,19 @@ export interface PhaseRow {
   started_at: number;
   ended_at: number | null;
   design: string;
+  /** Appended to the paywall's seed when users are hashed in this phase; null: none. */
+  seed_suffix: string | null;
+}
+
+/** How a publish treats phases: `forceNew` starts one even with the same split; `reseed` (default true) gives a started phase its own seed. */
+export interface PhaseOptions {
+  forceNew: boolean;
+  reseed: boolean;
+}
+
+/** The seed users are hashed with in a phase: the paywall's (the document's `seed`, else its id) and the phase's suffix. */
+export function phaseSeed(baseSeed: string, row: Pick<PhaseRow, 'seed_suffix'> | undefined): string {
+  return baseSeed + (row?.seed_suffix ?? '');
 }
 
 export function phaseDesign(doc: Pick<PaywallOutput, 'variants' | 'audiences'>): PhaseDesign {
@@ -54,42 +71,63 @@ export class PhaseStore {
 
   constructor(db: Database) {
     this.list = db.prepare<[string, string], PhaseRow>(
-      'SELECT number, revision, started_at, ended_at, design FROM paywall_phases WHERE project_id = ? AND paywall_id = ? ORDER BY number',
+      'SELECT number, revision, started_at, ended_at, design, seed_suffix FROM paywall_phases WHERE project_id = ? AND paywall_id = ? ORDER BY number',
     );
     this.current = db.prepare<[string, string], PhaseRow>(
-      `SELECT number, revision, started_at, ended_at, design FROM paywall_phases
+      `SELECT number, revision, started_at, ended_at, design, seed_suffix FROM paywall_phases
        WHERE project_id = ? AND paywall_id = ? ORDER BY number DESC LIMIT 1`,
     );
     this.close = db.prepare('UPDATE paywall_phases SET ended_at = ? WHERE project_id = ? AND paywall_id = ? AND number = ?');
-    this.insert = db.prepare('INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare(
+      'INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design, seed_suffix) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
   }
 
   phases(projectId: string, paywallId: string): PhaseRow[] {
     return this.list.all(projectId, paywallId);
   }
 
+  /** The current phase, undefined before the first publish. */
+  currentPhase(projectId: string, paywallId: string): PhaseRow | undefined {
+    return this.current.get(projectId, paywallId);
+  }
+
   /**
    * Called inside the publish transaction: starts phase n + 1 (ending phase n
-   * at the same instant) when the split changed or `forceNew` is set.
-   * Returns the phase that is current afterwards.
+   * at the same instant) when the split changed or `forceNew` is set, with a
+   * seed suffix of its own unless `reseed` is false (then it keeps phase n's).
+   * Returns the phase that is current afterwards and whether it started now.
    */
-  published(projectId: string, paywallId: string, revision: number, design: PhaseDesign, forceNew: boolean, now: number): PhaseRow {
+  published(
+    projectId: string,
+    paywallId: string,
+    revision: number,
+    design: PhaseDesign,
+    options: PhaseOptions,
+    now: number,
+  ): { phase: PhaseRow; started: boolean } {
     const text = canonical(design);
     const current = this.current.get(projectId, paywallId);
-    if (current && !forceNew && canonical(JSON.parse(current.design)) === text) return current;
+    if (current && !options.forceNew && canonical(JSON.parse(current.design)) === text) return { phase: current, started: false };
     if (current) this.close.run(now, projectId, paywallId, current.number);
     const number = (current?.number ?? 0) + 1;
-    this.insert.run(projectId, paywallId, number, revision, now, text);
-    return { number, revision, started_at: now, ended_at: null, design: text };
+    // The first phase hashes with the paywall's seed as it is: publishing for the first time moves nobody.
+    const suffix = current === undefined ? null : options.reseed ? `#${number}` : current.seed_suffix;
+    this.insert.run(projectId, paywallId, number, revision, now, text, suffix);
+    return { phase: { number, revision, started_at: now, ended_at: null, design: text, seed_suffix: suffix }, started: true };
   }
 }
 
-/** A phase as GET /api/paywalls/{id}/phases lists it: the default split's weights and each audience's. */
-export function phaseInfo(row: PhaseRow): {
+/** A phase as GET /api/paywalls/{id}/phases lists it: the default split's weights and each audience's, and the seed users are hashed with. */
+export function phaseInfo(
+  row: PhaseRow,
+  baseSeed: string,
+): {
   number: number;
   started_at: string;
   ended_at: string | null;
   revision: number;
+  seed: string;
   weights: Record<string, number>;
   audiences: Record<string, Record<string, number>>;
 } {
@@ -103,6 +141,7 @@ export function phaseInfo(row: PhaseRow): {
     started_at: new Date(row.started_at).toISOString(),
     ended_at: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
     revision: row.revision,
+    seed: phaseSeed(baseSeed, row),
     weights,
     audiences,
   };

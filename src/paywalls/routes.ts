@@ -11,12 +11,12 @@ import { parseWith } from '../shared/validate.ts';
 import { MAX_DOCUMENT_BYTES } from './document/limits.ts';
 import { PaywallSchema } from './document/schema.ts';
 import { type PaywallManager, paywallInfo, paywallTag } from './management.ts';
-import { phaseInfo } from './phases.ts';
 import {
   PaywallDetailSchema,
   PaywallInfoSchema,
   PaywallListSchema,
   PaywallWrittenSchema,
+  PublishedSchema,
   PublishSchema,
   RevisionDetailSchema,
   RevisionListSchema,
@@ -104,12 +104,12 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         tag: 'paywalls',
         auth: 'secret',
         requestBody: PublishSchema,
-        responses: { 200: { description: 'the paywall, now live', schema: PaywallInfoSchema } },
+        responses: { 200: { description: 'the paywall, now live, and its current experiment phase', schema: PublishedSchema } },
       },
       handler: (req) => {
-        const { revision, new_phase: newPhase = false } = req.body.length === 0 ? {} : parseWith(PublishSchema, readJson(req));
-        const row = paywalls.publish(projectOf(req), req.params.id!, revision, req.header('if-match'), newPhase);
-        return json(200, paywallInfo(row), { ETag: paywallTag(row) });
+        const { revision, new_phase: forceNew = false, reseed = true } = req.body.length === 0 ? {} : parseWith(PublishSchema, readJson(req));
+        const { row, phase, started, seed } = paywalls.publish(projectOf(req), req.params.id!, revision, req.header('if-match'), { forceNew, reseed });
+        return json(200, { ...paywallInfo(row), phase: { number: phase.number, started, seed } }, { ETag: paywallTag(row) });
       },
     },
     {
@@ -123,7 +123,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the phases', schema: PhaseListSchema } },
       },
-      handler: (req) => json(200, { phases: paywalls.phases(projectOf(req), req.params.id!).map(phaseInfo) }, { 'Cache-Control': 'no-store' }),
+      handler: (req) => json(200, { phases: paywalls.phaseList(projectOf(req), req.params.id!) }, { 'Cache-Control': 'no-store' }),
     },
     {
       method: 'DELETE',

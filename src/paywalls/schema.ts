@@ -39,6 +39,24 @@ export const PaywallWrittenSchema = v.object({
 export const PublishSchema = v.strictObject({
   revision: v.optional(v.pipe(RevisionNumber, v.description('Default: the newest. An older one is a rollback'))),
   new_phase: v.optional(v.pipe(v.boolean(), v.description('Start a new experiment phase even if the split (variants, weights, audiences) is unchanged'))),
+  reseed: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        'Default true: a phase this publish starts gets a seed of its own (users randomized afresh); false keeps the current seed (users stay in their variants)',
+      ),
+    ),
+  ),
+});
+
+/** The answer of POST /api/paywalls/{id}/publish: the paywall, and the experiment phase now current. */
+export const PublishedSchema = v.object({
+  ...PaywallInfoSchema.entries,
+  phase: v.object({
+    number: v.number(),
+    started: v.pipe(v.boolean(), v.description('true: this publish started the phase (results start empty; earlier events are in the phase before)')),
+    seed: v.pipe(v.string(), v.description("the seed users are hashed with in this phase: the paywall's seed and the phase's suffix")),
+  }),
 });
 
 export const RevisionInfoSchema = v.object({

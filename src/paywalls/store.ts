@@ -31,6 +31,8 @@ export interface ServedPaywallRow {
   project_id: string;
   id: string;
   live_revision: number | null;
+  /** The current phase's seed suffix (null: none, or no phase). */
+  seed_suffix: string | null;
 }
 
 /**
@@ -51,6 +53,7 @@ export class PaywallStore {
   private readonly revisionList;
   private readonly revisionById;
   private readonly served;
+  private readonly suffix;
   private readonly catalogs;
   private readonly catalog;
 
@@ -84,7 +87,14 @@ export class PaywallStore {
       `SELECT revision, json_extract(document, '$.name') AS name, document, created_at, published_at
        FROM paywall_revisions WHERE project_id = ? AND paywall_id = ? AND revision = ?`,
     );
-    this.served = db.prepare<[], ServedPaywallRow>('SELECT project_id, id, live_revision FROM paywalls WHERE archived_at IS NULL');
+    this.served = db.prepare<[], ServedPaywallRow>(
+      `SELECT project_id, id, live_revision,
+              (SELECT seed_suffix FROM paywall_phases ph WHERE ph.project_id = p.project_id AND ph.paywall_id = p.id ORDER BY number DESC LIMIT 1) AS seed_suffix
+       FROM paywalls p WHERE archived_at IS NULL`,
+    );
+    this.suffix = db
+      .prepare<[string, string], string | null>('SELECT seed_suffix FROM paywall_phases WHERE project_id = ? AND paywall_id = ? ORDER BY number DESC LIMIT 1')
+      .pluck();
     // Product versions only grow and product rows are never removed, so their sum changes whenever the catalog does.
     this.catalogs = db.prepare<[], { project_id: string; stamp: number }>('SELECT project_id, total(version) AS stamp FROM products GROUP BY project_id');
     this.catalog = db.prepare<[string], number>('SELECT total(version) FROM products WHERE project_id = ?').pluck();
@@ -145,6 +155,11 @@ export class PaywallStore {
   /** A number per project that changes whenever its product catalog does. */
   catalogStamps(): Map<string, number> {
     return new Map(this.catalogs.all().map((row) => [row.project_id, row.stamp]));
+  }
+
+  /** The current phase's seed suffix: '' when it has none (or the paywall has no phase). */
+  seedSuffix(projectId: string, id: string): string {
+    return this.suffix.get(projectId, id) ?? '';
   }
 
   catalogStamp(projectId: string): number {

@@ -12,6 +12,7 @@ import { eventDerivedState } from './005_event_derived_state.ts';
 import { paywallPhases } from './006_paywall_phases.ts';
 import { experimentEvents } from './007_experiment_events.ts';
 import { compactEventIndexes } from './008_compact_event_indexes.ts';
+import { phaseSeeds } from './009_phase_seeds.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   paywallPhases,
   experimentEvents,
   compactEventIndexes,
+  phaseSeeds,
 ];

@@ -19,6 +19,8 @@ export interface CatalogProduct {
 export interface CompileInput {
   paywallId: string;
   revision: number;
+  /** The current experiment phase's seed suffix (paywalls/phases.ts); none by default. */
+  seedSuffix?: string;
   document: PaywallOutput;
   /** The project's product with this id, undefined when it has none. */
   product(productId: string): CatalogProduct | undefined;
@@ -105,7 +107,10 @@ export class CompiledPaywall {
   readonly revision: number;
   /** Every product some variant's slots name. */
   readonly productIds: ReadonlySet<string>;
-  /** The hash state after the seed (the document's, else the paywall id). */
+  /** The current phase's seed suffix, and the seed users are hashed with: the document's seed (else the paywall id) and that suffix. */
+  readonly seedSuffix: string;
+  readonly seedText: string;
+  /** The hash state after seedText. */
   private readonly seed: number;
   private readonly variants: CompiledVariant[];
   private readonly split: Split;
@@ -125,7 +130,9 @@ export class CompiledPaywall {
     const doc = input.document;
     this.paywallId = input.paywallId;
     this.revision = input.revision;
-    this.seed = seedHash(doc.seed ?? input.paywallId);
+    this.seedSuffix = input.seedSuffix ?? '';
+    this.seedText = (doc.seed ?? input.paywallId) + this.seedSuffix;
+    this.seed = seedHash(this.seedText);
     this.variants = doc.variants.map((variant): CompiledVariant => {
       const holdout = variant.holdout === true;
       const strings = new LocaleStrings(doc.default_locale, doc.strings, variant.strings);

@@ -90,7 +90,8 @@ function explain(
   localeSource: Explain['locale']['source'],
   chosenLocale: string,
 ): Explain {
-  const seed = document.seed ?? compiled.paywallId;
+  // The current phase's seed: a phase started by a split change randomizes its users afresh.
+  const seed = compiled.seedText;
   const { trials, matched } = audienceTrials(document, request.attributes);
   const audience = matched >= 0 ? document.audiences[matched]! : undefined;
   // hasOwn: a variant named `constructor` that the audience leaves out weighs 0, not Object.
