@@ -242,7 +242,13 @@ test('from sign-in to a published, previewed paywall with events, products and k
     ],
   };
   assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, split)).status, 200);
-  assert.equal((await api('POST', '/api/paywalls/onboarding/publish', keys.secret, {})).status, 200);
+  // Publishing a new split from the editor asks first: it starts a new phase, and says so once done.
+  await page.goto(`${server.url}/dashboard/#/paywalls/onboarding`);
+  await page.getByRole('button', { name: 'Publish r4' }).click();
+  const newPhase = page.getByRole('dialog', { name: 'Publish r4?' });
+  await newPhase.getByText(/ends experiment phase 1 and starts phase 2/).waitFor();
+  await newPhase.getByRole('button', { name: 'Publish r4' }).click();
+  await page.getByText(/It started experiment phase 2: results start empty/).waitFor();
   const exposed: Record<string, number> = { control: 0, annual_first: 0 };
   const experiment = [];
   for (let i = 0; i < 60; i++) {
@@ -279,8 +285,17 @@ test('from sign-in to a published, previewed paywall with events, products and k
       .evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0),
   );
   await page.locator('.chart .u-legend').first().getByText('annual_first').waitFor();
-  // 60 users cannot give enough data: the page says so rather than crowning a winner.
-  await page.getByRole('status').filter({ hasText: 'Not enough data yet' }).waitFor();
+  // 60 users cannot give enough data: the decision, shown first, says so rather than crowning a winner,
+  // and the power line says how many users each variant needs and how many more days that is.
+  const decision = page.getByRole('region', { name: /^Decision:/ });
+  await decision.waitFor();
+  assert.match(await decision.innerText(), /Decision: Not enough data yet[\s\S]*keep the experiment running[\s\S]*sequential analysis/);
+  assert.match(
+    await page.locator('.power').innerText(),
+    /^Power: to detect a \+10\.0 % lift with 80 % power, each variant needs [\d,]+ exposed users; the smallest variant has \d+ users: about [\d,]+ more days? at this phase's traffic so far\.$/,
+  );
+  await page.getByRole('columnheader', { name: 'p-value (adjusted)' }).waitFor();
+  await page.getByRole('columnheader', { name: 'Chance to be best' }).waitFor();
   await shoot(page, shots, 'results');
   // A broken split: in a new phase, the app reports 40 users in control and 2 in annual_first for a 50/50 split.
   // The sample-ratio check fails and the page says so above the table.

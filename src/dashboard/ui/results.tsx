@@ -1,60 +1,15 @@
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { useEffect, useState } from 'preact/hooks';
 import { call, enc, type PaywallInfo } from './api.ts';
+import { Chart } from './results-chart.tsx';
+import { ResultsSummary } from './results-summary.tsx';
+import { count, type Phase, percent, type Results, signed } from './results-types.ts';
 import { go, href } from './route.ts';
 import { Problem, SelectField } from './widgets.tsx';
 
-/** GET /api/paywalls/{id}/phases and /results, as docs/experiments.md defines them. */
-interface Phase {
-  number: number;
-  started_at: string;
-  ended_at: string | null;
-  revision: number;
-  weights: Record<string, number>;
-  audiences: Record<string, Record<string, number>>;
-}
-
-interface Revenue {
-  currency: string;
-  total: number;
-  per_exposed_user: number | null;
-  per_exposed_user_ci95: [number, number] | null;
-  chance_to_beat_control: number | null;
-}
-
-interface VariantResult {
-  variant_id: string;
-  exposed_users: number;
-  conversions: number;
-  conversion_rate: number | null;
-  conversion_rate_ci95: [number, number] | null;
-  uplift: { relative: number; ci95: [number, number] } | null;
-  p_value: number | null;
-  chance_to_beat_control: number | null;
-  revenue: Revenue[];
-}
-
-interface Results {
-  paywall_id: string;
-  audience: string | null;
-  phase: Omit<Phase, 'audiences'>;
-  control: string;
-  enough_data: boolean;
-  multiple_exposure_users: number;
-  srm: { p_value: number | null; ok: boolean | null; observed: Record<string, number>; expected: Record<string, number> };
-  variants: VariantResult[];
-  days: { day: string; variants: Record<string, { exposed_users: number; conversions: number }> }[];
-}
-
-const percent = (value: number | null, digits = 1) => (value === null ? '—' : `${(value * 100).toFixed(digits)} %`);
-const signed = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} %`;
 const interval = (ci: [number, number] | null, format: (n: number) => string) => (ci === null ? '' : `${format(ci[0])} … ${format(ci[1])}`);
 const money = (value: number | null) => (value === null ? '—' : value.toFixed(2));
-
-/** Colours of the series, in variant order (readable on white, distinct for common colour blindness). */
-const COLOURS = ['#0b6bcb', '#d9480f', '#2b8a3e', '#862e9c', '#5c5f66'];
+const probability = (value: number | null) => (value === null ? '—' : value < 0.001 ? '< 0.001' : value.toFixed(3));
 
 /**
  * The results page: #/results lists the paywalls; #/results/ID/PHASE/AUDIENCE
@@ -189,6 +144,8 @@ function DownloadCsv({ secret, path, name }: { secret: string; path: string; nam
 function ResultsView({ results }: { results: Results }): JSX.Element {
   const currencies = [...new Set(results.variants.flatMap((variant) => variant.revenue.map((revenue) => revenue.currency)))];
   const { srm } = results;
+  const nobody = results.variants.every((variant) => variant.exposed_users === 0);
+  const [daily, setDaily] = useState(true);
   return (
     <>
       {srm.ok === false && (
@@ -200,9 +157,11 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
           ). The split itself is broken; fix it before trusting these results.
         </div>
       )}
-      {!results.enough_data && (
+      <ResultsSummary results={results} />
+      {nobody && (
         <p class="banner banner-info" role="status">
-          Not enough data yet: every variant needs 100 exposed users and the segment 10 conversions before the figures mean much.
+          No user has been exposed in this phase yet. It started {results.phase.started_at.slice(0, 16).replace('T', ' ')} UTC: impressions sent before that,
+          for example before the publish that started it, are counted in the phase before (or in none before the first publish), not here.
         </p>
       )}
       <div class="table-wrap">
@@ -224,10 +183,13 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
                 Uplift (95 % interval)
               </th>
               <th scope="col" class="number">
-                p-value
+                p-value (adjusted)
               </th>
               <th scope="col" class="number">
-                Chance to beat control
+                Chance to be best
+              </th>
+              <th scope="col" class="number">
+                MDE
               </th>
               {currencies.map((currency) => (
                 <th key={currency} scope="col" class="number">
@@ -257,11 +219,16 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
                   {variant.uplift ? signed(variant.uplift.relative) : '—'}
                   <div class="muted small">{variant.uplift ? interval(variant.uplift.ci95, signed) : ''}</div>
                 </td>
-                <td class="number" data-label="p-value">
-                  {variant.p_value === null ? '—' : variant.p_value.toFixed(3)}
+                <td class="number" data-label="p-value (adjusted)">
+                  {probability(variant.uplift?.p_value_adjusted ?? null)}
+                  <div class="muted small">{variant.uplift ? `raw ${probability(variant.uplift.p_value)}` : ''}</div>
                 </td>
-                <td class="number" data-label="Chance to beat control">
-                  {percent(variant.chance_to_beat_control)}
+                <td class="number" data-label="Chance to be best">
+                  {percent(variant.chance_to_be_best)}
+                  <div class="muted small">{variant.chance_to_beat_control === null ? '' : `${percent(variant.chance_to_beat_control)} to beat control`}</div>
+                </td>
+                <td class="number" data-label="MDE">
+                  {variant.mde_relative === null ? '—' : `±${percent(variant.mde_relative)}`}
                 </td>
                 {currencies.map((currency) => {
                   const revenue = variant.revenue.find((entry) => entry.currency === currency);
@@ -269,7 +236,12 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
                     <td key={currency} class="number" data-label={`Revenue per user, ${currency}`}>
                       {money(revenue?.per_exposed_user ?? null)}
                       <div class="muted small">{interval(revenue?.per_exposed_user_ci95 ?? null, money)}</div>
-                      {revenue?.chance_to_beat_control != null && <div class="muted small">{percent(revenue.chance_to_beat_control)} to beat control</div>}
+                      {revenue?.uplift && (
+                        <div class="muted small">
+                          {signed(revenue.uplift.relative)} ({interval(revenue.uplift.ci95, signed)}), p {probability(revenue.uplift.p_value_adjusted)}
+                        </div>
+                      )}
+                      {revenue?.winsorized_at != null && <div class="muted small">capped at {money(revenue.winsorized_at)} per user</div>}
                     </td>
                   );
                 })}
@@ -279,58 +251,21 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
         </table>
       </div>
       {results.multiple_exposure_users > 0 && (
-        <p class="muted small">{results.multiple_exposure_users} users saw more than one variant and are left out of every variant.</p>
+        <p class="muted small">
+          {count(results.multiple_exposure_users, 'user')} saw more than one variant and {results.multiple_exposure_users === 1 ? 'is' : 'are'} left out of
+          every variant.
+        </p>
       )}
+      <div class="row chart-mode">
+        <label class="small">
+          <input type="checkbox" checked={daily} onChange={(event) => setDaily((event.target as HTMLInputElement).checked)} /> Per day (uncheck for running
+          totals)
+        </label>
+      </div>
       <div class="charts">
-        <Chart title="Exposed users, cumulative" results={results} field="exposed_users" />
-        <Chart title="Conversions, cumulative" results={results} field="conversions" />
+        <Chart title={daily ? 'New exposed users per day' : 'Exposed users, cumulative'} results={results} field="exposed_users" daily={daily} />
+        <Chart title={daily ? 'Conversions per day' : 'Conversions, cumulative'} results={results} field="conversions" daily={daily} />
       </div>
     </>
-  );
-}
-
-/** One uPlot line chart per figure: a series per variant, one point per UTC day. */
-function Chart({ title, results, field }: { title: string; results: Results; field: 'exposed_users' | 'conversions' }): JSX.Element {
-  const target = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const element = target.current;
-    if (!element || results.days.length === 0) return;
-    const ids = results.variants.map((variant) => variant.variant_id);
-    const day = (text: string) => Date.parse(`${text}T00:00:00Z`) / 1000;
-    // Cumulative figures are 0 the day before the first: a phase of one day still draws a line.
-    const data: uPlot.AlignedData = [
-      [day(results.days[0]!.day) - 86_400, ...results.days.map((entry) => day(entry.day))],
-      ...ids.map((variant) => [0, ...results.days.map((entry) => entry.variants[variant]?.[field] ?? 0)]),
-    ];
-    const width = () => Math.max(240, element.clientWidth);
-    const plot = new uPlot(
-      {
-        width: width(),
-        height: 240,
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        scales: { y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
-        series: [{}, ...ids.map((variant, i) => ({ label: variant, stroke: COLOURS[i % COLOURS.length], width: 2 }))],
-        axes: [{}, { size: 60 }],
-      },
-      data,
-      element,
-    );
-    // Follows the page's width (a phone turned, a window resized).
-    const resized = new ResizeObserver(() => plot.setSize({ width: width(), height: 240 }));
-    resized.observe(element);
-    return () => {
-      resized.disconnect();
-      plot.destroy();
-    };
-  }, [results, field]);
-  return (
-    <figure class="chart">
-      <figcaption>{title}</figcaption>
-      {results.days.length === 0 ? (
-        <p class="muted">No exposures yet.</p>
-      ) : (
-        <div ref={target} class="chart-plot" role="img" aria-label={`${title} per day and variant`} />
-      )}
-    </figure>
   );
 }

@@ -6,6 +6,7 @@ import { Problem, StatusBadge } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
 import { History } from './history.tsx';
 import { locate, syntaxLine } from './locate.ts';
+import { PhaseNote } from './phase-note.tsx';
 import { Preview } from './preview.tsx';
 import { PublishConfirm } from './publish-confirm.tsx';
 
@@ -148,14 +149,18 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
     setBusy(true);
     setError(null);
     try {
-      const answer = await call<PaywallInfo>(secret, 'POST', `/api/paywalls/${enc(id)}/publish`, {
+      const answer = await call<PaywallInfo & { phase: { number: number; started: boolean } }>(secret, 'POST', `/api/paywalls/${enc(id)}/publish`, {
         body: { revision: info.revision },
         headers: etag ? { 'if-match': etag } : {},
       });
       setInfo(answer.body);
       setEtag(answer.etag);
       setVersion((n) => n + 1);
-      setNotice(`Revision ${answer.body.revision} is live: apps get it from the next resolve.`);
+      const { phase } = answer.body;
+      setNotice(
+        `Revision ${answer.body.revision} is live: apps get it from the next resolve.` +
+          (phase.started && phase.number > 1 ? ` It started experiment phase ${phase.number}: results start empty.` : ''),
+      );
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 412
@@ -219,7 +224,13 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
           </button>
         </div>
       </div>
-      <PublishConfirm revision={asked} live={info.live_revision} onConfirm={publish} onCancel={() => setAsked(null)} />
+      <PublishConfirm
+        revision={asked}
+        live={info.live_revision}
+        notes={<PhaseNote secret={secret} id={id} revision={asked} onError={setError} />}
+        onConfirm={publish}
+        onCancel={() => setAsked(null)}
+      />
       {notice ? (
         <p class="banner banner-success" role="status">
           {notice}

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, enc, type RevisionInfo } from '../api.ts';
 import { Problem, SelectField, when } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
+import { PhaseNote } from './phase-note.tsx';
 import { PublishConfirm } from './publish-confirm.tsx';
 
 const pretty = (document: unknown) => JSON.stringify(document, null, 2);
@@ -94,7 +95,13 @@ export function History(props: {
         </form>
       ) : null}
       {diff ? <DiffView {...diff} /> : null}
-      <PublishConfirm revision={rollback} live={revisions.find((r) => r.live)?.revision ?? null} onConfirm={publish} onCancel={() => setRollback(null)} />
+      <PublishConfirm
+        revision={rollback}
+        live={revisions.find((r) => r.live)?.revision ?? null}
+        notes={<PhaseNote secret={props.secret} id={props.id} revision={rollback} onError={setError} />}
+        onConfirm={publish}
+        onCancel={() => setRollback(null)}
+      />
     </section>
   );
 }
