@@ -214,3 +214,36 @@ test('the analysis setting and its override, Holm, the conversion window, power 
   assert.equal(bad.status, 400);
   assert.equal((await bad.json()).code, 'invalid_query');
 });
+
+test('winsorizing caps each payer at the nearest-rank percentile, and a revenue primary metric decides on revenue', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const variants = [
+    { id: 'c', weight: 1 },
+    { id: 'v', weight: 1 },
+  ];
+  await publish(url, keys.secret, 'cap', document(variants, { revenue_winsorize_percentile: 90, primary_metric: 'revenue:USD' }));
+  const now = Date.now();
+  const events = [...users('cap', 'c', 100, 0, now), ...users('cap', 'v', 100, 0, now)];
+  // Ten payers per variant paying 1…10; one whale in v pays 1000 (and 5 in EUR, capped on its own).
+  for (let u = 0; u < 10; u++) {
+    for (const variant of ['c', 'v']) {
+      const revenue = variant === 'v' && u === 9 ? 1000 : u + 1;
+      events.push({ type: 'purchase_complete', paywall_id: 'cap', ts: now + 1000, user_id: `${variant}-${u}`, revenue, currency: 'USD' });
+    }
+  }
+  events.push({ type: 'purchase_complete', paywall_id: 'cap', ts: now + 1000, user_id: 'v-0', revenue: 5, currency: 'EUR' });
+  await send(url, keys.sdk, events);
+  const body = await results(url, keys.secret, 'cap');
+  const usd = (variant: Json) => variant.revenue.find((entry: Json) => entry.currency === 'USD');
+  // 20 USD payers: 1,1,2,2,…,9,9,10,1000; the 90th percentile by nearest rank is the 18th smallest, 9.
+  assert.equal(usd(body.variants[0]).winsorized_at, 9);
+  // c: 1…9 and 10 capped at 9; v: 1…9 and the whale capped at 9.
+  assert.equal(usd(body.variants[0]).total, 45 + 9);
+  assert.equal(usd(body.variants[1]).total, 45 + 9);
+  assert.equal(body.variants[1].revenue[0].currency, 'EUR');
+  assert.equal(body.variants[1].revenue[0].winsorized_at, 5);
+  assert.equal(body.primary_metric, 'revenue:USD');
+  // Equal capped revenue: no conclusion, said of revenue in USD.
+  assert.equal(body.decision.status, 'keep_running');
+  assert.match(body.decision.reason, /revenue per exposed user in USD/);
+});

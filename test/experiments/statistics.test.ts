@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { chanceToBeat, chanceToBeBestOf } from '../../src/experiments/bayes.ts';
+import { decide } from '../../src/experiments/decision.ts';
 import {
   type Analysis,
   conversionEffect,
@@ -177,4 +178,24 @@ test('the SRM check has no verdict with fewer than two variants or no users, and
   );
   assert.equal(check.observed.constructor, 10);
   assert.equal(Object.getOwnPropertyDescriptor(check.observed, '__proto__')?.value, 12);
+});
+
+test('the decision follows the rules in order', () => {
+  const base = { srmOk: true, enoughData: true, metric: 'conversion', control: 'c', targetUplift: 0.1, usersNeeded: 5000 };
+  const comparison = (variant: string, relative: number, ci95: [number, number], p: number) => ({ variant, relative, ci95, p_value_adjusted: p });
+  const up = comparison('x', 0.3, [0.1, 0.5], 0.01);
+  const down = comparison('y', -0.3, [-0.5, -0.1], 0.01);
+  const flat = comparison('z', 0.01, [-0.05, 0.07], 0.7);
+  assert.equal(decide({ ...base, srmOk: false, comparisons: [up] }).status, 'srm_failed');
+  assert.equal(decide({ ...base, enoughData: false, comparisons: [up] }).status, 'not_enough_data');
+  const winner = decide({ ...base, comparisons: [down, up, comparison('w', 0.2, [0.05, 0.35], 0.02)] });
+  assert.deepEqual([winner.status, winner.variant], ['winner', 'x']);
+  assert.equal(decide({ ...base, comparisons: [down, comparison('v', -0.2, [-0.3, -0.1], 0.02)] }).status, 'control_best');
+  assert.equal(decide({ ...base, comparisons: [flat] }).status, 'no_difference');
+  assert.equal(decide({ ...base, comparisons: [flat, down] }).status, 'keep_running');
+  assert.equal(decide({ ...base, comparisons: [null] }).status, 'keep_running');
+  for (const status of ['winner', 'keep_running']) {
+    const { reason } = decide({ ...base, comparisons: status === 'winner' ? [up] : [flat, down] });
+    assert.match(reason, /^[A-Z].*[.]$/);
+  }
 });
