@@ -152,20 +152,23 @@ export class PhaseFold {
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
     for (const user of moved) {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
-      for (const source of sources) this.eachPurchase(source, user, (ts, code) => this.forget(source, user, code));
-      for (const source of sources) this.eachPurchase(source, user, (ts, code, value) => this.count(source, user, ts, code, value));
+      // Most users never buy: their chains are empty in every source.
+      if (sources.some((source) => source.lastPurchase?.has(user) === true)) this.recount(user, sources);
     }
   }
 
-  /** Calls `visit` for each purchase of `user` in `source`'s log (through its per-user chain). */
-  private eachPurchase(source: Segment, user: number, visit: (ts: number, code: number, value: number) => void): void {
-    const blocks = source.purchases.blocks;
-    const read = this.purchasesRead.get(source) ?? 0;
-    for (let i = source.lastPurchase?.get(user) ?? -1; i !== -1; i = source.previousPurchase[i]!) {
-      if (i >= read) continue;
-      const block = blocks[i >>> BLOCK_SHIFT]!;
-      const j = i & BLOCK_MASK;
-      visit(timeAt(block, j), block.codes[j]!, block.values![j]!);
+  /** Forgets every revenue of `user`, then counts each of their purchases again (through each source's per-user chain). */
+  private recount(user: number, sources: Segment[]): void {
+    for (const pass of [0, 1]) {
+      for (const source of sources) {
+        const blocks = source.purchases.blocks;
+        for (let i = source.lastPurchase?.get(user) ?? -1; i !== -1; i = source.previousPurchase[i]!) {
+          const block = blocks[i >>> BLOCK_SHIFT]!;
+          const j = i & BLOCK_MASK;
+          if (pass === 0) this.forget(source, user, block.codes[j]!);
+          else this.count(source, user, timeAt(block, j), block.codes[j]!, block.values![j]!);
+        }
+      }
     }
   }
 
