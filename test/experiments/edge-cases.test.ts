@@ -131,7 +131,7 @@ test('revenue at 1e9 is summed and finite, above it rejected by index; purchases
   });
   assert.deepEqual(
     over.rejected.map((r: Json) => [r.index, r.code]),
-    [[0, 'invalid_event']],
+    [[0, 'revenue_out_of_range']],
   );
   const body = await results(url, keys.secret, 'rev');
   const [a, b] = body.variants;
