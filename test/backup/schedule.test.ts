@@ -9,9 +9,9 @@ import { migrate } from '../../src/db/migrate.ts';
 import { KeyStore } from '../../src/keys/store.ts';
 import { Logger } from '../../src/log.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
-import { until } from '../events/client.ts';
 import { DIST } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
 
 /** A migrated database in a temp dir, and a logger whose lines the test reads (`logged` counts those with a message). */
 function liveDatabase(t: TestContext) {
@@ -170,7 +170,7 @@ test('a tick that comes while a snapshot still runs is skipped, not queued', asy
   const log = new Logger('info', { sink: (text) => written.push(...text.trim().split('\n')) });
   const count = (msg: string) => written.filter((l) => l.includes(`"msg":"${msg}`)).length;
   const stop = scheduleBackups(dbFile, { dir: path.join(dir, 'backups'), everyMs: 5, keep: 2 }, log);
-  await until(() => count('backup written') >= 2, 60_000);
+  await until(() => count('backup written') >= 2, 'two scheduled backups', 60_000);
   await stop();
   assert.ok(count('backup skipped') >= 1, 'ticks during a snapshot were skipped');
   assert.equal(count('backup failed'), 0);

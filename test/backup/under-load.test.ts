@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
-import { until } from '../events/client.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
 
 const MB = 1024 * 1024;
 
@@ -94,7 +94,7 @@ test('snapshots of a 50 MB database finish while events keep arriving, and the r
 
   // Scheduled snapshots too, while ingestion goes on: at least two, none failed.
   const written = () => (server.output().match(/"msg":"backup written"/g) ?? []).length;
-  await until(() => written() >= 2, 120_000);
+  await until(() => written() >= 2, 'two scheduled backups', 120_000);
   ingesting = false;
   await ingestion;
   assert.ok(acknowledged.length > during, 'ingestion went on during and after the snapshot');

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { EXAMPLE } from '../config-dir/helpers.ts';
 import { runCli } from '../helpers/cli.ts';
+import { EXAMPLE } from '../helpers/config-dir.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 test('projects create --json prints exactly the project and its two keys', (t) => {

@@ -5,8 +5,10 @@ import type net from 'node:net';
 import { type TestContext, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_FLAGS, CHROMIUM_PROGRAM } from '../helpers/browser.ts';
+import { DIST_CLIENT, ONBOARDING_EVENTS, seededServer } from '../helpers/client.ts';
+import { exported } from '../helpers/events.ts';
+import { metric } from '../helpers/metrics.ts';
 import { needs } from '../helpers/requirements.ts';
-import { DIST_CLIENT, exported, metric, seededServer } from './setup.ts';
 
 /** An app's own web server, on another origin than paywalld: a blank page and the built client. */
 async function appOrigin(t: TestContext): Promise<string> {
@@ -75,7 +77,7 @@ test('in headless Chromium, a page on another origin resolves a paywall through 
   assert.equal(await metric(server.url, server.keys.secret, 'paywalld_http_requests_total{route="/api/sdk/config",method="GET",status="304"}'), 1);
   assert.deepEqual(result.flushed, { pending: 0 });
   assert.deepEqual(result.stored, ['paywalld:events', 'paywalld:paywall:onboarding']);
-  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  const stored = await exported(server.url, server.keys.secret, ONBOARDING_EVENTS);
   assert.deepEqual(
     stored.map((row) => [row.id, row.variant_id]),
     [[result.event.id, result.event.variant_id]],

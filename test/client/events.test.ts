@@ -3,12 +3,16 @@ import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileStorage, loadClient, ONBOARDING_EVENTS, seededProcess, seededServer } from '../helpers/client.ts';
+import { exported } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { metric } from '../helpers/metrics.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { exported, fileStorage, loadClient, metric, seededProcess, seededServer, until } from './setup.ts';
+import { until } from '../helpers/until.ts';
 
 const EVENTS_429 = 'paywalld_http_requests_total{route="/api/sdk/events",method="POST",status="429"}';
 
-function countById(events: { id: string | null }[]): Map<string | null, number> {
+function countById(events: Json[]): Map<string | null, number> {
   const counts = new Map<string | null, number>();
   for (const event of events) counts.set(event.id, (counts.get(event.id) ?? 0) + 1);
   return counts;
@@ -43,7 +47,7 @@ test('events tracked while the server is down are delivered exactly once when it
   await server.restart();
   assert.deepEqual(await client.flush(), { pending: 0 });
   assert.deepEqual(await client.flush(), { pending: 0 });
-  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  const stored = await exported(server.url, server.keys.secret, ONBOARDING_EVENTS);
   const counts = countById(stored);
   assert.equal(stored.length, 3);
   for (const event of tracked) assert.equal(counts.get(event.id), 1);
@@ -81,10 +85,10 @@ test('an acknowledgement lost on the way back: the batch is sent again with the 
   const second = client.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'u-1' });
 
   assert.deepEqual(await client.flush(), { pending: 2 });
-  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 2);
+  assert.equal((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).length, 2);
   assert.deepEqual(await client.flush(), { pending: 0 });
   assert.equal(posts, 2);
-  const stored = countById(await exported(server.url, server.keys.secret, 'onboarding'));
+  const stored = countById(await exported(server.url, server.keys.secret, ONBOARDING_EVENTS));
   assert.deepEqual([stored.get(first.id), stored.get(second.id), stored.size], [1, 1, 2]);
   assert.equal(await metric(server.url, server.keys.secret, 'paywalld_events_duplicates_total'), 2);
 });
@@ -104,7 +108,7 @@ test('a 429 with Retry-After is waited out before the batch is sent again', asyn
   await until(() => client.queueStatus().pending === 0, 'delivery after Retry-After');
   // Sent too early, the retry would have met the limit again: one 429 means it waited.
   assert.equal(await metric(server.url, server.keys.secret, EVENTS_429), 1);
-  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  const stored = await exported(server.url, server.keys.secret, ONBOARDING_EVENTS);
   assert.deepEqual(
     stored.map((row) => row.id),
     [event.id],
@@ -125,13 +129,13 @@ test('a client restarted with the queue its predecessor persisted delivers those
   const later = next.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'user-1' });
   assert.equal(next.queueStatus().pending, 4);
   assert.deepEqual(await next.flush(), { pending: 0 });
-  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  const stored = await exported(server.url, server.keys.secret, ONBOARDING_EVENTS);
   assert.deepEqual(stored.map((row) => [row.id, row.client_ts]).sort(), [...queued, later].map((event) => [event.id, event.ts]).sort());
 
   // Nothing is left for a third start.
   const third = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
   assert.deepEqual(await third.flush(), { pending: 0 });
-  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 4);
+  assert.equal((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).length, 4);
 });
 
 test('events the server rejects are dropped with their reasons, the valid ones of the batch stored, nothing retried', async (t) => {
@@ -155,7 +159,7 @@ test('events the server rejects are dropped with their reasons, the valid ones o
   for (const entry of rejected) assert.ok(entry.message.length > 0);
   assert.deepEqual(seen, rejected);
   assert.deepEqual(
-    (await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id),
+    (await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((row) => row.id),
     [good.id],
   );
   assert.deepEqual(await client.flush(), { pending: 0 });
@@ -169,13 +173,13 @@ test('batches leave when they are full, and a partial batch when its oldest even
   for (let i = 0; i < 7; i++) bySize.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `size-${i}` });
   // The server commits a batch before its answer reaches the client, so wait on the client's side of the acknowledgement.
   await until(() => bySize.queueStatus().pending === 1, 'two full batches acknowledged');
-  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 6);
+  assert.equal((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).length, 6);
   assert.deepEqual(await bySize.close(), { pending: 0 });
 
   const byTime = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, batchSize: 100, flushIntervalMs: 50 });
   byTime.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'time-0' });
   await until(() => byTime.queueStatus().pending === 0, 'the interval to pass');
-  assert.equal((await exported(server.url, server.keys.secret, 'onboarding')).length, 8);
+  assert.equal((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).length, 8);
 });
 
 test("whole-batch answers: a 413 halves the batch, a 400 drops it with the problem's code, a 401 keeps it for later", async (t) => {
@@ -216,7 +220,7 @@ test("whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
   const four = [0, 1, 2, 3].map((i) => client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
   assert.deepEqual(await client.flush(), { pending: 0 });
   assert.deepEqual(sizes, [4, 2, 2]);
-  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), four.map((event) => event.id).sort());
+  assert.deepEqual((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((row) => row.id).sort(), four.map((event) => event.id).sort());
 
   plan.push(400);
   const refused = client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
@@ -231,7 +235,7 @@ test("whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
   assert.deepEqual(await client.flush(), { pending: 1 });
   assert.match(String(client.queueStatus().lastError?.message), /answered 401/);
   assert.deepEqual(await client.flush(), { pending: 0 });
-  const stored = (await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id);
+  const stored = (await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((row) => row.id);
   assert.ok(stored.includes(kept.id) && !stored.includes(refused.id));
   assert.equal(stored.length, 5);
 });
@@ -247,7 +251,7 @@ test('a full queue drops its oldest events, and says how many', async (t) => {
 
   const online = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
   assert.deepEqual(await online.flush(), { pending: 0 });
-  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), [events[1]!.id, events[2]!.id].sort());
+  assert.deepEqual((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((row) => row.id).sort(), [events[1]!.id, events[2]!.id].sort());
 });
 
 test("a proxy's 404, 405 or 410 page in front of the server (a deploy) keeps the batch: it is retried and stored once the server is back", async (t) => {
@@ -282,7 +286,7 @@ test("a proxy's 404, 405 or 410 page in front of the server (a deploy) keeps the
   }
   assert.deepEqual(await client.flush(), { pending: 0 });
   assert.deepEqual(client.rejectedEvents(), []);
-  assert.deepEqual((await exported(server.url, server.keys.secret, 'onboarding')).map((row) => row.id).sort(), events.map((event) => event.id).sort());
+  assert.deepEqual((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((row) => row.id).sort(), events.map((event) => event.id).sort());
 });
 
 test('an event JSON cannot hold is refused by track at once with a TypeError; the queue keeps flowing, and later changes to a tracked object change nothing sent', async (t) => {
@@ -305,11 +309,11 @@ test('an event JSON cannot hold is refused by track at once with a TypeError; th
   properties.self = properties;
   assert.equal(client.queueStatus().pending, 2);
   assert.deepEqual(await client.flush(), { pending: 0 });
-  const stored = await exported(server.url, server.keys.secret, 'onboarding');
+  const stored = await exported(server.url, server.keys.secret, ONBOARDING_EVENTS);
   assert.deepEqual(stored.map((row) => row.id).sort(), [before.id, after.id].sort());
   assert.deepEqual(reported, []);
   // Later events are persisted and sent as usual.
   const later = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-3' });
   assert.deepEqual(await client.close(), { pending: 0 });
-  assert.ok((await exported(server.url, server.keys.secret, 'onboarding')).some((row) => row.id === later.id));
+  assert.ok((await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).some((row) => row.id === later.id));
 });

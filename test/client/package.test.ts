@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
+import { DIST_CLIENT } from '../helpers/client.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { DIST_CLIENT } from './setup.ts';
 
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 

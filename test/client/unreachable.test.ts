@@ -5,9 +5,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { fileStorage, loadClient, seededServer } from '../helpers/client.ts';
+import { example } from '../helpers/example-paywall.ts';
+import { api } from '../helpers/paywalls.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { api, example } from '../paywalls/api.ts';
-import { fileStorage, loadClient, seededServer } from './setup.ts';
 
 /** The bundle an app ships, written by `paywalld fallback --out` from a seeded database. */
 async function shippedBundle(t: TestContext) {

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DIST, runCli } from '../helpers/cli.ts';
+import { against, ciServer, EXAMPLE, exampleCopy, management, readJson, snapshotFiles, writeJson } from '../helpers/config-dir.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { against, ciServer, EXAMPLE, exampleCopy, management, readJson, snapshotFiles, writeJson } from './helpers.ts';
 
 test('export → apply into an empty server → export again gives identical bytes', async (t) => {
   const source = await ciServer(t, ['--seed', EXAMPLE]);

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DIST, runCli, spawnServe } from '../helpers/cli.ts';
+import { ciServer, EXAMPLE, exampleCopy, writeJson } from '../helpers/config-dir.ts';
 import { CURL, needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { ciServer, EXAMPLE, exampleCopy, writeJson } from './helpers.ts';
 
 const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
 

@@ -17,9 +17,9 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { Logger } from '../../src/log.ts';
 import { ProductStore } from '../../src/products/store.ts';
+import { EXAMPLE } from '../helpers/config-dir.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { EXAMPLE } from './helpers.ts';
 
 function desired(): DesiredState {
   const { desired } = validateDirectory(EXAMPLE);

@@ -13,8 +13,8 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../src/db/database.ts';
 import { DIST, runCli } from '../helpers/cli.ts';
+import { EXAMPLE, snapshotFiles } from '../helpers/config-dir.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { EXAMPLE, snapshotFiles } from './helpers.ts';
 
 const HOSTILE = '../../package';
 const PACKAGE = '{"scripts":{"postinstall":"echo mine"}}\n';

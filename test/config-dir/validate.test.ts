@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { EXAMPLE, exampleCopy, readJson, writeJson } from '../helpers/config-dir.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { EXAMPLE, exampleCopy, readJson, writeJson } from './helpers.ts';
 
 const validate = (...args: string[]) => runCli(['validate', ...args]);
 

@@ -10,9 +10,10 @@ import { createInterface } from 'node:readline';
 import { type TestContext, test } from 'node:test';
 import { LOCK_WAIT_MS } from '../../src/db/lock-retry.ts';
 import { sqliteAddonPath } from '../../src/native.ts';
-import { exported, ingest, JSON_TYPE, openTestDb, restartServer, sendEvents } from '../events/client.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
-import { api, problem, seedProducts, single } from '../paywalls/api.ts';
+import { exported, ingest, JSON_TYPE, openTestDb, sendEvents } from '../helpers/events.ts';
+import { api, seedProducts, single } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
+import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 

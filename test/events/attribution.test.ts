@@ -1,8 +1,8 @@
 /** Which project an event belongs to, and which variant, when the client does not say. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, ingest, publishPaywall, resolvedVariant } from '../helpers/events.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, ingest, publishPaywall, resolvedVariant } from './client.ts';
 
 test("the seed's exact keyless sample is attributed through its paywall's project", async (t) => {
   const { url, keys, server } = await startTestServer(t);

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { idHash } from '../../src/events/derived/id-hash.ts';
-import { startTestServer } from '../helpers/server.ts';
-import { exported, ingest, numbered, openTestDb, restartServer, serverOn } from './client.ts';
+import { exported, ingest, numbered, openTestDb } from '../helpers/events.ts';
+import { restartServer, serverOn, startTestServer } from '../helpers/server.ts';
 
 test('an id repeated within one batch is stored once and counted as a duplicate', async (t) => {
   const { url, keys } = await startTestServer(t);

@@ -13,9 +13,10 @@ import { migrate } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { KeyStore } from '../../src/keys/store.ts';
 import { ProjectStore } from '../../src/projects/store.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
+import { exported, fetchStats, ingest, KNOWN_TYPES, openTestDb } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { exported, fetchStats, ingest, type Json, KNOWN_TYPES, openTestDb, restartServer } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Mostly impressions; "constructor" checks that a type named like an Object property is counted like any other. */

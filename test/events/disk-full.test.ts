@@ -5,8 +5,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { DIST } from '../helpers/cli.ts';
+import { exported, ingest, numbered, sendEvents } from '../helpers/events.ts';
+import { problem } from '../helpers/problem.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { exported, ingest, numbered, problem, sendEvents, until } from './client.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * The server runs on a 6 MiB tmpfs of its own, mounted in a private mount

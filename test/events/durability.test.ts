@@ -10,10 +10,11 @@ import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
+import { fetchStats, JSON_TYPE } from '../helpers/events.ts';
 import { needs, STRACE } from '../helpers/requirements.ts';
 import { bearer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { fetchStats, JSON_TYPE, until } from './client.ts';
+import { until } from '../helpers/until.ts';
 
 const CLIENTS = 4;
 const EVENTS_PER_BATCH = 200;
@@ -233,7 +234,7 @@ test('every acknowledged batch was fsynced to the write-ahead log before its ans
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await until(() => /"msg":"listening"/.test(output), 30_000);
+  await until(() => /"msg":"listening"/.test(output), 'the server to listen', 30_000);
   const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output)![1]}`;
   const key = sdkKey(output);
   // The server is strace's child; strace exits with the server's exit code.

@@ -1,8 +1,9 @@
 /** Per-event rules: each rejection code, the units of ts and the clock-skew correction. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, ingest } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { exported, ingest, type Json } from './client.ts';
 
 const HOUR = 60 * 60 * 1000;
 

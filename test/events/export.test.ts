@@ -1,8 +1,9 @@
 /** GET /api/events: the raw events as NDJSON, streamed. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, ingest, JSON_TYPE, sendEvents } from '../helpers/events.ts';
+import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, ingest, JSON_TYPE, problem, sendEvents } from './client.ts';
 
 test('every field of a stored event is exported, oldest first, one JSON object per line', async (t) => {
   const { url, keys } = await startTestServer(t);

@@ -12,8 +12,10 @@ import { serveConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
 import { recordingOptions } from '../helpers/answers.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, JSON_TYPE, type Json, publishPaywall, restartServer, sendEvents, serverOn, until } from './client.ts';
+import { exported, fetchStats, ingest, JSON_TYPE, publishPaywall, sendEvents } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { bearer, restartServer, serverOn, startTestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 const PAYWALLS = 1000;
 const VARIANTS_PER_PAYWALL = 1000;

@@ -1,9 +1,10 @@
 /** Whole-request rules of POST /api/sdk/events: each failure stores nothing. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, ingest, JSON_TYPE, numbered, sendEvents } from '../helpers/events.ts';
+import { problem } from '../helpers/problem.ts';
 import { responseHeadWhileSending } from '../helpers/raw.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, ingest, JSON_TYPE, numbered, problem, sendEvents } from './client.ts';
 
 test("a batch with an sdk key is stored for the key's project and answered with counts", async (t) => {
   const { url, keys } = await startTestServer(t);

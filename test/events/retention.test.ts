@@ -2,8 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, serveConfig } from '../../src/config.ts';
-import { startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, metric, openTestDb, restartServer, serverOn, until } from './client.ts';
+import { exported, fetchStats, ingest, openTestDb } from '../helpers/events.ts';
+import { metric } from '../helpers/metrics.ts';
+import { restartServer, serverOn, startTestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

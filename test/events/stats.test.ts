@@ -1,8 +1,10 @@
 /** GET /api/paywalls/{id}/stats: roll-ups that always equal a recount of the raw events. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, fetchStats, ingest, KNOWN_TYPES, publishPaywall } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, type Json, KNOWN_TYPES, problem, publishPaywall } from './client.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,8 +1,8 @@
 /** Limits on one event's values: `properties` depth, `revenue` range; refused by index, the rest of the batch stored. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, JSON_TYPE, sendEvents } from '../helpers/events.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { exported, JSON_TYPE, sendEvents } from './client.ts';
 
 /** `properties` of `levels` nested objects, as JSON text (the object itself is level 1). */
 function nested(levels: number): string {

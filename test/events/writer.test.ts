@@ -7,8 +7,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
+import { exported, fetchStats, ingest, JSON_TYPE, numbered, openTestDb, sendEvents } from '../helpers/events.ts';
+import { metric } from '../helpers/metrics.ts';
+import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { exported, fetchStats, ingest, JSON_TYPE, metric, numbered, openTestDb, problem, sendEvents, until } from './client.ts';
+import { until } from '../helpers/until.ts';
 
 test('concurrent requests are all committed and each answered with its own counts', async (t) => {
   const { url, keys } = await startTestServer(t);

@@ -4,8 +4,10 @@ import { chanceToBeat } from '../../src/experiments/bayes.ts';
 import { conversionEffect, holm, relativeInference, Z95 } from '../../src/experiments/effects.ts';
 import { normalCdf } from '../../src/experiments/special.ts';
 import { bucketShares, sampleRatioMismatch, wilsonInterval } from '../../src/experiments/statistics.ts';
-import { ingest, type Json, openTestDb, restartServer, serverOn, until } from '../events/client.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
+import { ingest, openTestDb } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { bearer, restartServer, serverOn, startTestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 import { expectedResults, moments, random, type SentEvent, sendShuffled } from './workload.ts';
 
 const PAYWALL = 'exp';
@@ -48,10 +50,14 @@ async function phases(url: string, secret: string): Promise<Json[]> {
 /** Results once the server has its statistics ready (a restarted server answers 503 stats_warming_up first). */
 async function results(url: string, secret: string, query: Record<string, string> = {}): Promise<Json> {
   let response!: Response;
-  await until(async () => {
-    response = await api(url, secret, `/api/paywalls/${PAYWALL}/results?${new URLSearchParams(query)}`);
-    return response.status !== 503;
-  }, 20_000);
+  await until(
+    async () => {
+      response = await api(url, secret, `/api/paywalls/${PAYWALL}/results?${new URLSearchParams(query)}`);
+      return response.status !== 503;
+    },
+    'the results to load',
+    20_000,
+  );
   assert.equal(response.status, 200, await response.clone().text());
   return response.json();
 }
@@ -196,7 +202,7 @@ test('results of two phases, two segments, a holdout, two currencies, shuffled a
   await publish(url, secret, { control: 50, annual: 50 });
   const s1 = Date.parse((await phases(url, secret))[0]!.started_at);
   // Phase 1 gets a window of its own: the next publish comes at least 2 s later.
-  await until(() => Date.now() >= s1 + 2000, 5000);
+  await until(() => Date.now() >= s1 + 2000, 'two seconds into the first phase', 5000);
   await publish(url, secret, { control: 60, annual: 40 });
   const listed = await phases(url, secret);
   assert.equal(listed.length, 2);

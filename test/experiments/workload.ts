@@ -3,7 +3,7 @@
  * brute force from the events the test sent: no typed arrays, no folds, just
  * the rules of docs/experiments.md applied to plain objects.
  */
-import type { Json } from '../events/client.ts';
+import type { Json } from '../helpers/json.ts';
 
 /** A small seeded PRNG (mulberry32): the same workload on every run. */
 export function random(seed: number): () => number {

@@ -9,8 +9,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { example } from '../helpers/example-paywall.ts';
+import type { Json } from '../helpers/json.ts';
+import { api, seedProducts } from '../helpers/paywalls.ts';
 import { bearer, startTestServer, type TestServer } from '../helpers/server.ts';
-import { api, example, type Json, seedProducts } from '../paywalls/api.ts';
 
 const RUNS = 1000;
 

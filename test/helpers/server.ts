@@ -16,19 +16,22 @@ export interface TestServer {
   projectId: string;
 }
 
+/** The configuration every test server starts from: loopback, a free port, rate limits off (tests send many requests from one address on purpose). */
+function testConfig(dbPath: string, overrides: Partial<ServeConfig>): ServeConfig {
+  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
+  return { ...defaults, ...overrides };
+}
+
 /**
  * A real server on a free port of 127.0.0.1 against a database in a temp
  * directory; stopped when the test ends. Rate limits are off unless a test
- * sets them: tests send many requests from one address on purpose. Its
- * answers are recorded for the OpenAPI check (answers.ts).
+ * sets them. Its answers are recorded for the OpenAPI check (answers.ts).
  */
 export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}, log = new Logger('error')): Promise<TestServer> {
   // The directory goes after the server has stopped: its event-writer thread may still be opening the file.
   const dir = overrides.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-test-')) : undefined;
   const dbPath = overrides.dbPath ?? path.join(dir!, 'paywalld.db');
-  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
-  const config: ServeConfig = { ...defaults, ...overrides };
-  const server = await startServer(config, log, recordingOptions);
+  const server = await startServer(testConfig(dbPath, overrides), log, recordingOptions);
   t.after(async () => {
     await server.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -36,6 +39,22 @@ export async function startTestServer(t: TestContext, overrides: Partial<ServeCo
   const bootstrap = server.bootstrap;
   if (!bootstrap) throw new Error('expected an empty database to create the default project');
   return { url: `http://127.0.0.1:${server.port}`, server, dbPath, keys: bootstrap.keys, projectId: bootstrap.project.id };
+}
+
+/** A server on an existing database (startTestServer wants an empty one), stopped when the test ends; the server itself, to stop before then (a second server on the same file must not run beside it). */
+export async function serverOn(
+  t: { after(fn: () => Promise<void>): void },
+  dbPath: string,
+  overrides: Partial<ServeConfig> = {},
+): Promise<{ url: string; server: RunningServer }> {
+  const server = await startServer(testConfig(dbPath, overrides), new Logger('error'), recordingOptions);
+  t.after(() => server.stop());
+  return { url: `http://127.0.0.1:${server.port}`, server };
+}
+
+/** serverOn, when only the url is wanted. */
+export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: Partial<ServeConfig> = {}): Promise<string> {
+  return (await serverOn(t, dbPath, overrides)).url;
 }
 
 export function bearer(key: string): Record<string, string> {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { KeyStore } from '../../src/keys/store.ts';
-import { until } from '../client/setup.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 async function metric(url: string, secret: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();

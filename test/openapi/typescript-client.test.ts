@@ -12,9 +12,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { example } from '../helpers/example-paywall.ts';
+import { api, seedProducts } from '../helpers/paywalls.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { api, example, seedProducts } from '../paywalls/api.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const execFileAsync = promisify(execFile);

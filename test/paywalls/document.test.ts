@@ -10,7 +10,7 @@ import {
   type PaywallWarning,
   validatePaywall,
 } from '../../src/paywalls/document/index.ts';
-import { example as issueExample } from './example.ts';
+import { example as issueExample } from '../helpers/example-paywall.ts';
 
 const PRODUCTS = new Set(['pro_annual', 'pro_monthly']);
 const deps = { productExists: (productId: string) => PRODUCTS.has(productId) };

@@ -1,8 +1,11 @@
 /** POST /api/paywalls/{id}/validate and /preview: the server's validation and resolve of a document that is not stored. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { example } from '../helpers/example-paywall.ts';
+import type { Json } from '../helpers/json.ts';
+import { api, seedProducts } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { api, example, type Json, problem, seedProducts } from './api.ts';
 
 async function setup(t: import('node:test').TestContext) {
   const client = api(await startTestServer(t));

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { example } from '../helpers/example-paywall.ts';
+import { api, seedProducts } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { api, example, problem, seedProducts } from './api.ts';
 
 async function setUp(t: import('node:test').TestContext) {
   const server = await startTestServer(t);

@@ -5,9 +5,12 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { build } from 'esbuild';
 import { runCli } from '../helpers/cli.ts';
+import { example } from '../helpers/example-paywall.ts';
+import { api, seedProducts, single } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { api, example, problem, seedProducts, single } from './api.ts';
+import { until } from '../helpers/until.ts';
 
 async function seeded(t: import('node:test').TestContext) {
   const server = await startTestServer(t);
@@ -95,7 +98,6 @@ test("GET /api/sdk/fallback refuses a missing key, another project's paywalls st
   const other = runCli(['projects', 'create', 'other', '--json', '--db', server.dbPath]);
   assert.equal(other.status, 0, other.stderr);
   const otherKey = JSON.parse(other.stdout).keys.sdk;
-  const { until } = await import('../client/setup.ts');
   await until(async () => (await fallback(server.url, otherKey, 'paywallId=onboarding')).status === 200, 'the new key to be known');
   assert.deepEqual((await (await fallback(server.url, otherKey, 'paywallId=onboarding')).json()).paywalls, []);
 
@@ -227,7 +229,6 @@ test('GET /api/sdk/fallback renders each paywall once per live revision: 304s an
   fs.writeFileSync(file, JSON.stringify(document));
   const applied = runCli(['apply', dir, '--db', server.dbPath, '--publish']);
   assert.equal(applied.status, 0, applied.stderr);
-  const { until } = await import('../client/setup.ts');
   const current = String(renamed.headers.get('etag'));
   await until(
     async () => (await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second', { 'if-none-match': current })).status === 200,

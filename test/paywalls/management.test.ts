@@ -1,8 +1,11 @@
 /** The paywall management API through HTTP: revisions, publishing, rollback, archiving, preconditions, isolation. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { example } from '../helpers/example-paywall.ts';
+import type { Json } from '../helpers/json.ts';
+import { type Api, api, seedProducts, single } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { type Api, api, example, type Json, problem, seedProducts, single } from './api.ts';
 
 async function setup(t: Parameters<typeof startTestServer>[0]): Promise<{ server: TestServer; client: Api }> {
   const server = await startTestServer(t);

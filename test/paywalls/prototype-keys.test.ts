@@ -6,9 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ingest, publishPaywall } from '../events/client.ts';
+import { ingest, publishPaywall } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { api, seedProducts } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { api, type Json, problem, seedProducts } from './api.ts';
 
 /** A document whose maps use prototype names as keys; JSON text, because an object literal cannot hold an own `__proto__`. */
 function prototypeDocument(): string {

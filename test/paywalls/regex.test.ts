@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnServe } from '../helpers/cli.ts';
+import type { Json } from '../helpers/json.ts';
+import { api, seedProducts, single } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { api, type Json, problem, seedProducts, single } from './api.ts';
 
 const CATASTROPHIC = '^(a+)+$';
 

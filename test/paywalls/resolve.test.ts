@@ -7,9 +7,12 @@ import { serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
 import { recordingOptions } from '../helpers/answers.ts';
 import { spawnServe } from '../helpers/cli.ts';
+import { example } from '../helpers/example-paywall.ts';
+import type { Json } from '../helpers/json.ts';
+import { type Api, api, seedProducts, single } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { type Api, api, example, type Json, problem, seedProducts, single } from './api.ts';
 
 async function setup(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<{ server: TestServer; client: Api }> {
   const server = await startTestServer(t, overrides);

@@ -1,8 +1,11 @@
 /** Every write-time rejection of a paywall document, through HTTP: 422, the exact JSON pointer, nothing stored. */
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
+import { example } from '../helpers/example-paywall.ts';
+import type { Json } from '../helpers/json.ts';
+import { api, seedProducts } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { api, example, type Json, problem, seedProducts } from './api.ts';
 
 /** PUTs `doc` as a new paywall and checks the 422 lists exactly `paths`, and that no paywall was stored. */
 async function rejects(t: TestContext, doc: Json | string, paths: string[]): Promise<{ path: string; message: string }[]> {

@@ -1,8 +1,10 @@
 /** The product catalog through HTTP. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Json } from '../helpers/json.ts';
+import { api, single } from '../helpers/paywalls.ts';
+import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { api, type Json, problem, single } from '../paywalls/api.ts';
 
 const annual = { name: 'Pro Annual', store_ids: { app_store: 'com.acme.pro.annual', play_store: 'pro_annual' } };
 

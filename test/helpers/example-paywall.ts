@@ -1,4 +1,4 @@
-/** The paywall document of issue 3, verbatim: shared by the document tests and the HTTP tests. */
+/** The example paywall document (two variants, en + de, an audience), verbatim: shared by the document tests and the HTTP tests; it imports no server, so tests without HTTP can use it. */
 export function example(): Record<string, any> {
   return {
     name: 'Onboarding',

@@ -1,15 +1,10 @@
-/** What the events tests share: sending batches, creating paywalls, reading the export and the database. */
+/** Event senders and readers: sending batches, creating paywalls to send for, reading the export, the statistics and the database. */
 import assert from 'node:assert/strict';
-import { type RunningServer, startServer } from '../../src/app.ts';
-import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import { Logger } from '../../src/log.ts';
-import { recordingOptions } from '../helpers/answers.ts';
-import { bearer } from '../helpers/server.ts';
-
-export { problem } from '../helpers/problem.ts';
-
-export type Json = Record<string, any>;
+import type { Json } from './json.ts';
+import { metric } from './metrics.ts';
+import { bearer } from './server.ts';
+import { until } from './until.ts';
 
 export const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -98,47 +93,14 @@ export function numbered(prefix: string, n: number, extra: Json = {}): Json[] {
   return Array.from({ length: n }, (_, i) => ({ type: 'screen_impression', paywall_id: 'pw', ts, id: `${prefix}${i}`, ...extra }));
 }
 
-/** The value of one series in /metrics (name with its labels, as exposed). */
-export async function metric(url: string, secret: string, series: string): Promise<number | undefined> {
-  const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
-/** Polls `condition` until it holds; fails after `ms`. */
-export async function until(condition: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** A server on an existing database (startTestServer wants an empty one), stopped when the test ends. */
-export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: Partial<ServeConfig> = {}): Promise<string> {
-  return (await serverOn(t, dbPath, overrides)).url;
-}
-
-/** restartServer, with the server to stop before the test ends (a second server on the same file must not run beside it). */
-export async function serverOn(
-  t: { after(fn: () => Promise<void>): void },
-  dbPath: string,
-  overrides: Partial<ServeConfig> = {},
-): Promise<{ url: string; server: RunningServer }> {
-  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
-  const server = await startServer({ ...defaults, ...overrides }, new Logger('error'), recordingOptions);
-  t.after(() => server.stop());
-  return { url: `http://127.0.0.1:${server.port}`, server };
-}
-
 /**
  * GET /api/paywalls/{id}/stats once the server has loaded its statistics
  * (`paywalld_event_stats_ready` in /metrics): a server that just started
  * answers 503 stats_warming_up until then.
  */
 export async function fetchStats(url: string, secret: string, paywallId: string, query: Record<string, string> = {}): Promise<Response> {
-  await until(async () => (await metric(url, secret, 'paywalld_event_stats_ready')) === 1, 20_000);
+  await until(async () => (await metric(url, secret, 'paywalld_event_stats_ready')) === 1, 'the statistics to load', 20_000);
   return fetch(`${url}/api/paywalls/${encodeURIComponent(paywallId)}/stats?${new URLSearchParams(query)}`, {
-    headers: { authorization: `Bearer ${secret}` },
+    headers: bearer(secret),
   });
 }

@@ -1,11 +1,7 @@
-/** A small client for the paywall and product endpoints, and the example paywall of issue 3. */
+/** A small client for the paywall and product endpoints, and the products and paywalls the tests seed. */
 import assert from 'node:assert/strict';
-import { bearer, type TestServer } from '../helpers/server.ts';
-
-export { problem } from '../helpers/problem.ts';
-export { example } from './example.ts';
-
-export type Json = Record<string, any>;
+import type { Json } from './json.ts';
+import { bearer, type TestServer } from './server.ts';
 
 export interface Api {
   url: string;

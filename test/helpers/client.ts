@@ -1,4 +1,4 @@
-/** What the client tests share: the built client, a real file-backed storage, a seeded server, the event export. */
+/** The client package's harness: the built client, a real file-backed storage, a seeded server or `paywalld serve` process. */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -6,10 +6,11 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type * as Client from '../../client/index.ts';
-import { runCli, type ServeProcess, spawnServe } from '../helpers/cli.ts';
-import { bearer, startTestServer, type TestServer } from '../helpers/server.ts';
-import { tempDir } from '../helpers/temp.ts';
-import { api, example, seedProducts } from '../paywalls/api.ts';
+import { runCli, type ServeProcess, spawnServe } from './cli.ts';
+import { example } from './example-paywall.ts';
+import { api, seedProducts } from './paywalls.ts';
+import { startTestServer, type TestServer } from './server.ts';
+import { tempDir } from './temp.ts';
 
 /** The client as `npm run build` writes it: the tests run the bundle apps get, not the sources. */
 export const DIST_CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.js');
@@ -35,6 +36,9 @@ export function fileStorage(file: string): Client.ClientStorage {
     },
   };
 }
+
+/** The export query for every stored event of the seeded paywall (exported() in events.ts). */
+export const ONBOARDING_EVENTS = { paywallId: 'onboarding', from: '0' };
 
 /** A server with the README's products and the issue's example paywall ("onboarding", en + de) published. */
 export async function seededServer(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<TestServer> {
@@ -125,41 +129,4 @@ export async function seededProcess(t: TestContext): Promise<ServerProcess> {
       await front.open(serve.port);
     },
   };
-}
-
-export interface ExportedEvent {
-  id: string | null;
-  type: string;
-  paywall_id: string;
-  client_ts: number;
-  user_id: string | null;
-  variant_id: string | null;
-  audience: string | null;
-}
-
-/** Every stored event of a paywall, through GET /api/events (the NDJSON export). */
-export async function exported(url: string, secret: string, paywallId: string): Promise<ExportedEvent[]> {
-  const response = await fetch(`${url}/api/events?paywallId=${paywallId}&from=0`, { headers: bearer(secret) });
-  const text = await response.text();
-  assert.equal(response.status, 200, text);
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as ExportedEvent);
-}
-
-/** A counter of the server's /metrics, such as the 304s of the resolve route. */
-export async function metric(url: string, secret: string, series: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
-
-/** Polls a condition until it holds or the deadline passes (no sleeps as synchronisation). */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

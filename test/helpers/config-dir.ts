@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SYNC_FILE } from '../../src/config-dir/sync-record.ts';
-import { type CliResult, runCli, type ServeProcess, spawnServe } from '../helpers/cli.ts';
-import { tempDir } from '../helpers/temp.ts';
+import { type CliResult, runCli, type ServeProcess, spawnServe } from './cli.ts';
+import { tempDir } from './temp.ts';
 
 export const EXAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples/config');
 
