@@ -2,7 +2,7 @@
  * Every setting of `paywalld serve`, described once: flag, environment
  * variable, kind, default and help. The CLI parser (SERVE_OPTIONS), the
  * environment reader (readEnv), the --help text (settingsHelp) and the
- * README's table (settingsTable, checked by test/config.test.ts) are all
+ * README's table (settingsTable, checked by test/config.unit.test.ts) are all
  * derived from SETTINGS. serveConfig() merges flags over the environment
  * over defaults and checks each value. Flags win over the environment.
  */

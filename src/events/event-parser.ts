@@ -7,7 +7,7 @@
  * event this path does not accept outright goes through EventSchema itself,
  * which accepts or rejects it. An event is thus accepted exactly when the
  * schema accepts it, with the schema's output, and always refused with the
- * schema's issue (test/events/event-parser.test.ts runs both over generated
+ * schema's issue (test/events/event-parser.unit.test.ts runs both over generated
  * events).
  */
 import * as v from 'valibot';

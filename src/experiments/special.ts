@@ -3,7 +3,7 @@
  * log-gamma, the regularized incomplete gamma function, and from it the normal
  * and chi-square tail probabilities. Written out here because the single
  * executable carries no numeric library; each is checked against SciPy in
- * test/experiments/statistics.test.ts.
+ * test/experiments/statistics.unit.test.ts.
  */
 
 // Lanczos approximation, g = 7, n = 9 (Numerical Recipes / Boost's classic set): ~1e-15 relative.
