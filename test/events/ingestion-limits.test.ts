@@ -7,11 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startServer } from '../../src/app.ts';
-import { serveConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
-import { recordingOptions } from '../helpers/answers.ts';
 import { exported, fetchStats, ingest, JSON_TYPE, publishPaywall, sendEvents } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { bearer, restartServer, serverOn, startTestServer } from '../helpers/server.ts';
@@ -103,13 +100,7 @@ test('a database holding more variants than a segment can code (stored before th
   db.close();
   const lines: string[] = [];
   const log = new Logger('warn', { sink: (text) => lines.push(...text.trim().split('\n')) });
-  const restarted = await startServer(
-    serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {}),
-    log,
-    recordingOptions,
-  );
-  t.after(() => restarted.stop());
-  const restartedUrl = `http://127.0.0.1:${restarted.port}`;
+  const { url: restartedUrl } = await serverOn(t, dbPath, {}, log);
   const stats = await fetchStats(restartedUrl, keys.secret, 'pw');
   assert.equal(stats.status, 200);
   await until(() => lines.some((line) => line.includes('left out of the experiment results')));

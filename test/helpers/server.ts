@@ -46,8 +46,9 @@ export async function serverOn(
   t: { after(fn: () => Promise<void>): void },
   dbPath: string,
   overrides: Partial<ServeConfig> = {},
+  log = new Logger('error'),
 ): Promise<{ url: string; server: RunningServer }> {
-  const server = await startServer(testConfig(dbPath, overrides), new Logger('error'), recordingOptions);
+  const server = await startServer(testConfig(dbPath, overrides), log, recordingOptions);
   t.after(() => server.stop());
   return { url: `http://127.0.0.1:${server.port}`, server };
 }

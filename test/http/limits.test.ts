@@ -3,18 +3,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
+import { metric } from '../helpers/metrics.ts';
 import { rawRequest } from '../helpers/raw.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 function status(answer: string): number {
   return Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]);
-}
-
-async function metric(url: string, key: string, series: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: bearer(key) })).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  assert.ok(line, `${series} is missing from /metrics`);
-  return Number(line.slice(series.length + 1));
 }
 
 test('the management limit counts per key, however the Authorization header is spelled, and 429s are counted in /metrics', async (t) => {

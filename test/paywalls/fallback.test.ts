@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { build } from 'esbuild';
 import { runCli } from '../helpers/cli.ts';
 import { example } from '../helpers/example-paywall.ts';
+import { metric } from '../helpers/metrics.ts';
 import { api, seedProducts, single } from '../helpers/paywalls.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -174,13 +175,6 @@ test('the fallback command reads the database without the HTTP server: uWebSocke
     [],
   );
 });
-
-async function metric(url: string, secret: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  assert.ok(line, `${name} is exposed`);
-  return Number(line.slice(name.length + 1));
-}
 
 test('GET /api/sdk/fallback renders each paywall once per live revision: 304s and repeats render nothing, a publish or product change re-renders only what changed', async (t) => {
   const { server, client } = await seeded(t);

@@ -2,16 +2,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { startServer } from '../../src/app.ts';
-import { serveConfig } from '../../src/config.ts';
-import { Logger } from '../../src/log.ts';
-import { recordingOptions } from '../helpers/answers.ts';
 import { spawnServe } from '../helpers/cli.ts';
 import { example } from '../helpers/example-paywall.ts';
 import type { Json } from '../helpers/json.ts';
 import { type Api, api, seedProducts, single } from '../helpers/paywalls.ts';
 import { problem } from '../helpers/problem.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serverOn, startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 async function setup(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<{ server: TestServer; client: Api }> {
@@ -400,15 +396,10 @@ test('assignment is stable across a server restart and in another process', asyn
   assert.ok(before.includes('control') && before.includes('annual_first'));
   await first.server.stop();
 
-  const restarted = await startServer(
-    serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0' }, {}),
-    new Logger('error'),
-    recordingOptions,
-  );
-  t.after(() => restarted.stop());
-  assert.deepEqual(await assignments(`http://127.0.0.1:${restarted.port}`, first.keys.sdk, 'onboarding', users), before);
+  const restarted = await serverOn(t, dbPath);
+  assert.deepEqual(await assignments(restarted.url, first.keys.sdk, 'onboarding', users), before);
   // serve owns its database file: one server at a time.
-  await restarted.stop();
+  await restarted.server.stop();
 
   const child = await spawnServe(t, ['--db', dbPath, '--rate-limit-sdk', '0']);
   assert.deepEqual(await assignments(child.url, first.keys.sdk, 'onboarding', users), before);
