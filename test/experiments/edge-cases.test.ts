@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ingest, type Json } from '../events/client.ts';
+import { ingest } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 async function api(url: string, secret: string, path: string, init: RequestInit = {}): Promise<Response> {

@@ -11,8 +11,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chanceToBeat } from '../../src/experiments/bayes.ts';
 import { conversionEffect, relativeInference } from '../../src/experiments/effects.ts';
-import { type Json, metric, openTestDb, restartServer, until } from '../events/client.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
+import { openTestDb } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { metric } from '../helpers/metrics.ts';
+import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 const USERS = Number(process.env.PAYWALLD_TEST_EXPOSED_USERS ?? 1_000_000);
 
@@ -56,7 +59,7 @@ test(`results for ${USERS.toLocaleString('en')} exposed users: exact counts and 
   db.close();
 
   const again = await restartServer(t, dbPath);
-  await until(async () => (await metric(again, keys.secret, 'paywalld_event_stats_ready')) === 1, 600_000);
+  await until(async () => (await metric(again, keys.secret, 'paywalld_event_stats_ready')) === 1, 'statistics ready after the rebuild', 600_000);
   const response = await call(again, '/api/paywalls/big/results');
   assert.equal(response.status, 200);
   const body = (await response.json()) as Json;

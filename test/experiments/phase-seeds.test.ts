@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assignBucket, pickByWeights } from '../../src/paywalls/targeting/hash.ts';
-import type { Json } from '../events/client.ts';
+import type { Json } from '../helpers/json.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 const PAYWALL = 'seeded';
