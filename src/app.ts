@@ -24,6 +24,7 @@ import { RateLimiter } from './http/rate-limit.ts';
 import type { Route, RouteDefinition } from './http/route.ts';
 import { Router } from './http/router.ts';
 import { HttpServer, type ServerOptions } from './http/server.ts';
+import { identityApi } from './identity/routes.ts';
 import { keysApi } from './keys/routes.ts';
 import { Logger } from './log.ts';
 import { httpMetrics } from './metrics/http.ts';
@@ -37,6 +38,7 @@ import { paywallsApi } from './paywalls/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
+import { purchasesApi } from './purchases/routes.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -51,6 +53,8 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...fallbackApi(ctx.paywalls, ctx.fallbackBundles),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...experimentsApi(ctx.experiments),
+    ...identityApi(ctx.identity),
+    ...purchasesApi(ctx.purchases),
     ...dashboardApi(),
   ];
 }

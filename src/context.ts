@@ -9,6 +9,8 @@ import type { Database } from './db/database.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { Health } from './health/service.ts';
+import { IdentityService } from './identity/service.ts';
+import { IdentityStore } from './identity/store.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
 import { KeyStore } from './keys/store.ts';
@@ -24,6 +26,8 @@ import { PaywallStore } from './paywalls/store.ts';
 import { ProductManager } from './products/service.ts';
 import { ProductStore } from './products/store.ts';
 import { ProjectStore } from './projects/store.ts';
+import { PurchaseService } from './purchases/service.ts';
+import { PurchaseStore } from './purchases/store.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
@@ -50,6 +54,10 @@ export interface AppContext {
   /** Experiment results: phases from the paywalls, counts from the event writer. */
   readonly experiments: ExperimentResults;
   readonly health: Health;
+  /** One user across ids: identify's links, appAccountTokens. */
+  readonly identity: IdentityService;
+  /** Purchase records from the app's server and the store connectors. */
+  readonly purchases: PurchaseService;
 }
 
 export interface ContextHooks {
@@ -122,6 +130,8 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
   };
+  const identity = new IdentityService(new IdentityStore(db));
+  const purchases = new PurchaseService(new PurchaseStore(db), identity, metrics);
   const ctx: AppContext = {
     config,
     db,
@@ -140,6 +150,8 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     events,
     experiments: new ExperimentResults(events, paywallManager),
     health: new Health(db, lifecycle, config.dbPath),
+    identity,
+    purchases,
   };
   return { ctx, hooks };
 }

@@ -5,6 +5,11 @@ import type { Reply } from './reply.ts';
 /** The HTTP status of each domain error code: the one place the domain meets HTTP. */
 const STATUS: Record<ErrorCode, number> = {
   invalid_batch: 400,
+  invalid_purchases: 400,
+  invalid_notification: 400,
+  invalid_signature: 401,
+  integration_not_found: 404,
+  too_many_purchases: 413,
   invalid_query: 400,
   invalid_range: 400,
   malformed_json: 400,

@@ -14,6 +14,11 @@ export interface FieldError {
 /** Every code a DomainError can carry. Adding one is a type error until src/http/status.ts maps it. */
 export type ErrorCode =
   | 'invalid_batch'
+  | 'invalid_purchases'
+  | 'invalid_notification'
+  | 'invalid_signature'
+  | 'integration_not_found'
+  | 'too_many_purchases'
   | 'invalid_query'
   | 'invalid_range'
   | 'malformed_json'

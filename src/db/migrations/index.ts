@@ -13,6 +13,7 @@ import { paywallPhases } from './006_paywall_phases.ts';
 import { experimentEvents } from './007_experiment_events.ts';
 import { compactEventIndexes } from './008_compact_event_indexes.ts';
 import { phaseSeeds } from './009_phase_seeds.ts';
+import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   experimentEvents,
   compactEventIndexes,
   phaseSeeds,
+  purchasesAndIdentity,
 ];

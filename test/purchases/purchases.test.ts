@@ -1,0 +1,105 @@
+/** POST /api/purchases: stored durably, deduplicated by (project, id), rejected by index with a reason. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { problem } from '../helpers/problem.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
+
+function purchase(id: string, extra: Record<string, unknown> = {}) {
+  return { id, user_id: 'u1', type: 'initial_purchase', ts: Date.now() - 1000, product_id: 'pro', revenue: 9.99, currency: 'USD', ...extra };
+}
+
+async function send(url: string, key: string, body: unknown): Promise<Response> {
+  return fetch(`${url}/api/purchases`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+test('valid records are stored, a repeated id is a duplicate within a request and across requests', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const first = await send(url, keys.secret, { purchases: [purchase('p1'), purchase('p1'), purchase('p2', { type: 'refund', revenue: 9.99 })] });
+  assert.equal(first.status, 200);
+  assert.deepEqual(await first.json(), { accepted: 2, duplicates: 1, rejected: [] });
+  const again = await send(url, keys.secret, {
+    purchases: [purchase('p1'), purchase('p3', { product_id: null, store: 'app_store', store_product_id: 'com.x.pro' })],
+  });
+  assert.deepEqual(await again.json(), { accepted: 1, duplicates: 1, rejected: [] });
+  const stored = server.ctx.purchases.list(projectId);
+  assert.deepEqual(
+    stored.map((p) => [p.id, p.type, p.revenue, p.storeProductId]),
+    [
+      ['p1', 'initial_purchase', 9.99, null],
+      ['p2', 'refund', 9.99, null],
+      ['p3', 'initial_purchase', 9.99, 'com.x.pro'],
+    ],
+  );
+});
+
+test('the same id in two projects is two records', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const other = server.ctx.projects.create('other');
+  server.ctx.auth.reload();
+  assert.equal(((await (await send(url, keys.secret, { purchases: [purchase('same')] })).json()) as any).accepted, 1);
+  assert.equal(((await (await send(url, other.keys.secret, { purchases: [purchase('same')] })).json()) as any).accepted, 1);
+  assert.equal(server.ctx.purchases.list(projectId).length, 1);
+  assert.equal(server.ctx.purchases.list(other.project.id).length, 1);
+});
+
+test('each bad record is rejected by index with a reason, and the others are stored', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const response = await send(url, keys.secret, {
+    purchases: [
+      purchase('ok'),
+      purchase('neg', { revenue: -1 }),
+      purchase('cur', { currency: 'usd' }),
+      purchase('typ', { type: 'chargeback' }),
+      purchase('noprod', { product_id: undefined }),
+      purchase('half', { product_id: undefined, store: 'app_store' }),
+      purchase('old', { ts: Date.UTC(1999, 0, 1) }),
+      purchase('ahead', { ts: Date.now() + 48 * 3600_000 }),
+      { ...purchase('extra'), secret: 'x' },
+      'not an object',
+      purchase('nouser', { user_id: undefined }),
+    ],
+  });
+  const body = (await response.json()) as any;
+  assert.equal(body.accepted, 1);
+  assert.deepEqual(
+    body.rejected.map((r: any) => [r.index, r.code]),
+    [
+      [1, 'invalid_purchase'],
+      [2, 'invalid_purchase'],
+      [3, 'invalid_purchase'],
+      [4, 'invalid_purchase'],
+      [5, 'invalid_purchase'],
+      [6, 'ts_out_of_range'],
+      [7, 'ts_out_of_range'],
+      [8, 'invalid_purchase'],
+      [9, 'invalid_purchase'],
+      [10, 'invalid_purchase'],
+    ],
+  );
+  assert.match(body.rejected[0].message, /^revenue /);
+  assert.match(body.rejected[3].message, /product_id, or store with store_product_id/);
+  assert.match(body.rejected[9].message, /^user_id is required/);
+  assert.ok(!JSON.stringify(body).includes('secret'), 'messages never echo input');
+  assert.deepEqual(
+    server.ctx.purchases.list(projectId).map((p) => p.id),
+    ['ok'],
+  );
+});
+
+test('whole-request errors store nothing', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  await problem(await send(url, keys.secret, { purchases: [] }), 400, 'invalid_purchases');
+  await problem(await send(url, keys.secret, { records: [purchase('x')] }), 400, 'invalid_purchases');
+  await problem(await send(url, keys.secret, [purchase('x')]), 400, 'invalid_purchases');
+  const many = Array.from({ length: 1001 }, (_, i) => purchase(`m${i}`));
+  await problem(await send(url, keys.secret, { purchases: many }), 413, 'too_many_purchases');
+  await problem(await send(url, keys.sdk, { purchases: [purchase('x')] }), 403, 'insufficient_scope');
+  assert.equal(server.ctx.purchases.list(projectId).length, 0);
+});
+
+test('ts in seconds is stored in milliseconds', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const seconds = Math.floor(Date.now() / 1000) - 10;
+  await send(url, keys.secret, { purchases: [purchase('s', { ts: seconds })] });
+  assert.equal(server.ctx.purchases.list(projectId)[0]!.ts, seconds * 1000);
+});
