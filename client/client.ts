@@ -1,8 +1,11 @@
+import { appAccountToken } from './app-account-token.ts';
 import { PaywallCache } from './cache.ts';
 import { errorOf, PaywalldError, TransportError } from './errors.ts';
+import type { CurrencyCode, EventType } from './event-types.ts';
 import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
 import { checkBundle, FallbackPaywalls } from './fallback.ts';
 import { type Fetch, requestWithin } from './http.ts';
+import { Identity } from './identity.ts';
 import { newEventId } from './ids.ts';
 import { type ClientStorage, memoryStorage } from './storage.ts';
 import type { EventInput, FallbackBundle, ResolvedPaywall, SdkConfigQuery } from './types.generated.ts';
@@ -26,6 +29,11 @@ export interface ClientOptions {
   storage?: ClientStorage;
   /** The bundle(s) shipped in the app (`paywalld fallback --out`, imported as JSON or read and parsed), shown when the server cannot be reached and nothing newer is cached. */
   fallback?: ShippedBundle | readonly ShippedBundle[];
+  /**
+   * The signed-in user, when the app knows it at start. Without it the client creates an anonymous id once
+   * (kept in storage) and uses it until identify(); every event and resolve carries the current id.
+   */
+  userId?: string;
   /** The app's platform, sent with every getPaywall unless it names another. */
   platform?: Platform;
   /** How long getPaywall waits for an answer before it falls back (ms). Default 3000. */
@@ -67,8 +75,11 @@ export interface PaywallResult {
   error?: Error;
 }
 
-/** An event as the app tracks it: id and ts are filled in when absent, variant_id from the paywall's last answer. */
-export type TrackEvent = Omit<EventInput, 'id' | 'ts'> & { id?: string; ts?: number };
+/**
+ * An event as the app tracks it: id and ts are filled in when absent, variant_id from the paywall's last answer,
+ * user_id from the current user. `type` is a known type or a customEventType(); `currency` an upper-case ISO 4217 code.
+ */
+export type TrackEvent = Omit<EventInput, 'id' | 'ts' | 'type' | 'currency'> & { type: EventType; currency?: CurrencyCode | null; id?: string; ts?: number };
 
 export interface PaywalldClient {
   getPaywall(paywallId: string, options?: GetPaywallOptions): Promise<PaywallResult>;
@@ -83,6 +94,15 @@ export interface PaywalldClient {
   /** The events the server refused lately (at most 100), with its reasons. */
   rejectedEvents(): RejectedEvent[];
   queueStatus(): QueueStatus;
+  /**
+   * The user signed in: events and resolves carry this id from now on, and the anonymous id used before is linked
+   * to it on the server (POST /api/sdk/identify), so results count both as one user. Resolves once the link is sent (or failed: onError).
+   */
+  identify(userId: string): Promise<void>;
+  /** The id events carry now: the user's, or the anonymous id; undefined only while an asynchronous storage is read. */
+  currentUserId(): string | undefined;
+  /** The appAccountToken to pass to StoreKit for this user (default: the current user), so App Store notifications name them. */
+  appAccountToken(userId?: string): string;
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
@@ -141,6 +161,26 @@ export function createClient(options: ClientOptions): PaywalldClient {
       ),
   });
 
+  const identity = new Identity({
+    storage,
+    userId: options.userId,
+    report,
+    link: (anonymousId, userId) =>
+      requestWithin(
+        fetchImpl,
+        `${baseUrl}/api/sdk/identify`,
+        {
+          method: 'POST',
+          headers: { ...authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ anonymous_id: anonymousId, user_id: userId }),
+        },
+        timeoutMs,
+        async (response) => {
+          if (response.status !== 200) throw await errorOf(response);
+        },
+      ),
+  });
+
   function shown(result: PaywallResult): PaywallResult {
     shownVariant.set(result.paywall.paywall_id, { id: result.paywall.variant.id, audience: result.paywall.variant.audience });
     return result;
@@ -149,7 +189,9 @@ export function createClient(options: ClientOptions): PaywalldClient {
   async function getPaywall(paywallId: string, call: GetPaywallOptions = {}): Promise<PaywallResult> {
     const platform = call.platform ?? options.platform;
     const query = new URLSearchParams({ paywallId });
-    if (call.userId) query.set('userId', call.userId);
+    await identity.ready;
+    const userId = call.userId ?? identity.current();
+    if (userId) query.set('userId', userId);
     if (platform) query.set('platform', platform);
     if (call.locale) query.set('locale', call.locale);
     if (call.country) query.set('country', call.country);
@@ -225,10 +267,30 @@ export function createClient(options: ClientOptions): PaywalldClient {
       if (variant !== undefined) queued.variant_id = variant;
       // The segment goes with the variant it chose: not onto an event about another variant.
       if (event.audience === undefined && last !== undefined && variant === last.id) queued.audience = last.audience;
-      queue.enqueue(queued);
+      const userId = identity.current();
+      if (event.user_id !== undefined || userId !== undefined) {
+        if (event.user_id === undefined) queued.user_id = userId!;
+        queue.enqueue(queued);
+      } else {
+        // An asynchronous storage is still being read: the event waits for the id it belongs to.
+        void identity.ready.then(() => {
+          queued.user_id = identity.current()!;
+          queue.enqueue(queued);
+        });
+      }
       return queued;
     },
-    flush: (flushOptions = {}) => queue.flush(flushOptions.timeoutMs ?? 10_000),
+    identify: (userId) => identity.identify(userId),
+    currentUserId: () => identity.current(),
+    appAccountToken: (userId) => {
+      const id = userId ?? identity.current();
+      if (id === undefined) throw new Error('appAccountToken: no user yet (an asynchronous storage is still being read); pass the user id');
+      return appAccountToken(id);
+    },
+    flush: async (flushOptions = {}) => {
+      await identity.ready;
+      return queue.flush(flushOptions.timeoutMs ?? 10_000);
+    },
     close: (closeOptions = {}) => queue.close(closeOptions.timeoutMs ?? 10_000),
     rejectedEvents: () => queue.rejected(),
     queueStatus: () => queue.status(),

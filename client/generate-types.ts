@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as v from 'valibot';
-import { EventSchema, IngestResultSchema, REJECTION_CODES } from '../src/events/schema.ts';
+import { EventSchema, IngestResultSchema, KNOWN_EVENT_TYPES, REJECTION_CODES } from '../src/events/schema.ts';
 import { FallbackBundleSchema, FallbackPaywallSchema } from '../src/paywalls/fallback/schema.ts';
 import { ResolvedPaywallSchema, SdkConfigQuerySchema } from '../src/paywalls/resolve/schema.ts';
 
@@ -107,6 +107,7 @@ export function generateTypes(): string {
     '',
     ...blocks,
     `/** Why the server refused one event of a batch. */\nexport type RejectionCode = ${REJECTION_CODES.map((code) => JSON.stringify(code)).join(' | ')};\n`,
+    `/** The event types paywalld knows (docs/events.md); others go through customEventType(). */\nexport type KnownEventType = ${KNOWN_EVENT_TYPES.map((type) => JSON.stringify(type)).join(' | ')};\n`,
   ].join('\n');
 }
 

@@ -5,9 +5,11 @@
  * docs/client.md describes it.
  */
 
+export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken } from './app-account-token.ts';
 export type { ClientOptions, GetPaywallOptions, PaywalldClient, PaywallResult, Platform, ShippedBundle, TrackEvent } from './client.ts';
 export { createClient } from './client.ts';
 export { PaywalldError } from './errors.ts';
+export { type CurrencyCode, type CustomEventType, customEventType, type EventType } from './event-types.ts';
 export type { QueuedEvent, QueueStatus, RejectedEvent } from './events.ts';
 export { type ClientStorage, memoryStorage } from './storage.ts';
-export type { EventInput, FallbackBundle, FallbackPaywall, IngestResult, RejectionCode, ResolvedPaywall } from './types.generated.ts';
+export type { EventInput, FallbackBundle, FallbackPaywall, IngestResult, KnownEventType, RejectionCode, ResolvedPaywall } from './types.generated.ts';

@@ -27,7 +27,14 @@ test('dist/client is one ES module with no imports, and its declarations type an
   const code = fs.readFileSync(DIST_CLIENT, 'utf8');
   assert.doesNotMatch(code, /^\s*import\s|\brequire\(|\bimport\(/m);
   const module = await import(DIST_CLIENT);
-  assert.deepEqual(Object.keys(module).sort(), ['PaywalldError', 'createClient', 'memoryStorage']);
+  assert.deepEqual(Object.keys(module).sort(), [
+    'APP_ACCOUNT_TOKEN_NAMESPACE',
+    'PaywalldError',
+    'appAccountToken',
+    'createClient',
+    'customEventType',
+    'memoryStorage',
+  ]);
 
   const dir = tempDir(t);
   const entry = JSON.stringify(DIST_CLIENT);

@@ -1,0 +1,72 @@
+/** POST /api/sdk/identify: the first link of an anonymous id wins; bad bodies are refused. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { problem } from '../helpers/problem.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
+
+function identify(url: string, key: string, body: unknown): Promise<Response> {
+  return fetch(`${url}/api/sdk/identify`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+test('an anonymous id is linked once: the first link wins, later ones answer the existing link', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const first = await identify(url, keys.sdk, { anonymous_id: 'anon-1', user_id: 'alice' });
+  assert.equal(first.status, 200);
+  assert.deepEqual(await first.json(), { anonymous_id: 'anon-1', user_id: 'alice', linked: true });
+  assert.deepEqual(await (await identify(url, keys.sdk, { anonymous_id: 'anon-1', user_id: 'alice' })).json(), {
+    anonymous_id: 'anon-1',
+    user_id: 'alice',
+    linked: false,
+  });
+  assert.deepEqual(await (await identify(url, keys.secret, { anonymous_id: 'anon-1', user_id: 'bob' })).json(), {
+    anonymous_id: 'anon-1',
+    user_id: 'alice',
+    linked: false,
+  });
+  await identify(url, keys.sdk, { anonymous_id: 'anon-2', user_id: 'alice' });
+  assert.deepEqual([...server.ctx.identity.links(projectId)].sort(), [
+    ['anon-1', 'alice'],
+    ['anon-2', 'alice'],
+  ]);
+});
+
+test('links belong to their project', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const other = server.ctx.projects.create('other');
+  server.ctx.auth.reload();
+  await identify(url, keys.sdk, { anonymous_id: 'anon', user_id: 'alice' });
+  assert.deepEqual(await (await identify(url, other.keys.sdk, { anonymous_id: 'anon', user_id: 'bob' })).json(), {
+    anonymous_id: 'anon',
+    user_id: 'bob',
+    linked: true,
+  });
+  assert.equal(server.ctx.identity.links(projectId).get('anon'), 'alice');
+});
+
+test('bad bodies are refused with validation_failed and link nothing; a key is required', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  for (const body of [
+    { anonymous_id: 'a' },
+    { anonymous_id: 'a', user_id: 'a' },
+    { anonymous_id: '', user_id: 'b' },
+    { anonymous_id: 'a', user_id: 'b', x: 1 },
+    [],
+  ]) {
+    await problem(await identify(url, keys.sdk, body), 422, 'validation_failed');
+  }
+  await problem(
+    await fetch(`${url}/api/sdk/identify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    401,
+    'missing_api_key',
+  );
+  assert.equal(server.ctx.identity.links(projectId).size, 0);
+});
+
+test('every user identify names is known by its appAccountToken (UUID v5, checked against Python uuid.uuid5)', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  await identify(url, keys.sdk, { anonymous_id: 'anon-9', user_id: 'user-1' });
+  // python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('ff1445ad-bcbd-4919-a44a-6c50ada1157e'), 'user-1'))"
+  assert.equal(server.ctx.identity.userOfAppAccountToken(projectId, '809e6b54-7522-528c-ad9a-b36f7d3f321d'), 'user-1');
+  assert.equal(server.ctx.identity.userOfAppAccountToken(projectId, '809E6B54-7522-528C-AD9A-B36F7D3F321D'), 'user-1');
+  assert.equal(server.ctx.identity.userOfAppAccountToken(projectId, '00000000-0000-5000-8000-000000000000'), undefined);
+});
