@@ -25,6 +25,7 @@ import type { Route, RouteDefinition } from './http/route.ts';
 import { Router } from './http/router.ts';
 import { HttpServer, type ServerOptions } from './http/server.ts';
 import { identityApi } from './identity/routes.ts';
+import { integrationsApi } from './integrations/routes.ts';
 import { keysApi } from './keys/routes.ts';
 import { Logger } from './log.ts';
 import { httpMetrics } from './metrics/http.ts';
@@ -55,6 +56,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...experimentsApi(ctx.experiments),
     ...identityApi(ctx.identity),
     ...purchasesApi(ctx.purchases),
+    ...integrationsApi(ctx.integrations),
     ...dashboardApi(),
   ];
 }

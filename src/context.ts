@@ -11,6 +11,9 @@ import { ExperimentResults } from './experiments/service.ts';
 import { Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IdentityStore } from './identity/store.ts';
+import { IntegrationConfiguration } from './integrations/configuration.ts';
+import { IntegrationService } from './integrations/service.ts';
+import { IntegrationStore } from './integrations/store.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
 import { KeyStore } from './keys/store.ts';
@@ -58,6 +61,8 @@ export interface AppContext {
   readonly identity: IdentityService;
   /** Purchase records from the app's server and the store connectors. */
   readonly purchases: PurchaseService;
+  /** Store connectors: configuration and the notifications at /hooks. */
+  readonly integrations: IntegrationService;
 }
 
 export interface ContextHooks {
@@ -132,6 +137,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
   };
   const identity = new IdentityService(new IdentityStore(db));
   const purchases = new PurchaseService(new PurchaseStore(db), identity, metrics);
+  const integrationStore = new IntegrationStore(db);
   const ctx: AppContext = {
     config,
     db,
@@ -152,6 +158,7 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     health: new Health(db, lifecycle, config.dbPath),
     identity,
     purchases,
+    integrations: new IntegrationService(new IntegrationConfiguration(integrationStore), integrationStore, purchases, identity, metrics, log),
   };
   return { ctx, hooks };
 }

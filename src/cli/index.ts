@@ -8,6 +8,7 @@ import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
 import { exportCommand } from './export.ts';
 import { fallbackCommand } from './fallback.ts';
+import { integrationsCommand } from './integrations.ts';
 import { keysCommand } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
 import { planCommand } from './plan.ts';
@@ -19,6 +20,7 @@ const commands: Command[] = [
   serveCommand,
   projectsCommand,
   keysCommand,
+  integrationsCommand,
   backupCommand,
   migrateCommand,
   validateCommand,

@@ -14,6 +14,11 @@ export class IdentityService {
     return { anonymous_id: request.anonymous_id, user_id: userId, linked: created };
   }
 
+  /** Links other ids of a user (a store's aliases) as identify would, first link winning, in the caller's transaction. */
+  linkAll(projectId: string, ids: readonly string[], userId: string, now: number): void {
+    this.store.linkWithin(projectId, ids, userId, now);
+  }
+
   /** anonymous id → user id for every link of the project. */
   links(projectId: string): Map<string, string> {
     return this.store.links(projectId);

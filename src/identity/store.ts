@@ -62,6 +62,12 @@ export class IdentityStore {
     return this.linkTx.immediate(projectId, anonymousId, userId, now);
   }
 
+  /** Links each id to the user unless it is linked already, inside the caller's transaction (a store's aliases). */
+  linkWithin(projectId: string, ids: readonly string[], userId: string, now: number): void {
+    for (const id of ids) if (id !== userId) this.insertLink.run(projectId, id, userId, now);
+    this.rememberUsers(projectId, [userId]);
+  }
+
   /** anonymous id → user id, for every link of the project. */
   links(projectId: string): Map<string, string> {
     return new Map(this.linksOfProject.all(projectId).map((row) => [row.anonymous_id, row.user_id]));

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import { IntegrationConfiguration } from '../integrations/configuration.ts';
+import { IntegrationStore } from '../integrations/store.ts';
+import { KeyStore } from '../keys/store.ts';
+import { ProjectStore } from '../projects/store.ts';
+import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
+
+const help = `Usage:
+  paywalld integrations set PROVIDER --project ID --config FILE [--json] [--db FILE]
+  paywalld integrations show PROVIDER --project ID [--json] [--db FILE]
+
+Configures a store connector (stripe, revenuecat, app-store) of a project, as
+PUT /api/integrations/PROVIDER does; the store then sends its notifications to
+/hooks/PROVIDER/PROJECT_ID (docs/revenue.md). The configuration is read from a
+JSON file ("-" for standard input), so that secrets stay out of the shell's
+history:
+  stripe      {"signing_secret": "whsec_…"}
+  revenuecat  {"authorization": "the Authorization header value RevenueCat sends"}
+  app-store   {"bundle_id": "com.example.app", "root_certificates": ["-----BEGIN CERTIFICATE-----…"]}
+Secrets are never printed: show prints a fingerprint of them.
+
+Options:
+  --project ID   the project (see: paywalld projects list)
+  --config FILE  the provider's configuration as JSON; - reads standard input
+  --json         print JSON instead of text
+${DB_HELP}`;
+
+export const integrationsCommand: Command = {
+  name: 'integrations',
+  summary: 'configure the store connectors (Stripe, RevenueCat, App Store)',
+  help,
+  run(argv) {
+    const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' }, project: { type: 'string' }, config: { type: 'string' } });
+    if (values.help) {
+      print(help);
+      return 0;
+    }
+    const [sub, provider, ...rest] = positionals;
+    if (sub !== 'set' && sub !== 'show') {
+      throw new UsageError(sub === undefined ? 'integrations needs a subcommand: set or show' : `unknown subcommand "integrations ${sub}"`);
+    }
+    if (provider === undefined || rest.length > 0) throw new UsageError(`integrations ${sub} takes exactly one PROVIDER`);
+    if (!values.project) throw new UsageError(`integrations ${sub} needs --project ID`);
+    if (sub === 'set' && !values.config) throw new UsageError('integrations set needs --config FILE (or - for standard input)');
+    let config: unknown;
+    if (sub === 'set') {
+      const text = fs.readFileSync(values.config === '-' ? 0 : values.config!, 'utf8');
+      try {
+        config = JSON.parse(text);
+      } catch {
+        throw new UsageError('the --config file is not JSON');
+      }
+    }
+    const db = openForCommand(values.db);
+    try {
+      if (!new ProjectStore(db, new KeyStore(db)).get(values.project)) {
+        process.stderr.write(`paywalld: no project with id ${values.project}\n`);
+        return 1;
+      }
+      const integrations = new IntegrationConfiguration(new IntegrationStore(db));
+      const shown = sub === 'set' ? integrations.configure(values.project, provider, config) : integrations.describe(values.project, provider);
+      if (values.json) print(JSON.stringify(shown));
+      else {
+        print(`${shown.provider} connector of ${values.project}: secrets ${shown.fingerprint}, updated ${shown.updated_at}`);
+        print(`Notifications go to: <server URL>${shown.webhook_path}`);
+      }
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+};

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import { DomainError } from '../shared/errors.ts';
+import { issuesToErrors } from '../shared/issues.ts';
+import type { Connector } from './connector.ts';
+import { CONNECTORS } from './connectors.ts';
+import { type Integration, isProvider, type Provider } from './schema.ts';
+import type { IntegrationStore } from './store.ts';
+
+function notFound(): DomainError {
+  return new DomainError('integration_not_found', 'no connector for this provider is configured in this project');
+}
+
+function fingerprint(secret: string): string {
+  return `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
+}
+
+/** Each project's connector configurations: written whole, read back without their secrets (the API and the CLI). */
+export class IntegrationConfiguration {
+  constructor(private readonly store: IntegrationStore) {}
+
+  private connector(name: string): Connector<unknown> {
+    if (!isProvider(name)) throw notFound();
+    return CONNECTORS[name].connector as Connector<unknown>;
+  }
+
+  /** Creates or replaces the project's configuration of a provider; answers what GET shows. */
+  configure(projectId: string, provider: string, body: unknown): Integration {
+    this.connector(provider);
+    const { schema, check } = CONNECTORS[provider as Provider];
+    const parsed = v.safeParse(schema as v.GenericSchema, body);
+    if (!parsed.success) {
+      throw new DomainError('validation_failed', 'the configuration is invalid; see errors', { errors: issuesToErrors(parsed.issues) });
+    }
+    const errors = check?.(parsed.output as never) ?? [];
+    if (errors.length > 0) throw new DomainError('validation_failed', 'the configuration is invalid; see errors', { errors });
+    this.store.put(projectId, provider as Provider, parsed.output, Date.now());
+    return this.describe(projectId, provider);
+  }
+
+  /** The configuration without its secrets: a fingerprint of them, and the path the store must call. */
+  describe(projectId: string, provider: string): Integration {
+    const connector = this.connector(provider);
+    const stored = this.store.get(projectId, connector.provider);
+    if (!stored) throw notFound();
+    return {
+      provider: connector.provider,
+      fingerprint: fingerprint(connector.secretOf(stored.config)),
+      webhook_path: `/hooks/${connector.provider}/${encodeURIComponent(projectId)}`,
+      ...connector.publicView(stored.config),
+      updated_at: new Date(stored.updatedAt).toISOString(),
+    };
+  }
+
+  /** The connector of a provider and the project's configuration of it; integration_not_found without one. */
+  configured(projectId: string, provider: string): { connector: Connector<unknown>; config: unknown } {
+    const connector = this.connector(provider);
+    const stored = this.store.get(projectId, connector.provider);
+    if (!stored) throw notFound();
+    return { connector, config: stored.config };
+  }
+}

@@ -1,0 +1,42 @@
+import type { PurchaseRecord, PurchaseSource, PurchaseType } from '../purchases/schema.ts';
+import type { Provider } from './schema.ts';
+
+/** One notification as the hook route received it: the raw bytes (signatures cover them), their JSON and its headers. */
+export interface Notification {
+  body: Buffer;
+  json: unknown;
+  header(name: string): string;
+}
+
+/** What a connector may ask about the project while translating a notification. */
+export interface ConnectorContext {
+  now: number;
+  /** initial_purchase, trial_converted or renewal: what a paid period of this subscription is, from the records before it. */
+  paidPeriodType(source: PurchaseSource, originalTransactionId: string): PurchaseType;
+  refundedSoFar(source: PurchaseSource, transactionId: string): number;
+  userOfCustomer(customer: string): string | undefined;
+  userOfAppAccountToken(token: string): string | undefined;
+}
+
+/** What a verified notification comes to. */
+export type Translation =
+  /** Records to store (none when there is nothing new, such as a refund already counted), with what belongs with them. */
+  | { kind: 'records'; records: PurchaseRecord[]; customer?: { id: string; userId: string }; aliases?: { ids: string[]; userId: string } }
+  /** An event type paywalld does not use: answered 200 so that the store does not retry it, and counted. */
+  | { kind: 'unused'; type: string }
+  /** A type it uses, but the notification names no user paywalld knows: answered 200, counted and logged. */
+  | { kind: 'no_user'; type: string };
+
+/**
+ * A store connector: checks that a notification comes from the store (a
+ * failure throws invalid_signature, before anything is parsed or stored) and
+ * translates it into purchase records.
+ */
+export interface Connector<Config> {
+  readonly provider: Provider;
+  /** The configuration's secret part, for the fingerprint GET shows. */
+  secretOf(config: Config): string;
+  /** What GET may show of the configuration beside the fingerprint. */
+  publicView(config: Config): Record<string, unknown>;
+  receive(config: Config, notification: Notification, context: ConnectorContext): Translation;
+}

@@ -1,0 +1,73 @@
+import type { IdentityService } from '../identity/service.ts';
+import type { Logger } from '../log.ts';
+import type { MetricsRegistry } from '../metrics/registry.ts';
+import type { PurchaseService } from '../purchases/service.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { IntegrationConfiguration } from './configuration.ts';
+import type { ConnectorContext, Notification } from './connector.ts';
+import type { Provider } from './schema.ts';
+import type { IntegrationStore } from './store.ts';
+
+export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
+export type HookOutcome = (typeof HOOK_OUTCOMES)[number];
+
+/** The notifications the store connectors receive: verified, translated, stored. */
+export class IntegrationService {
+  private readonly counted: (provider: Provider, outcome: HookOutcome) => void;
+
+  constructor(
+    readonly configuration: IntegrationConfiguration,
+    private readonly store: IntegrationStore,
+    private readonly purchases: PurchaseService,
+    private readonly identity: IdentityService,
+    metrics: MetricsRegistry,
+    private readonly log: Logger,
+  ) {
+    const counter = metrics.counter(
+      'paywalld_store_notifications_total',
+      'Store notifications received at /hooks, by provider and outcome (unused_type: a type paywalld does not use, answered 200).',
+    );
+    this.counted = (provider, outcome) => counter.labels({ provider, outcome }).inc();
+  }
+
+  /**
+   * One notification: verified (invalid_signature otherwise, nothing stored), translated, and its
+   * records stored in one durable transaction before this returns.
+   */
+  receive(provider: string, projectId: string, notification: Notification): { outcome: HookOutcome; stored: number } {
+    const { connector, config } = this.configuration.configured(projectId, provider);
+    const context: ConnectorContext = {
+      now: Date.now(),
+      paidPeriodType: (source, original) => this.purchases.paidPeriodType(projectId, source, original),
+      refundedSoFar: (source, transaction) => this.purchases.refundedSoFar(projectId, source, transaction),
+      userOfCustomer: (customer) => this.store.userOfCustomer(projectId, connector.provider, customer),
+      userOfAppAccountToken: (token) => this.identity.userOfAppAccountToken(projectId, token),
+    };
+    let outcome: HookOutcome;
+    let inserted = 0;
+    try {
+      const translation = connector.receive(config, notification, context);
+      if (translation.kind === 'unused') outcome = 'unused_type';
+      else if (translation.kind === 'no_user') {
+        outcome = 'no_user';
+        this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
+      } else {
+        const { records, customer, aliases } = translation;
+        inserted =
+          records.length === 0
+            ? 0
+            : this.purchases.record(projectId, records, context.now, () => {
+                if (customer) this.store.linkCustomer(projectId, connector.provider, customer.id, customer.userId);
+                if (aliases) this.identity.linkAll(projectId, aliases.ids, aliases.userId, context.now);
+              });
+        outcome = inserted < records.length || records.length === 0 ? 'duplicate' : 'stored';
+      }
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'invalid_signature') this.counted(connector.provider, 'refused');
+      if (error instanceof DomainError && error.code === 'invalid_notification') this.counted(connector.provider, 'invalid');
+      throw error;
+    }
+    this.counted(connector.provider, outcome);
+    return { outcome, stored: inserted };
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The App Store connector through the real server, with a certificate chain
+ * made by openssl in Apple's shape: valid, forged (another key, another root,
+ * no Apple extensions), another app's bundle id, redelivery, unused types, and
+ * the user found from appAccountToken.
+ */
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { test } from 'node:test';
+import { until } from '../client/setup.ts';
+import { ingest } from '../events/client.ts';
+import { problem } from '../helpers/problem.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { type AppleChain, makeAppleChain, signJws } from './apple-chain.ts';
+import { configure, configured, deliver, metricValue } from './hooks.ts';
+
+const BUNDLE = 'com.example.app';
+
+// python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('ff1445ad-bcbd-4919-a44a-6c50ada1157e'), 'user-1'))"
+const USER_1_TOKEN = '809e6b54-7522-528c-ad9a-b36f7d3f321d';
+
+let chains: { apple: AppleChain; other: AppleChain; unmarked: AppleChain } | undefined;
+
+function chainsFor(t: Parameters<typeof tempDir>[0]) {
+  chains ??= (() => {
+    const dir = tempDir(t);
+    return { apple: makeAppleChain(dir, 'apple'), other: makeAppleChain(dir, 'other'), unmarked: makeAppleChain(dir, 'unmarked', false) };
+  })();
+  return chains;
+}
+
+interface Options {
+  type: string;
+  subtype?: string;
+  uuid?: string;
+  transaction?: Record<string, unknown>;
+  bundleId?: string;
+  chain?: AppleChain;
+  key?: crypto.KeyObject;
+}
+
+function notification(chain: AppleChain, options: Options): string {
+  const signer = options.chain ?? chain;
+  const transaction = {
+    transactionId: `tx-${options.uuid ?? 'n1'}`,
+    originalTransactionId: 'otx-1',
+    bundleId: BUNDLE,
+    productId: 'com.example.pro.monthly',
+    purchaseDate: Date.now() - 10_000,
+    type: 'Auto-Renewable Subscription',
+    appAccountToken: USER_1_TOKEN,
+    price: 9990,
+    currency: 'EUR',
+    environment: 'Production',
+    signedDate: Date.now(),
+    ...options.transaction,
+  };
+  const payload = {
+    notificationType: options.type,
+    ...(options.subtype ? { subtype: options.subtype } : {}),
+    notificationUUID: options.uuid ?? crypto.randomUUID(),
+    version: '2.0',
+    signedDate: Date.now(),
+    data: {
+      environment: 'Production',
+      bundleId: options.bundleId ?? BUNDLE,
+      bundleVersion: '1.0',
+      signedTransactionInfo: signJws(signer, transaction, options.key),
+      signedRenewalInfo: signJws(signer, { originalTransactionId: 'otx-1', autoRenewStatus: 1, signedDate: Date.now() }, options.key),
+      status: 1,
+    },
+  };
+  return JSON.stringify({ signedPayload: signJws(signer, payload, options.key) });
+}
+
+async function setup(t: Parameters<typeof startTestServer>[0], seen: 'identify' | 'event' = 'identify') {
+  const { apple, other, unmarked } = chainsFor(t);
+  const server = await startTestServer(t);
+  await configured(server.url, server.keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [apple.rootPem] });
+  if (seen === 'identify') {
+    const linked = await fetch(`${server.url}/api/sdk/identify`, {
+      method: 'POST',
+      headers: { ...bearer(server.keys.sdk), 'content-type': 'application/json' },
+      body: JSON.stringify({ anonymous_id: 'device-1', user_id: 'user-1' }),
+    });
+    assert.equal(linked.status, 200);
+  } else {
+    await ingest(server.url, server.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', user_id: 'user-1', ts: Date.now() }] });
+  }
+  const send = (options: Options) => deliver(server.url, 'app-store', server.projectId, notification(apple, options));
+  const stored = () => server.server.ctx.purchases.list(server.projectId).map((p) => [p.type, p.userId, p.revenue, p.currency]);
+  return { ...server, apple, other, unmarked, send, stored };
+}
+
+test('a free trial, its conversion, a renewal, a refund and an expiry; price in milli-units; the user from appAccountToken', async (t) => {
+  const { send, stored, server, projectId } = await setup(t, 'event');
+  // user-1 is known from an event only: its token is found once the event users dictionary has been checkpointed.
+  await until(() => server.ctx.identity.userOfAppAccountToken(projectId, USER_1_TOKEN) !== undefined, 'the event checkpoint');
+  const steps: Options[] = [
+    { type: 'SUBSCRIBED', subtype: 'INITIAL_BUY', transaction: { offerType: 1, offerDiscountType: 'FREE_TRIAL', price: 0 } },
+    { type: 'DID_RENEW', transaction: { price: 9990 } },
+    { type: 'DID_RENEW', subtype: 'BILLING_RECOVERY', transaction: { price: 9990 } },
+    { type: 'REFUND', transaction: { price: 9990, revocationDate: Date.now() - 1000, revocationReason: 0 } },
+    { type: 'DID_CHANGE_RENEWAL_STATUS', subtype: 'AUTO_RENEW_DISABLED' },
+    { type: 'EXPIRED', subtype: 'VOLUNTARY' },
+  ];
+  for (const step of steps) assert.deepEqual(await (await send(step)).json(), { outcome: 'stored', stored: 1 }, step.type);
+  assert.deepEqual(stored(), [
+    ['trial_started', 'user-1', 0, 'EUR'],
+    ['trial_converted', 'user-1', 9.99, 'EUR'],
+    ['renewal', 'user-1', 9.99, 'EUR'],
+    ['refund', 'user-1', 9.99, 'EUR'],
+    ['cancellation', 'user-1', 0, 'EUR'],
+    ['expiration', 'user-1', 0, 'EUR'],
+  ]);
+});
+
+test('forged notifications answer 401 and store nothing: another key, another root, no Apple extensions, a broken JWS', async (t) => {
+  const { send, stored, other, unmarked, url, keys, projectId } = await setup(t);
+  await problem(await send({ type: 'DID_RENEW', key: crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey }), 401, 'invalid_signature');
+  await problem(await send({ type: 'DID_RENEW', chain: other }), 401, 'invalid_signature');
+  // Its root configured too: refused only for lacking Apple's extensions.
+  await configured(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [chainsFor(t).apple.rootPem, unmarked.rootPem] });
+  await problem(await send({ type: 'DID_RENEW', chain: unmarked }), 401, 'invalid_signature');
+  for (const signedPayload of ['x.y', 'a.b.c', 42]) {
+    await problem(await deliver(url, 'app-store', projectId, JSON.stringify({ signedPayload })), 401, 'invalid_signature');
+  }
+  assert.deepEqual(stored(), []);
+  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="refused"}'), 6);
+});
+
+test("another app's bundle id is refused with 401", async (t) => {
+  const { send, stored } = await setup(t);
+  await problem(await send({ type: 'DID_RENEW', bundleId: 'com.other.app' }), 401, 'invalid_signature');
+  await problem(await send({ type: 'DID_RENEW', transaction: { bundleId: 'com.other.app' } }), 401, 'invalid_signature');
+  assert.deepEqual(stored(), []);
+});
+
+test('a redelivered notification (same notificationUUID) is stored once; unused types answer 200 and are counted; an unknown token stores nothing', async (t) => {
+  const { send, stored, url, keys } = await setup(t);
+  const uuid = crypto.randomUUID();
+  assert.deepEqual(await (await send({ type: 'ONE_TIME_CHARGE', uuid, transaction: { type: 'Non-Consumable', price: 4990 } })).json(), {
+    outcome: 'stored',
+    stored: 1,
+  });
+  assert.deepEqual(await (await send({ type: 'ONE_TIME_CHARGE', uuid, transaction: { type: 'Non-Consumable', price: 4990 } })).json(), {
+    outcome: 'duplicate',
+    stored: 0,
+  });
+  assert.deepEqual(await (await send({ type: 'DID_FAIL_TO_RENEW' })).json(), { outcome: 'unused_type', stored: 0 });
+  assert.deepEqual(await (await send({ type: 'DID_RENEW', transaction: { appAccountToken: crypto.randomUUID() } })).json(), {
+    outcome: 'no_user',
+    stored: 0,
+  });
+  assert.deepEqual(stored(), [['non_renewing_purchase', 'user-1', 4.99, 'EUR']]);
+  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="unused_type"}'), 1);
+});
+
+test('the configuration needs PEM certificates; GET shows the roots by fingerprint', async (t) => {
+  const { apple } = chainsFor(t);
+  const { url, keys } = await startTestServer(t);
+  await problem(await configure(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: ['not a pem'] }), 422, 'validation_failed');
+  const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
+  const body = await problem(await configure(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [broken] }), 422, 'validation_failed');
+  assert.deepEqual(body.errors, [{ path: '/root_certificates/0', message: 'is not a PEM certificate' }]);
+  await configured(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [apple.rootPem] });
+  const shown = (await (await fetch(`${url}/api/integrations/app-store`, { headers: bearer(keys.secret) })).json()) as any;
+  assert.equal(shown.bundle_id, BUNDLE);
+  assert.deepEqual(shown.root_certificates, [new crypto.X509Certificate(apple.rootPem).fingerprint256]);
+});
