@@ -1,5 +1,6 @@
 import { appAccountToken } from './app-account-token.ts';
 import { PaywallCache } from './cache.ts';
+import type { ComponentNode } from './component-node.ts';
 import { errorOf, PaywalldError, TransportError } from './errors.ts';
 import type { CurrencyCode, EventType } from './event-types.ts';
 import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
@@ -67,10 +68,13 @@ export interface GetPaywallOptions {
   refresh?: boolean;
 }
 
+/** A resolved paywall with its tree typed: `root` is a ComponentNode union on `type` (null for a holdout variant). */
+export type Paywall = Omit<ResolvedPaywall, 'root'> & { root: ComponentNode | null };
+
 export interface PaywallResult {
   /** network: the server answered (a 304 confirms the cached answer); cache: the last answer, the server being unreachable; fallback: the bundle. */
   source: 'network' | 'cache' | 'fallback';
-  paywall: ResolvedPaywall;
+  paywall: Paywall;
   /** Why the network answer is missing, when source is not network. */
   error?: Error;
 }
@@ -181,9 +185,10 @@ export function createClient(options: ClientOptions): PaywalldClient {
       ),
   });
 
-  function shown(result: PaywallResult): PaywallResult {
+  /** Remembers the variant shown; the tree is typed here, as the server's schema and the fallback bundle build it. */
+  function shown(result: Omit<PaywallResult, 'paywall'> & { paywall: ResolvedPaywall }): PaywallResult {
     shownVariant.set(result.paywall.paywall_id, { id: result.paywall.variant.id, audience: result.paywall.variant.audience });
-    return result;
+    return result as PaywallResult;
   }
 
   async function getPaywall(paywallId: string, call: GetPaywallOptions = {}): Promise<PaywallResult> {

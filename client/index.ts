@@ -6,8 +6,23 @@
  */
 
 export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken } from './app-account-token.ts';
-export type { ClientOptions, GetPaywallOptions, PaywalldClient, PaywallResult, Platform, ShippedBundle, TrackEvent } from './client.ts';
+export type { ClientOptions, GetPaywallOptions, Paywall, PaywalldClient, PaywallResult, Platform, ShippedBundle, TrackEvent } from './client.ts';
 export { createClient } from './client.ts';
+export type {
+  ButtonNode,
+  ComponentNode,
+  IconNode,
+  ImageNode,
+  Label,
+  LinkNode,
+  ProductNode,
+  PurchaseButtonNode,
+  SlotProduct,
+  SpacerNode,
+  StackNode,
+  TextNode,
+  TextStyle,
+} from './component-node.ts';
 export { PaywalldError } from './errors.ts';
 export { type CurrencyCode, type CustomEventType, customEventType, type EventType } from './event-types.ts';
 export type { QueuedEvent, QueueStatus, RejectedEvent } from './events.ts';

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import type * as v from 'valibot';
+import type * as nodes from '../../client/component-node.ts';
 import { GENERATED_FILE, generateTypes } from '../../client/generate-types.ts';
 import type * as generated from '../../client/types.generated.ts';
 import type { EventSchema, IngestResultSchema } from '../../src/events/schema.ts';
+import type * as document from '../../src/paywalls/document/components.ts';
 import type { FallbackBundleSchema, FallbackPaywallSchema } from '../../src/paywalls/fallback/schema.ts';
 import type { ResolvedPaywallSchema, SdkConfigQuerySchema } from '../../src/paywalls/resolve/schema.ts';
 
@@ -19,6 +21,28 @@ const sameTypes: [
   Equal<generated.EventInput, v.InferInput<typeof EventSchema>>,
   Equal<generated.IngestResult, v.InferOutput<typeof IngestResultSchema>>,
 ] = [true, true, true, true, true, true];
+
+/** A and B accept the same values (both ways assignable): intersections are not the same type as their flattening. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** A document node's props as resolve answers them: text_key becomes text (always there), alt_key becomes alt. */
+type Resolved<P> = Omit<P, 'text_key' | 'alt_key' | 'text'> & ('text' extends keyof P ? { text: string } : unknown);
+
+const sameNodes: [
+  Same<nodes.ComponentNode['type'], (typeof document.COMPONENT_TYPES)[number]>,
+  Same<nodes.StackNode['props'], document.StackProps>,
+  Same<nodes.TextNode['props'], Resolved<document.TextProps>>,
+  Same<nodes.ImageNode['props'], Resolved<document.ImageProps>>,
+  Same<nodes.ButtonNode['props'], Resolved<document.ButtonProps>>,
+  Same<nodes.PurchaseButtonNode['props'], Resolved<document.PurchaseButtonProps>>,
+  Same<nodes.ProductNode['props'], document.ProductProps>,
+  Same<NonNullable<nodes.SpacerNode['props']>, document.SpacerProps>,
+  Same<nodes.IconNode['props'], document.IconProps>,
+  Same<nodes.LinkNode['props'], Resolved<document.LinkProps>>,
+] = [true, true, true, true, true, true, true, true, true, true];
+
+test("the typed tree (ComponentNode) has the document schema's node types and props, as resolved", () => {
+  assert.ok(sameNodes.every(Boolean));
+});
 
 test("the client types are the server schemas' types, and the committed file is what the generator prints", () => {
   assert.deepEqual(sameTypes, [true, true, true, true, true, true]);
