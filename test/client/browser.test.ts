@@ -76,7 +76,7 @@ test('in headless Chromium, a page on another origin resolves a paywall through 
   // The second call sent If-None-Match, which takes a preflight, and the server answered 304.
   assert.equal(await metric(server.url, server.keys.secret, 'paywalld_http_requests_total{route="/api/sdk/config",method="GET",status="304"}'), 1);
   assert.deepEqual(result.flushed, { pending: 0 });
-  assert.deepEqual(result.stored, ['paywalld:events', 'paywalld:paywall:onboarding']);
+  assert.deepEqual(result.stored, ['paywalld:events', 'paywalld:identity', 'paywalld:paywall:onboarding']);
   const stored = await exported(server.url, server.keys.secret, ONBOARDING_EVENTS);
   assert.deepEqual(
     stored.map((row) => [row.id, row.variant_id]),

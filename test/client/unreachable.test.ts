@@ -53,7 +53,7 @@ test('a server that takes the request and never answers: the fallback, once the 
   assert.match(String(result.error?.message), /no answer within 200 ms/);
   // The server saw the request and has answered nothing: the client gave up on its own.
   assert.equal(slow.requests.length, 1);
-  assert.match(slow.requests[0]!, /^GET \/api\/sdk\/config\?paywallId=onboarding&locale=de HTTP\/1.1\r\n/);
+  assert.match(slow.requests[0]!, /^GET \/api\/sdk\/config\?paywallId=onboarding&userId=[0-9a-f-]{36}&locale=de HTTP\/1.1\r\n/);
   assert.match(slow.requests[0]!, /\r\nauthorization: Bearer pwk_sdk_any\r\n/i);
 });
 
@@ -136,13 +136,13 @@ test('newer data wins: a downloaded bundle over the shipped one, a shipped bundl
   assert.equal(downloaded.paywall.revision, 2);
   assert.equal((downloaded.paywall.root as any).children[0].props.text, 'Revision two');
 
-  // A storage holding only the cached revision 1: kept over a shipped revision 1, given up for a shipped revision 2.
+  // A storage holding only the cached revision 1 (and the device's anonymous id, part of the cached request): kept over a shipped revision 1, given up for a shipped revision 2.
   const cacheOnly = path.join(dir, 'cache-only.json');
   fs.writeFileSync(
     cacheOnly,
     JSON.stringify(
       Object.fromEntries(
-        Object.entries(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).filter(([key]) => key.startsWith('paywalld:paywall:')),
+        Object.entries(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).filter(([key]) => key.startsWith('paywalld:paywall:') || key === 'paywalld:identity'),
       ),
     ),
   );
