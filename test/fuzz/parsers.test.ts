@@ -1,12 +1,13 @@
 /**
- * Property-based fuzzing (fast-check) of the three parsers an outside client
- * reaches, through the real server: paywall documents, event batches and the
- * resolve query. Whatever arrives, the answer is a 2xx, or a 4xx
+ * Property-based fuzzing (fast-check) of the parsers an outside client
+ * reaches, through the real server: paywall documents, event batches, the
+ * resolve query, purchase records and signed store notifications. Whatever arrives, the answer is a 2xx, or a 4xx
  * problem+json; never a 5xx, never a crash, and the server is healthy after.
  * The run is bounded by count (RUNS per parser), not by time; a failure
  * prints the seed and the shrunk input that reproduce it.
  */
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { example } from '../helpers/example-paywall.ts';
@@ -204,4 +205,60 @@ test('fuzzed resolve queries and Accept-Language: every answer is 2xx or a 4xx p
   );
   await healthy(server);
   assert.equal((await client.resolve({ paywallId: 'pw', userId: 'after' })).status, 200);
+});
+
+test('fuzzed purchase records and signed store notifications: every answer is 2xx or a 4xx problem', async (t) => {
+  const server = await startTestServer(t);
+  const stripeSecret = 'whsec_fuzz_secret_value';
+  const revenueCatAuthorization = 'Bearer fuzz-authorization';
+  for (const [provider, config] of [
+    ['stripe', { signing_secret: stripeSecret }],
+    ['revenuecat', { authorization: revenueCatAuthorization }],
+  ] as const) {
+    const response = await fetch(`${server.url}/api/integrations/${provider}`, {
+      method: 'PUT',
+      headers: { ...bearer(server.keys.secret), 'content-type': 'application/json' },
+      body: JSON.stringify(config),
+    });
+    assert.equal(response.status, 200);
+  }
+  const validPurchases = () => ({
+    purchases: [{ id: 'p1', user_id: 'u1', type: 'renewal', ts: Date.now(), product_id: 'pro', revenue: 9.99, currency: 'USD', paywall_id: 'pw' }],
+  });
+  const validStripe = () => ({
+    id: 'evt_1',
+    type: 'charge.refunded',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: 'ch_1', customer: 'cus_1', amount_refunded: 500, currency: 'usd', metadata: { paywalld_user_id: 'u1' } } },
+  });
+  const validRevenueCat = () => ({
+    api_version: '1.0',
+    event: { id: 'rc1', type: 'RENEWAL', app_user_id: 'u1', aliases: ['u1'], price_in_purchased_currency: 4.99, currency: 'EUR', purchased_at_ms: Date.now() },
+  });
+  const target = fc.constantFrom('purchases', 'stripe', 'revenuecat');
+  await fc.assert(
+    fc.asyncProperty(
+      target.chain((to) => fc.tuple(fc.constant(to), bodies(to === 'purchases' ? validPurchases : to === 'stripe' ? validStripe : validRevenueCat))),
+      async ([to, body]) => {
+        const now = Math.floor(Date.now() / 1000);
+        const request =
+          to === 'purchases'
+            ? { url: '/api/purchases', headers: bearer(server.keys.secret) }
+            : to === 'stripe'
+              ? {
+                  url: `/hooks/stripe/${server.projectId}`,
+                  headers: { 'stripe-signature': `t=${now},v1=${crypto.createHmac('sha256', stripeSecret).update(`${now}.${body}`).digest('hex')}` },
+                }
+              : { url: `/hooks/revenuecat/${server.projectId}`, headers: { authorization: revenueCatAuthorization } };
+        const response = await fetch(`${server.url}${request.url}`, {
+          method: 'POST',
+          headers: { ...request.headers, 'content-type': 'application/json' },
+          body,
+        });
+        await assertAnswer(response, `POST ${request.url} ${body.slice(0, 300)}`);
+      },
+    ),
+    { numRuns: RUNS },
+  );
+  await healthy(server);
 });
