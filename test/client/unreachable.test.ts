@@ -142,7 +142,9 @@ test('newer data wins: a downloaded bundle over the shipped one, a shipped bundl
     cacheOnly,
     JSON.stringify(
       Object.fromEntries(
-        Object.entries(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).filter(([key]) => key.startsWith('paywalld:paywall:') || key === 'paywalld:identity'),
+        Object.entries(JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8'))).filter(
+          ([key]) => key.startsWith('paywalld:paywall:') || key === 'paywalld:identity',
+        ),
       ),
     ),
   );
