@@ -107,8 +107,10 @@ test('a redelivered event is stored once; an event type paywalld does not use an
   assert.deepEqual(await (await send(body)).json(), { outcome: 'duplicate', stored: 0 });
   assert.deepEqual(await (await send(event('evt_9', 'customer.created', { id: 'cus_9' }))).json(), { outcome: 'unused_type', stored: 0 });
   assert.deepEqual(await (await send(invoice('evt_10', 999, 'subscription_create'))).json(), { outcome: 'unused_type', stored: 0 });
+  const unpaid = checkout('evt_11', 999).replace('"mode":"subscription"', '"payment_status":"unpaid","mode":"subscription"');
+  assert.deepEqual(await (await send(unpaid)).json(), { outcome: 'unused_type', stored: 0 });
   assert.equal(stored().length, 1);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="unused_type"}'), 2);
+  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="unused_type"}'), 3);
   assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="duplicate"}'), 1);
 });
 

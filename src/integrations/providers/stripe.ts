@@ -100,6 +100,8 @@ function sessionExtras(session: Record<string, unknown>): Partial<PurchaseRecord
 }
 
 function checkoutCompleted(eventId: string, ts: number, session: Record<string, unknown>): Translation {
+  // A delayed payment method (a bank debit) completes the session unpaid: no money moved yet.
+  if (field(session, 'payment_status') === 'unpaid') return { kind: 'unused', type: 'checkout.session.completed (unpaid)' };
   const userId = optionalText(session, 'client_reference_id') ?? metadataUser(session);
   if (userId === undefined || userId === null) return { kind: 'no_user', type: 'checkout.session.completed' };
   const currency = currencyOf(session);
