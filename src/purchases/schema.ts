@@ -4,6 +4,7 @@
  * its answer, and the record every store connector translates into.
  */
 import * as v from 'valibot';
+import { MAX_REVENUE } from '../events/schema.ts';
 import { isEpochTime, toMillis } from '../events/time.ts';
 
 /** The most records one request may carry; more is a 413 (too_many_purchases). */
@@ -51,9 +52,10 @@ export const PurchaseSchema = v.pipe(
     store_product_id: v.nullish(text(256)),
     revenue: v.pipe(
       v.number('must be a number'),
-      v.description('major units (9.99), at least 0; on a refund the amount returned; 0 for a trial start, cancellation or expiration'),
+      v.description(`major units (9.99), from 0 to ${MAX_REVENUE}; on a refund the amount returned; 0 for a trial start, cancellation or expiration`),
       v.finite('must be a finite number'),
       v.minValue(0, 'must not be negative'),
+      v.maxValue(MAX_REVENUE, `must be at most ${MAX_REVENUE}`),
     ),
     currency: v.pipe(v.string('must be a string'), v.regex(CURRENCY, 'must be an ISO 4217 code: three capital letters')),
     original_transaction_id: v.nullish(v.pipe(text(128), v.description("the subscription's first transaction: links renewals and refunds to it"))),

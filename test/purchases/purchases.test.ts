@@ -48,6 +48,7 @@ test('each bad record is rejected by index with a reason, and the others are sto
     purchases: [
       purchase('ok'),
       purchase('neg', { revenue: -1 }),
+      purchase('huge', { revenue: 1e10 }),
       purchase('cur', { currency: 'usd' }),
       purchase('typ', { type: 'chargeback' }),
       purchase('noprod', { product_id: undefined }),
@@ -69,16 +70,18 @@ test('each bad record is rejected by index with a reason, and the others are sto
       [3, 'invalid_purchase'],
       [4, 'invalid_purchase'],
       [5, 'invalid_purchase'],
-      [6, 'ts_out_of_range'],
+      [6, 'invalid_purchase'],
       [7, 'ts_out_of_range'],
-      [8, 'invalid_purchase'],
+      [8, 'ts_out_of_range'],
       [9, 'invalid_purchase'],
       [10, 'invalid_purchase'],
+      [11, 'invalid_purchase'],
     ],
   );
   assert.match(body.rejected[0].message, /^revenue /);
-  assert.match(body.rejected[3].message, /product_id, or store with store_product_id/);
-  assert.match(body.rejected[9].message, /^user_id is required/);
+  assert.match(body.rejected[1].message, /^revenue must be at most 1000000000/);
+  assert.match(body.rejected[4].message, /product_id, or store with store_product_id/);
+  assert.match(body.rejected[10].message, /^user_id is required/);
   assert.ok(!JSON.stringify(body).includes('secret'), 'messages never echo input');
   assert.deepEqual(
     server.ctx.purchases.list(projectId).map((p) => p.id),
