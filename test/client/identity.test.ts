@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileStorage, loadClient, ONBOARDING_EVENTS, seededServer } from '../helpers/client.ts';
+import { exported } from '../helpers/events.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { exported, fileStorage, loadClient, seededServer } from './setup.ts';
 
 test('without a user id the client creates one anonymous id, keeps it across restarts, and identify() links it', async (t) => {
   const { createClient } = await loadClient();
@@ -27,7 +28,7 @@ test('without a user id the client creates one anonymous id, keeps it across res
   assert.deepEqual(await restarted.flush(), { pending: 0 });
 
   assert.equal(server.server.ctx.identity.links(server.projectId).get(anonymous), 'alice');
-  const users = (await exported(server.url, server.keys.secret, 'onboarding')).map((event) => [event.type, event.user_id]);
+  const users = (await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((event) => [event.type, event.user_id]);
   assert.deepEqual(users, [
     ['screen_impression', anonymous],
     ['purchase_complete', 'alice'],
@@ -59,7 +60,7 @@ test('an asynchronous storage: events tracked before it is read carry the stored
   client.track({ type: 'screen_impression', paywall_id: 'onboarding' });
   assert.deepEqual(await client.flush(), { pending: 0 });
   assert.deepEqual(
-    (await exported(server.url, server.keys.secret, 'onboarding')).map((event) => event.user_id),
+    (await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((event) => event.user_id),
     ['stored-anon'],
   );
 });

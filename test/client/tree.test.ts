@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type * as Client from '../../client/index.ts';
-import { loadClient, seededServer } from './setup.ts';
+import { loadClient, seededServer } from '../helpers/client.ts';
 
 const TYPES = new Set(['stack', 'text', 'image', 'button', 'purchase_button', 'product', 'spacer', 'icon', 'link']);
 

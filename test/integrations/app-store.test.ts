@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
-import { until } from '../client/setup.ts';
-import { ingest } from '../events/client.ts';
+import { ingest } from '../helpers/events.ts';
+import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
 import { type AppleChain, makeAppleChain, signJws } from './apple-chain.ts';
-import { configure, configured, deliver, metricValue } from './hooks.ts';
+import { configure, configured, deliver } from './hooks.ts';
 
 const BUNDLE = 'com.example.app';
 
@@ -128,7 +129,7 @@ test('forged notifications answer 401 and store nothing: another key, another ro
     await problem(await deliver(url, 'app-store', projectId, JSON.stringify({ signedPayload })), 401, 'invalid_signature');
   }
   assert.deepEqual(stored(), []);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="refused"}'), 6);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="refused"}'), 6);
 });
 
 test("another app's bundle id is refused with 401", async (t) => {
@@ -155,7 +156,7 @@ test('a redelivered notification (same notificationUUID) is stored once; unused 
     stored: 0,
   });
   assert.deepEqual(stored(), [['non_renewing_purchase', 'user-1', 4.99, 'EUR']]);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="unused_type"}'), 1);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="unused_type"}'), 1);
 });
 
 test('the configuration needs PEM certificates; GET shows the roots by fingerprint', async (t) => {

@@ -18,9 +18,3 @@ export async function configured(url: string, secret: string, provider: string, 
 export function deliver(url: string, provider: string, projectId: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${url}/hooks/${provider}/${projectId}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 }
-
-export async function metricValue(url: string, secret: string, series: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`, { headers: bearer(secret) })).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}

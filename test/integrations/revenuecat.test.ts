@@ -1,9 +1,10 @@
 /** The RevenueCat connector through the real server: the Authorization header, event mapping, aliases, redelivery, unused types. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { configured, deliver, metricValue } from './hooks.ts';
+import { configured, deliver } from './hooks.ts';
 
 const AUTHORIZATION = 'Bearer rc-hook-secret-42';
 
@@ -83,7 +84,7 @@ test('a wrong or missing Authorization answers 401 and stores nothing', async (t
   await problem(await send(body, ''), 401, 'invalid_signature');
   await problem(await send(body, AUTHORIZATION.toLowerCase()), 401, 'invalid_signature');
   assert.deepEqual(stored(), []);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="revenuecat",outcome="refused"}'), 3);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="revenuecat",outcome="refused"}'), 3);
 });
 
 test('a retried event (same id) is stored once; TEST and other unused types answer 200 and are counted', async (t) => {
@@ -94,7 +95,7 @@ test('a retried event (same id) is stored once; TEST and other unused types answ
   assert.deepEqual(await (await send(rcEvent('e2', 'TEST'))).json(), { outcome: 'unused_type', stored: 0 });
   assert.deepEqual(await (await send(rcEvent('e3', 'BILLING_ISSUE'))).json(), { outcome: 'unused_type', stored: 0 });
   assert.equal(stored().length, 1);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="revenuecat",outcome="unused_type"}'), 2);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="revenuecat",outcome="unused_type"}'), 2);
   await problem(await send(rcEvent('e4', 'RENEWAL', { currency: null })), 400, 'invalid_notification');
   await problem(await send(JSON.stringify({ api_version: '1.0' })), 400, 'invalid_notification');
 });

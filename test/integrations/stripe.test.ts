@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
+import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { configure, configured, deliver, metricValue } from './hooks.ts';
+import { configure, configured, deliver } from './hooks.ts';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 
@@ -94,7 +95,7 @@ test('forged, stale, future and missing signatures answer 401 and store nothing;
   await problem(await send(body, `t=${now}`), 401, 'invalid_signature');
   await problem(await send(body.replace('999', '1'), signature(body)), 401, 'invalid_signature');
   assert.deepEqual(stored(), []);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 6);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 6);
   const rolled = `${signature(body, 'whsec_old_secret_xx')},${signature(body).replace(/^t=\d+,/, '')}`;
   assert.equal((await send(body, rolled)).status, 200);
   assert.equal(stored().length, 1);
@@ -110,8 +111,8 @@ test('a redelivered event is stored once; an event type paywalld does not use an
   const unpaid = checkout('evt_11', 999).replace('"mode":"subscription"', '"payment_status":"unpaid","mode":"subscription"');
   assert.deepEqual(await (await send(unpaid)).json(), { outcome: 'unused_type', stored: 0 });
   assert.equal(stored().length, 1);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="unused_type"}'), 3);
-  assert.equal(await metricValue(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="duplicate"}'), 1);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="unused_type"}'), 3);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="duplicate"}'), 1);
 });
 
 test('a checkout that names no user is answered 200 and stores nothing; a signed body that is not an event is 400', async (t) => {
