@@ -3,11 +3,11 @@ import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
+import type * as Client from '../../client/index.ts';
 import { fileStorage, loadClient, ONBOARDING_EVENTS, seededProcess, seededServer } from '../helpers/client.ts';
 import { exported } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { metric } from '../helpers/metrics.ts';
-import type * as Client from '../../client/index.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { until } from '../helpers/until.ts';
 
