@@ -1,7 +1,7 @@
-/** Log, the experiment logs' columns in blocks: entries across block boundaries, and the stored chunks read back. */
+/** ExperimentLog, the experiment logs' columns in blocks: entries across block boundaries, and the stored chunks read back. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHUNK_ENTRIES, Log, timeAt } from '../../src/events/derived/experiment-log.ts';
+import { CHUNK_ENTRIES, ExperimentLog, timeAt } from '../../src/events/derived/experiment-log.ts';
 
 const ENTRIES = 2 * CHUNK_ENTRIES + 1234;
 const DAY_MS = 86_400_000;
@@ -15,12 +15,12 @@ function timeOf(i: number): number {
 }
 const entry = (i: number) => [(i * 7919) % 100_003, timeOf(i), i % 5, i / 4] as const;
 
-function filled(withValues: boolean, from: number, to: number, log = new Log(withValues)): Log {
+function filled(withValues: boolean, from: number, to: number, log = new ExperimentLog(withValues)): ExperimentLog {
   for (let i = from; i < to; i++) log.push(...entry(i));
   return log;
 }
 
-function assertEntries(log: Log, withValues: boolean): void {
+function assertEntries(log: ExperimentLog, withValues: boolean): void {
   assert.equal(log.length, ENTRIES);
   for (let i = 0; i < ENTRIES; i++) {
     const [ordinal, time, code, value] = entry(i);
@@ -56,7 +56,7 @@ for (const withValues of [false, true]) {
       stored.map(({ entries }) => entries),
       [CHUNK_ENTRIES, 10],
     );
-    const loaded = new Log(withValues);
+    const loaded = new ExperimentLog(withValues);
     // A blob read from SQLite need not be aligned: hand over copies at an odd offset.
     for (const { entries, data } of stored) loaded.appendChunk(entries, Buffer.concat([Buffer.from([0]), data]).subarray(1));
     assert.equal(loaded.storedLength, CHUNK_ENTRIES + 10);

@@ -77,7 +77,7 @@ function widen(block: Block): void {
  * and growing never copies more than one block (a doubling copy of the
  * whole log would briefly hold it three times over).
  */
-export class Log {
+export class ExperimentLog {
   length = 0;
   /** Entries below this are in the stored chunks. */
   storedLength = 0;
@@ -175,8 +175,8 @@ const NO_ENTRIES = new Int32Array(0);
 
 /** One paywall's segment: its logs and the names their codes stand for. */
 export class Segment {
-  readonly exposures = new Log(false);
-  readonly purchases = new Log(true);
+  readonly exposures = new ExperimentLog(false);
+  readonly purchases = new ExperimentLog(true);
   /**
    * Each user's purchases as a chain through the purchase log: the newest
    * entry of user u is lastPurchase.get(u), the one before entry i is
