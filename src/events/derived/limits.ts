@@ -9,7 +9,7 @@
  * the state never meets a name it cannot keep after a commit.
  */
 import { UNKNOWN_VARIANT } from '../variants.ts';
-import type { EventRow } from '../writer/protocol.ts';
+import type { DerivedEvent } from './derived-event.ts';
 import { DEFAULT_SEGMENT } from './segments.ts';
 import type { DerivedState } from './state.ts';
 
@@ -51,10 +51,8 @@ export class Admission {
   constructor(private readonly state: DerivedState) {}
 
   /** Undefined when the event may be stored (its new names are then reserved), else the limit it would pass. */
-  admit(row: EventRow): LimitCode | undefined {
-    const [projectId, paywallId, type] = row;
-    const userId = row[8];
-    const variantId = row[9];
+  admit(event: DerivedEvent): LimitCode | undefined {
+    const { projectId, paywallId, type, userId, variantId } = event;
     const variant = variantId ?? UNKNOWN_VARIANT;
     const state = this.state;
     // Allocated only for an event with a name the state does not know yet: the common event allocates nothing.
@@ -85,7 +83,7 @@ export class Admission {
         (fresh ??= []).push([name, [`v\0${projectId}\0${paywallId}`, `v\0${projectId}`]]);
       }
     }
-    const audience = row[12] ?? DEFAULT_SEGMENT;
+    const audience = event.audience ?? DEFAULT_SEGMENT;
     const experiments = state.experiments;
     if (entersSegment(type, userId, variantId) && !experiments.find(projectId, paywallId, audience)) {
       const name = `a\0${projectId}\0${paywallId}\0${audience}`;

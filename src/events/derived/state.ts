@@ -10,6 +10,7 @@ import type { Stats } from '../schema.ts';
 import { KNOWN_EVENT_TYPES } from '../schema.ts';
 import { dayOf, dayText } from '../time.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
+import type { DerivedEvent } from './derived-event.ts';
 import { emptyFold, type FoldQuery, type FoldResult, PhaseFold } from './experiment-fold.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { DEFAULT_SEGMENT, ExperimentLogs } from './segments.ts';
@@ -30,19 +31,6 @@ export interface DayGroup {
    * rewrites those rows only, not one per type the group ever had.
    */
   dirty: Set<string> | undefined;
-}
-
-/** What the state needs of a stored event. */
-export interface DerivedEvent {
-  projectId: string;
-  paywallId: string;
-  type: string;
-  ts: number;
-  userId: string | null;
-  variantId: string | null;
-  audience: string | null;
-  revenue: number | null;
-  currency: string | null;
 }
 
 type Figures = Stats['variants'][number]['totals'];

@@ -30,6 +30,25 @@ export type EventRow = [
   currency: string | null,
 ];
 
+/** The columns of `events` in the order of an EventRow. */
+export const EVENT_COLUMNS = [
+  'project_id',
+  'paywall_id',
+  'type',
+  'ts',
+  'client_ts',
+  'sent_at',
+  'received_at',
+  'event_id',
+  'user_id',
+  'variant_id',
+  'product_id',
+  'properties',
+  'audience',
+  'revenue',
+  'currency',
+] as const;
+
 /** One transaction's outcome, per request: how many rows were new, and which rows (by index) an ingestion limit refused. */
 export interface Written {
   inserted: number[];

@@ -1,12 +1,13 @@
 import type { Database } from '../../db/database.ts';
 import type { DerivedStore } from '../derived/checkpoint.ts';
+import { type DerivedEvent, derivedEvent } from '../derived/derived-event.ts';
 import { idHash } from '../derived/id-hash.ts';
 import { Admission } from '../derived/limits.ts';
-import type { EventRow, Written } from './protocol.ts';
+import { EVENT_COLUMNS, type EventRow, type Written } from './protocol.ts';
 
 interface Staged {
   seq: number;
-  row: EventRow;
+  event: DerivedEvent;
 }
 
 /**
@@ -25,10 +26,7 @@ export class EventSink {
   readonly write: (requests: readonly EventRow[][]) => Written;
 
   constructor(db: Database, derived: DerivedStore) {
-    const insertEvent = db.prepare<EventRow>(
-      `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties, audience, revenue, currency)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insertEvent = db.prepare<EventRow>(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`);
     const checkpointed = db
       .prepare<[number, number, number, string], number>(
         'SELECT 1 FROM event_dedup d JOIN events e ON e.seq = d.seq WHERE d.project_no = ? AND d.client_ts = ? AND d.id_hash = ? AND e.event_id = ?',
@@ -43,23 +41,23 @@ export class EventSink {
         let fresh = 0;
         const refused: Written['refused'][number] = [];
         for (const [index, row] of rows.entries()) {
-          const eventId = row[7];
+          const event = derivedEvent(row);
+          const { eventId, clientTs } = event;
           // Every event's project needs its number: the checkpoint's index fill joins on it.
-          const projectNo = derived.projectNo(row[0]);
-          const clientTs = row[4];
+          const projectNo = derived.projects.of(event.projectId);
           const hash = eventId === null ? 0 : idHash(eventId);
           if (eventId !== null) {
             if (keys.has(projectNo, clientTs, hash, eventId)) continue;
-            if (derived.mayBeStored(projectNo, clientTs, hash) && checkpointed.get(projectNo, clientTs, hash, eventId) !== undefined) continue;
+            if (derived.storedKeys.mayBeStored(projectNo, clientTs, hash) && checkpointed.get(projectNo, clientTs, hash, eventId) !== undefined) continue;
           }
           // After the duplicate check: a retry of a stored event is a duplicate, whatever the limits say now.
-          const limit = admission.admit(row);
+          const limit = admission.admit(event);
           if (limit !== undefined) {
             refused.push([index, limit]);
             continue;
           }
           if (eventId !== null) keys.add(projectNo, clientTs, hash, eventId);
-          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), row });
+          staged.push({ seq: Number(insertEvent.run(...row).lastInsertRowid), event });
           fresh++;
         }
         written.inserted.push(fresh);
@@ -78,9 +76,8 @@ export class EventSink {
         admission.clear();
         throw error;
       }
-      for (const { seq, row } of staged) {
-        const [projectId, paywallId, type, ts] = row;
-        state.apply({ projectId, paywallId, type, ts, userId: row[8], variantId: row[9], audience: row[12], revenue: row[13], currency: row[14] });
+      for (const { seq, event } of staged) {
+        state.apply(event);
         pending.add(seq);
       }
       admission.clear();

@@ -200,9 +200,9 @@ function fillFilter(): void {
   filling = false;
   if (closing) return;
   try {
-    if (!derived.fillFilter()) scheduleFill();
+    if (!derived.storedKeys.fill()) scheduleFill();
     else {
-      send({ kind: 'filter_filled', ms: Math.round(performance.now() - fillStarted), keys: derived.filterSize });
+      send({ kind: 'filter_filled', ms: Math.round(performance.now() - fillStarted), keys: derived.storedKeys.size });
       fillStarted = 0;
       // The fill read every stored key as a row: millions of them are garbage now.
       collectGarbage();
@@ -218,7 +218,7 @@ function fillFilter(): void {
  * filter is complete already (a rebuild fills it in its pass), so that the log says when it is.
  */
 function scheduleFill(atStart = false): void {
-  if (filling || (!atStart && !derived.filling)) return;
+  if (filling || (!atStart && !derived.storedKeys.filling)) return;
   if (fillStarted === 0) fillStarted = performance.now();
   filling = true;
   setImmediate(fillFilter);
