@@ -1,0 +1,209 @@
+/**
+ * What the event writer thread does with its messages and its time: group
+ * commits, checkpoints every few seconds, the dedup key filter filled
+ * between commits at start, retention passes, and the close. thread.ts
+ * wires the worker's port to one of these.
+ */
+import type { Database } from '../../db/database.ts';
+import { asUnavailable } from '../../db/unavailable.ts';
+import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
+import { collectGarbage } from './collect-garbage.ts';
+import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
+import { Retention } from './retention.ts';
+import { EventSink } from './sink.ts';
+
+/** Rows per transaction at most; a request is never split across transactions. */
+const MAX_ROWS_PER_COMMIT = 20_000;
+/** How often a retention pass starts (one also starts with the thread). */
+const RETENTION_EVERY_MS = 10 * 60 * 1000;
+/** How often the derived state is checkpointed while events arrive: what a restart replays at most. */
+const CHECKPOINT_EVERY_MS = 5000;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+export class WriterThread {
+  private readonly derived: DerivedStore;
+  private readonly sink: EventSink;
+  private readonly retention: Retention | undefined;
+  private readonly queue: { id: number; rows: EventRow[] }[] = [];
+  private flushScheduled = false;
+  private closing = false;
+  private retentionRunning = false;
+  /** Events were checkpointed since the last interval without any; the start (loading, replaying) counts as a burst too. */
+  private burst = true;
+  private unrepresentableReported = 0;
+  private filling = false;
+  /** When the current fill started (performance.now()). */
+  private fillStarted = 0;
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private retentionTimer: NodeJS.Timeout | undefined;
+
+  /** `closed` is called once the database is closed, when nothing should keep the thread alive any more. */
+  constructor(
+    private readonly db: Database,
+    options: WriterOptions,
+    private readonly send: (message: FromWriter) => void,
+    private readonly closed: () => void,
+  ) {
+    this.derived = new DerivedStore(db);
+    this.sink = new EventSink(db, this.derived);
+    this.retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => this.derived.checkpointedSeq);
+  }
+
+  /**
+   * Loads the derived state, then starts the timers. Runs before any message
+   * is handled (they wait in the port meanwhile): writes need the dedup keys
+   * of the events after the checkpoint, statistics need the counts.
+   */
+  start(): void {
+    const started = performance.now();
+    try {
+      const { checkpointSeq, replayed } = this.derived.start();
+      this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq, replayed });
+      this.reportUnrepresentable();
+    } catch (error) {
+      this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
+      this.db.close();
+      throw error;
+    }
+    this.checkpointTimer = setInterval(() => this.checkpoint(), CHECKPOINT_EVERY_MS).unref();
+    this.scheduleFill(true);
+    if (this.retention) {
+      this.retentionTimer = setInterval(() => {
+        if (!this.retentionRunning) this.retentionPass();
+      }, RETENTION_EVERY_MS).unref();
+      setImmediate(() => this.retentionPass());
+    }
+  }
+
+  receive(message: ToWriter): void {
+    const state = this.derived.state;
+    if (message.kind === 'stats') {
+      const { id, projectId, paywallId, fromDay, toDay } = message;
+      this.send({ kind: 'stats', id, variants: state.stats(projectId, paywallId, fromDay, toDay) });
+      return;
+    }
+    if (message.kind === 'results') {
+      const { id, projectId, paywallId, audience, query } = message;
+      this.send({ kind: 'results', id, result: state.results(projectId, paywallId, audience, query) });
+      return;
+    }
+    if (message.kind === 'write') this.queue.push(message);
+    else this.closing = true;
+    this.scheduleFlush();
+  }
+
+  /** Writes a checkpoint when events were counted since the last one; a failure is reported and retried later. */
+  private checkpoint(): void {
+    if (this.derived.pending.size === 0) {
+      // A checkpoint interval without events after some: the burst is over, and what it left on the heap is garbage.
+      if (this.burst) collectGarbage();
+      this.burst = false;
+      return;
+    }
+    this.burst = true;
+    try {
+      this.derived.checkpoint();
+    } catch (error) {
+      this.send({ kind: 'checkpoint_failed', error: describe(error) });
+    }
+    this.scheduleFill();
+  }
+
+  /** setImmediate runs after the event loop delivered every message that is waiting: they all join this commit. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const queue = this.queue;
+    if (queue.length > 0) {
+      let rows = 0;
+      let take = 0;
+      while (take < queue.length && (take === 0 || rows + queue[take]!.rows.length <= MAX_ROWS_PER_COMMIT)) rows += queue[take++]!.rows.length;
+      const batch = queue.splice(0, take);
+      const ids = batch.map((request) => request.id);
+      try {
+        this.send({ kind: 'written', ids, ...this.sink.write(batch.map((request) => request.rows)) });
+      } catch (error) {
+        this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
+      }
+    }
+    if (this.derived.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
+    this.reportUnrepresentable();
+    if (queue.length > 0) this.scheduleFlush();
+    else if (this.closing) this.close();
+  }
+
+  /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
+  private reportUnrepresentable(): void {
+    const events = this.derived.state.unrepresentable;
+    if (events === this.unrepresentableReported) return;
+    this.unrepresentableReported = events;
+    this.send({ kind: 'unrepresentable', events });
+  }
+
+  private close(): void {
+    clearInterval(this.retentionTimer);
+    clearInterval(this.checkpointTimer);
+    this.checkpoint();
+    this.db.close();
+    this.closed();
+  }
+
+  /** One small delete per turn of the event loop, so writes queued meanwhile go first. */
+  private retentionPass(deletedSoFar = 0): void {
+    if (!this.retention || this.closing) return;
+    this.retentionRunning = true;
+    let step: { deleted: number; more: boolean };
+    try {
+      step = this.retention.step(Date.now());
+    } catch (error) {
+      this.retentionRunning = false;
+      this.send({ kind: 'retention_failed', error: describe(error) });
+      return;
+    }
+    const deleted = deletedSoFar + step.deleted;
+    if (step.more) {
+      setImmediate(() => this.retentionPass(deleted));
+      return;
+    }
+    this.retentionRunning = false;
+    if (deleted > 0) this.send({ kind: 'retention', deleted });
+  }
+
+  /** Fills the dedup key filter from event_dedup one page per turn of the event loop: writes queued meanwhile go first. */
+  private fillFilter(): void {
+    this.filling = false;
+    if (this.closing) return;
+    const keys = this.derived.storedKeys;
+    try {
+      if (!keys.fill()) this.scheduleFill();
+      else {
+        this.send({ kind: 'filter_filled', ms: Math.round(performance.now() - this.fillStarted), keys: keys.size });
+        this.fillStarted = 0;
+        // The fill read every stored key as a row: millions of them are garbage now.
+        collectGarbage();
+      }
+    } catch (error) {
+      // Without the filter every new key is looked up in event_dedup: slower, still exact.
+      this.send({ kind: 'filter_failed', error: describe(error) });
+    }
+  }
+
+  /**
+   * After each checkpoint while a fill that failed is still incomplete, and once at start even when the
+   * filter is complete already (a rebuild fills it in its pass), so that the log says when it is.
+   */
+  private scheduleFill(atStart = false): void {
+    if (this.filling || (!atStart && !this.derived.storedKeys.filling)) return;
+    if (this.fillStarted === 0) this.fillStarted = performance.now();
+    this.filling = true;
+    setImmediate(() => this.fillFilter());
+  }
+}
