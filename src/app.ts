@@ -102,11 +102,11 @@ export function buildRouter(ctx: AppContext): Router<Route> {
   for (const { method, pattern, ...route } of featureRoutes(ctx)) {
     // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).
     const handler = route.handler;
-    const retried = (req: Parameters<typeof handler>[0]) => retryWhileLocked(() => handler(req), { beforeWaiting: () => req.keepHeaders() });
+    const retried: typeof handler = (req, input) => retryWhileLocked(() => handler(req, input), { beforeWaiting: () => req.keepHeaders() });
     // A write to a database file deleted under the server would "succeed" into a file nobody can open again.
-    const checked = (req: Parameters<typeof handler>[0]) => {
+    const checked: typeof handler = (req, input) => {
       ctx.health.checkFile();
-      return retried(req);
+      return retried(req, input);
     };
     router.add(method, pattern, { ...route, handler: method === 'GET' ? retried : checked });
   }

@@ -1,5 +1,5 @@
 import type { Reply } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
 import { StaticFiles } from '../http/static-files.ts';
 import { DomainError } from '../shared/errors.ts';
 import { loadDashboardFiles } from './files.ts';
@@ -64,19 +64,19 @@ export function dashboardApi(): RouteDefinition[] {
     responses,
   });
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/',
       doc: doc('openHome', 'Leads a browser to the dashboard', { 302: { description: 'to /dashboard/' } }),
       handler: () => redirect(HOME),
-    },
-    {
+    }),
+    route({
       method: 'GET',
       pattern: '/dashboard',
       doc: doc('openDashboardFolder', 'Leads a browser to the dashboard', { 302: { description: 'to /dashboard/' } }),
       handler: () => redirect(HOME),
-    },
-    {
+    }),
+    route({
       method: 'GET',
       pattern: HOME,
       doc: doc('openDashboard', 'The web dashboard (sign in with a secret key)', {
@@ -84,8 +84,8 @@ export function dashboardApi(): RouteDefinition[] {
         304: { description: 'If-None-Match holds the ETag' },
       }),
       handler: (req) => serve('index.html', req.header('if-none-match'), req.header('accept-encoding')),
-    },
-    {
+    }),
+    route({
       method: 'GET',
       pattern: '/dashboard/assets/:name',
       doc: doc(
@@ -94,7 +94,7 @@ export function dashboardApi(): RouteDefinition[] {
         { 200: { description: 'the file (text/javascript or text/css)', mediaType: 'text/javascript' }, 304: { description: 'If-None-Match holds the ETag' } },
         ['not_found'],
       ),
-      handler: (req) => serve(`assets/${req.params.name!}`, req.header('if-none-match'), req.header('accept-encoding')),
-    },
+      handler: (req, { params }) => serve(`assets/${params.name}`, req.header('if-none-match'), req.header('accept-encoding')),
+    }),
   ];
 }

@@ -1,8 +1,7 @@
 import { projectOf } from '../http/auth.ts';
-import { readJson } from '../http/json.ts';
-import { readQuery } from '../http/query.ts';
 import { json } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
+import { parseEnvelope } from './ingest.ts';
 import { EventBatchSchema, ExportedEventSchema, ExportQuerySchema, IngestResultSchema, StatsQuerySchema, StatsSchema } from './schema.ts';
 import type { EventService } from './service.ts';
 
@@ -16,10 +15,12 @@ export interface EventsApiOptions {
 
 export function eventsApi(events: EventService, options: EventsApiOptions): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'POST',
       pattern: '/api/sdk/events',
       maxBody: MAX_BATCH_BYTES,
+      // The envelope is checked here (invalid_batch, too_many_events); each event by the service, which rejects it alone.
+      body: { schema: EventBatchSchema, read: parseEnvelope },
       doc: {
         operationId: 'sendEvents',
         errors: ['invalid_batch', 'too_many_events', 'ingestion_overloaded', 'database_unavailable', 'ingestion_failed'],
@@ -27,50 +28,47 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
         tag: 'events',
         auth: 'sdk',
         keyOptional: !options.requireKey,
-        requestBody: EventBatchSchema,
         responses: {
           200: { description: 'done: do not retry (rejected events are listed by index)', schema: IngestResultSchema },
         },
       },
-      handler: async (req) => json(200, await events.ingest(readJson(req), req.principal?.projectId)),
-    },
-    {
+      handler: async (req, { body: batch }) => json(200, await events.ingest(batch, req.principal?.projectId)),
+    }),
+    route({
       method: 'GET',
       pattern: '/api/paywalls/:id/stats',
+      query: StatsQuerySchema,
       doc: {
         operationId: 'getPaywallStats',
         errors: ['invalid_query', 'invalid_range', 'stats_warming_up'],
         summary: 'Per-variant statistics of a paywall per UTC day and in total (default: the last 30 days)',
         tag: 'events',
         auth: 'secret',
-        query: StatsQuerySchema,
         responses: { 200: { description: 'the statistics', schema: StatsSchema } },
       },
-      handler: async (req) => {
-        const range = readQuery(req, StatsQuerySchema);
-        return json(200, await events.stats(projectOf(req), req.params.id!, range), { 'Cache-Control': 'no-store' });
+      handler: async (req, { params, query: range }) => {
+        return json(200, await events.stats(projectOf(req), params.id, range), { 'Cache-Control': 'no-store' });
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       pattern: '/api/events',
+      query: ExportQuerySchema,
       doc: {
         operationId: 'exportEvents',
         errors: ['invalid_query', 'invalid_range', 'database_unavailable'],
         summary: "Export the project's raw events as NDJSON, oldest first (default: every stored event)",
         tag: 'events',
         auth: 'secret',
-        query: ExportQuerySchema,
         responses: { 200: { description: 'one event per line', mediaType: 'application/x-ndjson', schema: ExportedEventSchema } },
       },
-      handler: (req) => {
-        const { paywallId, ...range } = readQuery(req, ExportQuerySchema);
+      handler: (req, { query: { paywallId, ...range } }) => {
         return {
           status: 200,
           headers: { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' },
           body: events.export(projectOf(req), paywallId, range),
         };
       },
-    },
+    }),
   ];
 }

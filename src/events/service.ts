@@ -4,7 +4,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { FoldQuery, FoldResult } from './derived/experiment-fold.ts';
 import { LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
-import { type PaywallDirectory, parseEnvelope, prepareBatch } from './ingest.ts';
+import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
@@ -59,10 +59,9 @@ export class EventService {
     this.count = eventMetrics(options.metrics, this.writer);
   }
 
-  /** Stores a batch (a parsed JSON body) for the project of its key, or attributes each event when there is none. */
-  async ingest(body: unknown, projectId: string | undefined): Promise<IngestResult> {
+  /** Stores a batch (its envelope checked by parseEnvelope) for the project of its key, or attributes each event when there is none. */
+  async ingest(batch: Envelope, projectId: string | undefined): Promise<IngestResult> {
     const receivedAt = Date.now();
-    const batch = parseEnvelope(body);
     const { rows, indexes, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: this.options.paywalls });
     const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows);
     for (const [row, code] of refused) rejected.push({ index: indexes[row]!, code, message: LIMIT_MESSAGES[code] });

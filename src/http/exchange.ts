@@ -9,7 +9,6 @@ import type { Principal } from './auth.ts';
 import { parseQuery, type QueryPairs } from './query.ts';
 import type { Request } from './request.ts';
 import type { Route } from './route.ts';
-import type { Params } from './router.ts';
 
 export interface Exchange {
   res: HttpResponse;
@@ -77,7 +76,6 @@ export class IncomingRequest implements Request {
     readonly method: string,
     readonly path: string,
     readonly rawQuery: string,
-    readonly params: Params,
   ) {}
 
   get id(): string {

@@ -1,3 +1,4 @@
+import type { JsonValue } from '../shared/json.ts';
 import { type EdgeErrorCode, ProblemError } from './problem.ts';
 import type { Request } from './request.ts';
 
@@ -8,7 +9,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export const JSON_ERRORS: readonly EdgeErrorCode[] = ['unsupported_media_type', 'malformed_json'];
 
 /** The request body as JSON: 415 for another content type, 400 for bytes that are not UTF-8 JSON. */
-export function readJson(req: Request): unknown {
+export function readJson(req: Request): JsonValue {
   if (!JSON_MEDIA_TYPE.test(req.header('content-type'))) {
     throw new ProblemError('unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
   }

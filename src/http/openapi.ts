@@ -4,9 +4,11 @@
  * what the server accepts.
  */
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
+import { bodyOptional, bodySchema } from './input.ts';
 import { EDGE_STATUS, type EdgeErrorCode, type ProblemCode, statusTitle } from './problem.ts';
-import type { RouteDefinition } from './route.ts';
+import type { BodySpec, RouteDefinition } from './route.ts';
 import { routeErrors } from './route-errors.ts';
 import { DOMAIN_ERROR_CODES, statusOf } from './status.ts';
 
@@ -120,12 +122,23 @@ function queryParameters(schema: GenericSchema, convert: Convert): Json[] {
   });
 }
 
+function pathParameter(route: RouteDefinition, name: string, convert: Convert): Json {
+  const rule = route.params?.[name];
+  return { name, in: 'path', required: true, schema: rule ? convert(rule.schema, 'input') : { type: 'string' } };
+}
+
+/** The request body: the schema the route parses it with; an optional one when the schema accepts undefined. */
+function requestBody(spec: BodySpec, convert: Convert): Json {
+  const schema = bodySchema(spec);
+  const optional = bodyOptional(spec);
+  const described = optional ? (schema as v.OptionalSchema<v.GenericSchema, unknown>).wrapped : schema;
+  return { required: !optional, content: { 'application/json': { schema: convert(described, 'input') } } };
+}
+
 function operation(route: RouteDefinition, pathNames: string[], convert: Convert): Json {
   const { doc } = route;
-  const parameters = [
-    ...pathNames.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
-    ...(doc.query ? queryParameters(doc.query, convert) : []),
-  ];
+  const query = route.query && ('kind' in route.query ? route.query : route.query.schema);
+  const parameters = [...pathNames.map((name) => pathParameter(route, name, convert)), ...(query ? queryParameters(query, convert) : [])];
   const responses: Json = {};
   for (const [status, response] of Object.entries(doc.responses)) {
     const mediaType = response.mediaType ?? 'application/json';
@@ -142,7 +155,7 @@ function operation(route: RouteDefinition, pathNames: string[], convert: Convert
     tags: [doc.tag],
     security: doc.keyOptional ? [...SECURITY[doc.auth], KEY_OPTIONAL] : SECURITY[doc.auth],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(doc.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: convert(doc.requestBody, 'input') } } } } : {}),
+    ...(route.body ? { requestBody: requestBody(route.body, convert) } : {}),
     responses,
   };
 }

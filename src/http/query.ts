@@ -6,10 +6,8 @@
  * path reads a query on every request, and most names and values need no
  * decoding at all.
  */
-import type * as v from 'valibot';
-import { collectQueryParams, parseQueryParams } from '../shared/query.ts';
+import { collectQueryParams } from '../shared/query.ts';
 import { decodeComponent } from '../shared/query-component.ts';
-import type { Request } from './request.ts';
 
 export type QueryPairs = readonly (readonly [name: string, value: string])[];
 
@@ -32,9 +30,4 @@ export function parseQuery(raw: string): QueryPairs {
 /** The query as a record of parameters, by the one rule of src/shared/query.ts. */
 export function queryParams(pairs: QueryPairs): Record<string, string> {
   return collectQueryParams(pairs).params;
-}
-
-/** The request's query parsed with `schema`: 400 invalid_query when it does not fit. */
-export function readQuery<S extends v.GenericSchema>(req: Request, schema: S): v.InferOutput<S> {
-  return parseQueryParams(schema, queryParams(req.query()));
 }

@@ -1,9 +1,9 @@
 import type { Principal } from './auth.ts';
 import type { QueryPairs } from './query.ts';
-import type { Params } from './router.ts';
 
 /**
- * One request as handlers see it. Headers are read through header(): while
+ * One request as handlers see it, beside their parsed input (path
+ * parameters, query and body: input.ts). Headers are read through header(): while
  * the handler runs synchronously inside the uWS callback they come straight
  * from uWS; for routes that read a body (and so run later) the edge copies
  * them first, because uWS frees the request object when its callback returns.
@@ -13,8 +13,6 @@ export interface Request {
   readonly method: string;
   /** Raw path without the query string, still percent-encoded. */
   readonly path: string;
-  /** Named path segments, percent-decoded. */
-  readonly params: Params;
   /** Raw query string without the `?`. */
   readonly rawQuery: string;
   readonly id: string;

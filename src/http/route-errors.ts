@@ -21,8 +21,11 @@ export function routeErrors(route: RouteDefinition): ProblemCode[] {
   add(authErrors(route.doc));
   add(rateLimitErrors(route));
   if (route.maxBody !== undefined) add(BODY_ERRORS);
-  // A route that declares a request body reads it with readJson.
-  if (route.doc.requestBody) add(JSON_ERRORS);
+  // The edge parses what the route declares (input.ts).
+  if (route.body) add(JSON_ERRORS);
+  if (route.body && 'kind' in route.body) add(['validation_failed']);
+  if (route.query && 'kind' in route.query) add(['invalid_query']);
+  for (const name in route.params) add([route.params[name]!.missing.code]);
   add(HEAD_ERRORS);
   add(UNEXPECTED_ERRORS);
   return [...codes].sort();

@@ -2,8 +2,9 @@
  * The HTTP edge: the only code that touches uWebSockets.js request and
  * response objects (with exchange.ts, gate.ts and respond.ts), and the only
  * place where an error becomes a response. This file dispatches: match the
- * route, let the gate check it, read the body if the route wants one, run
- * the handler, hand the reply to the responder. The uWS rules live here:
+ * route, let the gate check it, read the body if the route wants one, parse
+ * the route's input (input.ts), run the handler, hand the reply to the
+ * responder. The uWS rules live here:
  *  - headers, URL and query are read synchronously inside the callback;
  *  - onAborted is registered before anything asynchronous happens;
  *  - writes after the callback returned are wrapped in res.cork;
@@ -16,6 +17,7 @@ import type { Authenticator } from './auth.ts';
 import { readBody } from './body.ts';
 import { type Exchange, headSize, IncomingRequest, MAX_HEAD_BYTES, requestId } from './exchange.ts';
 import { Gate, remoteAddress } from './gate.ts';
+import { readInput } from './input.ts';
 import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
 import { type ProblemCode, ProblemError } from './problem.ts';
 import type { Reply } from './reply.ts';
@@ -62,6 +64,7 @@ export class HttpServer {
     this.policy = options.policy ?? DEFAULT_POLICY;
     for (const { method, pattern, route } of options.router.routes()) {
       if (route.doc.auth !== 'none' && !options.auth) throw new Error(`${method} ${pattern} needs a key, but the server has no authenticator`);
+      if (route.body !== undefined && route.maxBody === undefined) throw new Error(`${method} ${pattern} takes a body, but sets no maxBody`);
     }
     this.gate = new Gate(this.policy, options.auth, options.log);
     this.responder = new Responder({
@@ -155,9 +158,9 @@ export class HttpServer {
           throw new ProblemError('headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
         }
         const principal = this.gate.check(route, req, res);
-        const request = new IncomingRequest(req, ex, ex.method, ex.path, query, decodeParams(match.params));
+        const request = new IncomingRequest(req, ex, ex.method, ex.path, query);
         request.principal = principal;
-        this.run(ex, request, route);
+        this.run(ex, request, route, decodeParams(match.params));
       }
     } catch (error) {
       this.respond(ex, this.failure(ex, error));
@@ -165,7 +168,7 @@ export class HttpServer {
     ex.sync = false;
   }
 
-  private run(ex: Exchange, request: IncomingRequest, route: Route): void {
+  private run(ex: Exchange, request: IncomingRequest, route: Route, params: Params): void {
     if (route.maxBody !== undefined) {
       this.responder.watchAbort(ex);
       request.keepHeaders();
@@ -174,7 +177,7 @@ export class HttpServer {
         .then((body) => {
           ex.bodyUnread = false;
           request.body = body;
-          return route.handler(request);
+          return route.handler(request, readInput(route, request, params));
         })
         .then(
           (reply) => this.respond(ex, reply),
@@ -182,7 +185,7 @@ export class HttpServer {
         );
       return;
     }
-    const reply = route.handler(request);
+    const reply = route.handler(request, readInput(route, request, params));
     if (reply instanceof Promise) {
       this.responder.watchAbort(ex);
       reply.then(

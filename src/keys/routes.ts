@@ -1,14 +1,12 @@
 import { projectOf } from '../http/auth.ts';
-import { readJson } from '../http/json.ts';
 import { json } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
-import { parseWith } from '../shared/validate.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
 import { CreatedKeySchema, KeyCreateSchema, KeyInfoSchema, KeyListSchema } from './schema.ts';
 import type { KeyService } from './service.ts';
 
 export function keysApi(keys: KeyService): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/api/keys',
       doc: {
@@ -20,26 +18,25 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         responses: { 200: { description: 'the keys', schema: KeyListSchema } },
       },
       handler: (req) => json(200, { keys: keys.list(projectOf(req)) }),
-    },
-    {
+    }),
+    route({
       method: 'POST',
       pattern: '/api/keys',
       maxBody: 4096,
+      body: KeyCreateSchema,
       doc: {
         operationId: 'createKey',
         errors: ['validation_failed', 'too_many_keys', 'database_unavailable'],
         summary: 'Create an API key; the response is the only time the key is shown',
         tag: 'keys',
         auth: 'secret',
-        requestBody: KeyCreateSchema,
         responses: { 201: { description: 'the new key', schema: CreatedKeySchema } },
       },
-      handler: (req) => {
-        const { scope } = parseWith(KeyCreateSchema, readJson(req));
+      handler: (req, { body: { scope } }) => {
         return json(201, keys.create(projectOf(req), scope), { 'Cache-Control': 'no-store' });
       },
-    },
-    {
+    }),
+    route({
       method: 'DELETE',
       pattern: '/api/keys/:id',
       doc: {
@@ -50,7 +47,7 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the revoked key', schema: KeyInfoSchema } },
       },
-      handler: (req) => json(200, keys.revoke(projectOf(req), req.params.id!)),
-    },
+      handler: (req, { params }) => json(200, keys.revoke(projectOf(req), params.id)),
+    }),
   ];
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DomainError, type FieldError } from '../shared/errors.ts';
 import { ID_RULE, IdSchema } from '../shared/id.ts';
+import type { JsonValue } from '../shared/json.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
 import type { ProductCatalog } from './catalog.ts';
 import type { ExperimentSettings } from './document/experiment.ts';
@@ -102,15 +103,20 @@ export class PaywallManager {
     if (tooLarge.length > 0) throw invalid('the paywall document is invalid; see errors', tooLarge);
   }
 
-  /** Stores `input` as the paywall's newest revision (a draft), creating the paywall if it is new. */
-  write(projectId: string, id: string, input: unknown, preconditions: Preconditions): { row: PaywallRow; warnings: PaywallWarning[]; created: boolean } {
+  /** Stores `document` as the paywall's newest revision (a draft), creating the paywall if it is new; checked here, errors at pointers into it (config-dir hands over one it checked already). */
+  write(
+    projectId: string,
+    id: string,
+    document: JsonValue | PaywallOutput,
+    preconditions: Preconditions,
+  ): { row: PaywallRow; warnings: PaywallWarning[]; created: boolean } {
     if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
     const result = this.store.transaction(() => {
       const current = this.store.get(projectId, id);
       const tag = current && paywallTag(current);
       requireIfMatch(preconditions.ifMatch, tag);
       requireIfNoneMatch(preconditions.ifNoneMatch, tag);
-      const validation = validatePaywall(input, this.deps(projectId));
+      const validation = validatePaywall(document, this.deps(projectId));
       if (!validation.ok) throw invalid('the paywall document is invalid; see errors', validation.errors);
       const row = this.store.addRevision(projectId, id, validation.value.name, JSON.stringify(validation.value));
       return { row, warnings: validation.warnings, created: current === undefined };

@@ -1,15 +1,13 @@
 import { projectOf } from '../http/auth.ts';
-import { readJson } from '../http/json.ts';
 import { taggedJson } from '../http/preconditions.ts';
 import { empty, json } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
-import { parseWith } from '../shared/validate.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
 import { ProductListSchema, ProductSchema, ProductWriteSchema } from './schema.ts';
 import { type ProductManager, productTag } from './service.ts';
 
 export function productsApi(products: ProductManager): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/api/products',
       doc: {
@@ -21,8 +19,8 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         responses: { 200: { description: 'the products, by id', schema: ProductListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: (req) => taggedJson(req.header('if-none-match'), { products: products.list(projectOf(req)).map((stored) => stored.product) }),
-    },
-    {
+    }),
+    route({
       method: 'GET',
       pattern: '/api/products/:id',
       doc: {
@@ -33,38 +31,36 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the product', schema: ProductSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req) => {
-        const stored = products.get(projectOf(req), req.params.id!);
+      handler: (req, { params }) => {
+        const stored = products.get(projectOf(req), params.id);
         return taggedJson(req.header('if-none-match'), stored.product, productTag(stored));
       },
-    },
-    {
+    }),
+    route({
       method: 'PUT',
       pattern: '/api/products/:id',
       maxBody: 16 * 1024,
+      body: ProductWriteSchema,
       doc: {
         operationId: 'putProduct',
         errors: ['invalid_id', 'validation_failed', 'precondition_failed', 'database_unavailable'],
         summary: 'Create or replace a product; live paywalls that use it serve the change at once',
         tag: 'products',
         auth: 'secret',
-        requestBody: ProductWriteSchema,
         responses: {
           200: { description: 'the product was replaced', schema: ProductSchema },
           201: { description: 'the product was created', schema: ProductSchema },
         },
       },
-      handler: (req) => {
-        const id = req.params.id!;
-        const write = parseWith(ProductWriteSchema, readJson(req));
+      handler: (req, { params: { id }, body: write }) => {
         const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
         const { stored, created } = products.write(projectOf(req), id, write, preconditions);
         const headers: Record<string, string> = { ETag: productTag(stored) };
         if (created) headers.Location = `/api/products/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, stored.product, headers);
       },
-    },
-    {
+    }),
+    route({
       method: 'DELETE',
       pattern: '/api/products/:id',
       doc: {
@@ -75,10 +71,10 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 204: { description: 'deleted' } },
       },
-      handler: (req) => {
-        products.delete(projectOf(req), req.params.id!, req.header('if-match'));
+      handler: (req, { params }) => {
+        products.delete(projectOf(req), params.id, req.header('if-match'));
         return empty(204);
       },
-    },
+    }),
   ];
 }

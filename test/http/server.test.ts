@@ -2,15 +2,13 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { type TestContext, test } from 'node:test';
 import * as v from 'valibot';
-import { readJson } from '../../src/http/json.ts';
 import { DEFAULT_POLICY, type EdgePolicy, isLoopback } from '../../src/http/policy.ts';
 import { ProblemError } from '../../src/http/problem.ts';
 import { json } from '../../src/http/reply.ts';
-import type { Route } from '../../src/http/route.ts';
+import { type Route, type RouteDefinition, route } from '../../src/http/route.ts';
 import { Router } from '../../src/http/router.ts';
 import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
-import { parseWith } from '../../src/shared/validate.ts';
 import { rawRequest, responseHeadWhileSending } from '../helpers/raw.ts';
 
 const doc = { operationId: 'test', errors: [], summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
@@ -19,7 +17,7 @@ const doc = { operationId: 'test', errors: [], summary: 'test', tag: 'test', aut
 async function edge(t: TestContext, logLines: string[] = [], policy?: EdgePolicy) {
   const router = new Router<Route>();
   router.add('GET', '/ok', { doc, handler: () => json(200, { ok: true }) });
-  router.add('GET', '/items/:id', { doc, handler: (req) => json(200, { id: req.params.id, q: Object.fromEntries(req.query()).q ?? null }) });
+  router.add('GET', '/items/:id', { doc, handler: (req, { params }) => json(200, { id: params.id, q: Object.fromEntries(req.query()).q ?? null }) });
   router.add('GET', '/throw', {
     doc,
     handler: () => {
@@ -38,11 +36,38 @@ async function edge(t: TestContext, logLines: string[] = [], policy?: EdgePolicy
       })(),
     }),
   });
-  router.add('POST', '/echo', {
-    doc,
-    maxBody: 1024,
-    handler: (req) => json(200, parseWith(v.strictObject({ name: v.string() }), readJson(req))),
-  });
+  const add = (definition: RouteDefinition) => {
+    const { method, pattern, ...route } = definition;
+    router.add(method, pattern, route);
+  };
+  add(
+    route({ method: 'POST', pattern: '/echo', maxBody: 1024, body: v.strictObject({ name: v.string() }), doc, handler: (_req, { body }) => json(200, body) }),
+  );
+  add(
+    route({
+      method: 'POST',
+      pattern: '/maybe',
+      maxBody: 1024,
+      body: v.optional(v.strictObject({ n: v.optional(v.number()) }), {}),
+      doc,
+      handler: (_req, { body }) => json(200, { n: body.n ?? null }),
+    }),
+  );
+  add(
+    route({
+      method: 'GET',
+      pattern: '/pages/:number',
+      params: {
+        number: {
+          schema: v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,3}$/), v.transform(Number)),
+          missing: { code: 'not_found', detail: 'there is no such page' },
+        },
+      },
+      query: v.object({ size: v.optional(v.pipe(v.string(), v.regex(/^[0-9]+$/), v.transform(Number))) }),
+      doc,
+      handler: (_req, { params, query }) => json(200, { number: params.number + 1, size: query.size ?? null }),
+    }),
+  );
   const log = new Logger('info', { sink: (text) => logLines.push(...text.trim().split('\n')) });
   const server = new HttpServer({ router, log, policy });
   const port = await server.listen('127.0.0.1', 0);
@@ -189,6 +214,33 @@ test('JSON bodies: 415 for another content type, 400 for malformed JSON or bytes
   assert.equal(body.code, 'validation_failed');
   assert.deepEqual(body.errors.map((e: { path: string }) => e.path).sort(), ['/extra', '/name']);
   assert.doesNotMatch(JSON.stringify(body), /do-not-echo-me/);
+});
+
+test('path parameters, query and optional bodies reach the handler parsed; a bad part answers its problem', async (t) => {
+  const { url } = await edge(t);
+  assert.deepEqual(await (await fetch(`${url}/pages/41?size=10`)).json(), { number: 42, size: 10 });
+  const page = await fetch(`${url}/pages/0`);
+  assert.equal(page.status, 404);
+  assert.deepEqual(await problem(page), {
+    type: 'urn:paywalld:problem:not_found',
+    title: 'Not Found',
+    status: 404,
+    detail: 'there is no such page',
+    code: 'not_found',
+  });
+  const query = await fetch(`${url}/pages/1?size=ten`);
+  assert.equal(query.status, 400);
+  const body = await problem(query);
+  assert.equal(body.code, 'invalid_query');
+  assert.deepEqual(
+    body.errors.map((e: { path: string }) => e.path),
+    ['/size'],
+  );
+  // An empty body is absent, whatever its Content-Type; a present one is still JSON.
+  assert.deepEqual(await (await fetch(`${url}/maybe`, { method: 'POST' })).json(), { n: null });
+  const sent = await fetch(`${url}/maybe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":3}' });
+  assert.deepEqual(await sent.json(), { n: 3 });
+  assert.equal((await problem(await fetch(`${url}/maybe`, { method: 'POST', body: '{"n":3}' }))).code, 'unsupported_media_type');
 });
 
 test('a body over the limit answers 413 as soon as the limit is passed, without reading the rest', async (t) => {

@@ -38,7 +38,15 @@ function reference(req: { rawQuery: string; acceptLanguage: string }): unknown {
     const locale = locales[0] === undefined ? undefined : (normalizeLocale(locales[0]) ?? locales[0]);
     if (locale !== undefined) attributes.locale = locale;
     if (custom) attributes.attr = custom;
-    return { paywallId: query.paywallId, userId: query.userId, platform: query.platform, locales, attributes, explain: query.explain === '1' };
+    return {
+      paywallId: query.paywallId,
+      userId: query.userId,
+      platform: query.platform,
+      locales,
+      localeParameter: query.locale !== undefined,
+      attributes,
+      explain: query.explain === '1',
+    };
   } catch (error) {
     if (error instanceof DomainError) return { code: error.code, errors: error.errors };
     throw error;

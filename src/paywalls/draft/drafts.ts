@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DomainError } from '../../shared/errors.ts';
 import { ID_RULE, IdSchema } from '../../shared/id.ts';
+import type { JsonValue } from '../../shared/json.ts';
 import type { ProductCatalog } from '../catalog.ts';
 import { type PaywallOutput, validatePaywall } from '../document/index.ts';
 import type { PaywallWarning } from '../document/warnings.ts';
@@ -20,7 +21,7 @@ export class PaywallDrafts {
   constructor(private readonly products: ProductCatalog) {}
 
   /** The warnings a PUT of this document would answer; a DomainError with every error at its pointer when it is invalid. */
-  validate(projectId: string, paywallId: string, document: unknown): PaywallWarning[] {
+  validate(projectId: string, paywallId: string, document: JsonValue): PaywallWarning[] {
     return this.check(projectId, paywallId, document, '').warnings;
   }
 

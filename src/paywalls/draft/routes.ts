@@ -1,9 +1,7 @@
 import { projectOf } from '../../http/auth.ts';
-import { readJson } from '../../http/json.ts';
 import { json, rawJson } from '../../http/reply.ts';
-import type { RouteDefinition } from '../../http/route.ts';
+import { jsonDocument, type RouteDefinition, route } from '../../http/route.ts';
 import { DomainError } from '../../shared/errors.ts';
-import { parseWith } from '../../shared/validate.ts';
 import { documentSizeErrors } from '../document/limits.ts';
 import { PaywallSchema } from '../document/schema.ts';
 import { ResolvedPaywallSchema } from '../resolve/schema.ts';
@@ -27,30 +25,29 @@ function refuseOversized(bytes: number): void {
  */
 export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'POST',
       pattern: '/api/paywalls/:id/validate',
       maxBody: MAX_PUT_BODY,
+      body: jsonDocument(PaywallSchema, refuseOversized),
       doc: {
         operationId: 'validatePaywall',
         errors: ['invalid_id', 'validation_failed', 'database_unavailable'],
         summary: 'Validate a paywall document exactly as PUT would, without storing it: 200 with warnings, or the 422 a PUT would answer',
         tag: 'paywalls',
         auth: 'secret',
-        requestBody: PaywallSchema,
         responses: { 200: { description: 'the document is valid', schema: DraftValidationSchema } },
       },
-      handler: (req) => {
-        const projectId = projectOf(req);
-        refuseOversized(req.body.length);
-        const warnings = drafts.validate(projectId, req.params.id!, readJson(req));
+      handler: (req, { params, body: document }) => {
+        const warnings = drafts.validate(projectOf(req), params.id, document);
         return json(200, { valid: true, warnings }, { 'Cache-Control': 'no-store' });
       },
-    },
-    {
+    }),
+    route({
       method: 'POST',
       pattern: '/api/paywalls/:id/preview',
       maxBody: MAX_PUT_BODY,
+      body: { schema: PreviewRequestSchema, refuse: (bytes: number) => refuseOversized(bytes - PREVIEW_FIELDS_BYTES) },
       doc: {
         operationId: 'previewPaywall',
         errors: ['invalid_id', 'validation_failed', 'database_unavailable'],
@@ -58,15 +55,11 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
           'Resolve a document that is not (necessarily) live, for a chosen variant, locale, platform and country, as the SDK endpoint would serve it; revision is 0',
         tag: 'paywalls',
         auth: 'secret',
-        requestBody: PreviewRequestSchema,
         responses: { 200: { description: 'the resolved paywall', schema: ResolvedPaywallSchema } },
       },
-      handler: (req) => {
-        const projectId = projectOf(req);
-        refuseOversized(req.body.length - PREVIEW_FIELDS_BYTES);
-        const request = parseWith(PreviewRequestSchema, readJson(req));
-        return rawJson(200, drafts.preview(projectId, req.params.id!, request), { 'Cache-Control': 'no-store' });
+      handler: (req, { params, body: request }) => {
+        return rawJson(200, drafts.preview(projectOf(req), params.id, request), { 'Cache-Control': 'no-store' });
       },
-    },
+    }),
   ];
 }

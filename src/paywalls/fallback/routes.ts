@@ -1,7 +1,7 @@
 import { projectOf } from '../../http/auth.ts';
 import { notModified } from '../../http/preconditions.ts';
 import { empty, rawJson } from '../../http/reply.ts';
-import type { RouteDefinition } from '../../http/route.ts';
+import { queryReader, type RouteDefinition, route } from '../../http/route.ts';
 import type { LivePaywalls } from '../live.ts';
 import type { CompiledPaywall } from '../resolve/compiled.ts';
 import type { FallbackBundles } from './cache.ts';
@@ -11,25 +11,26 @@ import { FallbackBundleSchema, FallbackQuerySchema } from './schema.ts';
 /** GET /api/sdk/fallback: the bundle an app keeps for when the server cannot be reached. */
 export function fallbackApi(paywalls: LivePaywalls, bundles: FallbackBundles): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/api/sdk/fallback',
+      // Repeated and comma-separated ids: read by hand (request.ts), documented by the schema.
+      query: queryReader(FallbackQuerySchema, (req) => fallbackPaywallIds(req.query())),
       doc: {
         operationId: 'getFallbackBundle',
         errors: ['invalid_query'],
         summary: 'The offline fallback bundle: for each requested live paywall, its default variant in every locale it has, with its products',
         tag: 'sdk',
         auth: 'sdk',
-        query: FallbackQuerySchema,
         responses: {
           200: { description: 'the bundle; paywalls that are not live are left out', schema: FallbackBundleSchema },
           304: { description: 'If-None-Match holds the ETag of this bundle' },
         },
       },
-      handler: (req) => {
+      handler: (req, { query: ids }) => {
         const projectId = projectOf(req);
         const live: CompiledPaywall[] = [];
-        for (const id of fallbackPaywallIds(req.query())) {
+        for (const id of ids) {
           const compiled = paywalls.get(projectId, id);
           if (compiled) live.push(compiled);
         }
@@ -37,6 +38,6 @@ export function fallbackApi(paywalls: LivePaywalls, bundles: FallbackBundles): R
         if (notModified(req.header('if-none-match'), etag)) return empty(304, { ETag: etag });
         return rawJson(200, bundles.body(live), { ETag: etag });
       },
-    },
+    }),
   ];
 }

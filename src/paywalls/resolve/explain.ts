@@ -137,15 +137,14 @@ export class ResolveExplainer {
     private readonly store: PaywallStore,
   ) {}
 
-  /** `localeParameter`: the request named a locale itself (else Accept-Language, or nothing, chose). */
-  answer(projectId: string, request: ResolveRequest, localeParameter: boolean): Record<string, unknown> {
+  answer(projectId: string, request: ResolveRequest): Record<string, unknown> {
     const paywall = this.live.get(projectId, request.paywallId);
     const revision = paywall && this.store.revision(projectId, request.paywallId, paywall.revision);
     if (!paywall || !revision) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
     const choice = paywall.choose(request.userId, request.attributes);
     const served = paywall.serve(choice, request.locales, request.platform);
     const body = JSON.parse(served.body.toString('utf8')) as { locale: string };
-    const localeSource: Explain['locale']['source'] = localeParameter ? 'locale' : request.locales.length > 0 ? 'accept-language' : 'none';
+    const localeSource: Explain['locale']['source'] = request.localeParameter ? 'locale' : request.locales.length > 0 ? 'accept-language' : 'none';
     const document = JSON.parse(revision.document) as PaywallOutput;
     return { ...body, explain: explain(document, paywall, request, localeSource, body.locale) };
   }

@@ -12,6 +12,8 @@ export interface ResolveRequest {
   platform: Platform | undefined;
   /** The locales to try, most wanted first: the `locale` parameter, else the Accept-Language header. */
   locales: readonly string[];
+  /** The request named a locale itself (else Accept-Language, or nothing, chose). */
+  localeParameter: boolean;
   /** What audience conditions test: platform, country, locale, appVersion, userId and attr.NAME. */
   attributes: Attributes;
   /** explain=1: answer with how the variant and locale were chosen (a secret key only; see explain.ts). */
@@ -105,7 +107,7 @@ export function readResolveRequest(raw: string, acceptLanguageHeader: () => stri
   const locale = locales[0] === undefined ? undefined : (normalizeLocale(locales[0]) ?? locales[0]);
   if (locale !== undefined) attributes.locale = locale;
   if (custom) attributes.attr = custom;
-  return { paywallId, userId, platform, locales, attributes, explain: values[EXPLAIN] === '1' };
+  return { paywallId, userId, platform, locales, localeParameter: requested !== undefined, attributes, explain: values[EXPLAIN] === '1' };
 }
 
 /** The 400 invalid_query of a query that breaks a rule: parseQueryParams states the schema's issues. */

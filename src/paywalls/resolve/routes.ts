@@ -1,9 +1,8 @@
 import { projectOf } from '../../http/auth.ts';
 import { notModified } from '../../http/preconditions.ts';
 import { ProblemError } from '../../http/problem.ts';
-import { queryParams } from '../../http/query.ts';
 import { json } from '../../http/reply.ts';
-import type { RouteDefinition } from '../../http/route.ts';
+import { queryReader, type RouteDefinition, route } from '../../http/route.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { LivePaywalls } from '../live.ts';
 import type { ResolveExplainer } from './explain.ts';
@@ -20,31 +19,30 @@ import { SdkConfigQuerySchema } from './schema.ts';
  */
 export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/api/sdk/config',
+      // The hot path scans the raw query once, checked against the schema's rules (request.ts).
+      query: queryReader(SdkConfigQuerySchema, (req) => readResolveRequest(req.rawQuery, () => req.header('accept-language'))),
       doc: {
         operationId: 'resolvePaywall',
         errors: ['invalid_query', 'paywall_not_found', 'insufficient_scope', 'database_unavailable'],
         summary: 'Resolve the live revision of a paywall for one user: variant, locale, component tree and products',
         tag: 'sdk',
         auth: 'sdk',
-        query: SdkConfigQuerySchema,
         responses: {
           200: { description: 'the resolved paywall (with `explain` when explain=1 and a secret key)', schema: ExplainedPaywallSchema },
           304: { description: 'If-None-Match holds the ETag of what this request resolves to' },
         },
       },
-      handler: (req) => {
-        const request = readResolveRequest(req.rawQuery, () => req.header('accept-language'));
+      handler: (req, { query: request }) => {
         if (request.explain) {
           if (req.principal?.scope !== 'secret') {
             throw new ProblemError('insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
               headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
             });
           }
-          const localeParameter = queryParams(req.query()).locale !== undefined;
-          return json(200, explainer.answer(projectOf(req), request, localeParameter), { 'Cache-Control': 'no-store' });
+          return json(200, explainer.answer(projectOf(req), request), { 'Cache-Control': 'no-store' });
         }
         const paywall = live.get(projectOf(req), request.paywallId);
         // Unknown, unpublished, archived and another project's paywalls look the same.
@@ -54,6 +52,6 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
         if (notModified(req.header('if-none-match'), served.etag)) return { status: 304, headers: served.notModifiedHeaders };
         return { status: 200, headers: served.headers, body: served.body };
       },
-    },
+    }),
   ];
 }
