@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { ID_RULE, IdSchema } from '../shared/id.ts';
+import { IdSchema } from '../shared/id.ts';
+import { ID_RULE } from '../shared/id-pattern.ts';
 import { type ConfigBackend, TargetError } from './backend.ts';
 import { isInside } from './inside.ts';
 import { formatJson, PAYWALLS_DIR, PRODUCTS_FILE, paywallFile, SETTINGS_FILE } from './layout.ts';

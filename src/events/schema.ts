@@ -5,6 +5,7 @@
  * response bodies (for /api/openapi.json).
  */
 import * as v from 'valibot';
+import { ID_PATTERN } from '../shared/id-pattern.ts';
 import { isEpochMillis, isEpochTime, parseInstant, toMillis } from './time.ts';
 
 /** The most events one request may carry; more is a 413 (too_many_events). */
@@ -45,8 +46,6 @@ export const KNOWN_EVENT_TYPES = [
 
 /** Known types are examples, not a closed list: any name of this form is stored. */
 export const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
-/** A paywall id as PRODUCT.md defines it. */
-export const PAYWALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 const TS_RULE = 'must be a positive integer: seconds below 10^11, milliseconds from 10^11 to below 10^14';
 
@@ -65,7 +64,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  */
 export const EventSchema = v.strictObject({
   type: v.pipe(v.string('must be a string'), v.regex(EVENT_TYPE, 'must match [a-z][a-z0-9_]{0,63}')),
-  paywall_id: v.pipe(v.string('must be a string'), v.regex(PAYWALL_ID, 'must match [A-Za-z0-9][A-Za-z0-9_.-]{0,63}')),
+  paywall_id: v.pipe(v.string('must be a string'), v.regex(ID_PATTERN, `must match ${ID_PATTERN.source.slice(1, -1)}`)),
   ts: v.pipe(
     v.number('must be a number'),
     v.description('epoch time: seconds below 10^11, milliseconds from 10^11 to below 10^14'),
@@ -199,7 +198,7 @@ function instant(edge: 'start' | 'end') {
 export const StatsQuerySchema = v.object({ from: v.optional(instant('start')), to: v.optional(instant('end')) });
 
 export const ExportQuerySchema = v.object({
-  paywallId: v.optional(v.pipe(v.string(), v.regex(PAYWALL_ID, 'must be a paywall id'))),
+  paywallId: v.optional(v.pipe(v.string(), v.regex(ID_PATTERN, 'must be a paywall id'))),
   from: v.optional(instant('start')),
   to: v.optional(instant('end')),
 });

@@ -28,6 +28,7 @@ export const PhaseListSchema = v.object({
     }),
   ),
 });
+export type PhaseList = v.InferOutput<typeof PhaseListSchema>;
 
 export const ResultsQuerySchema = v.object({
   phase: v.optional(

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { SCOPES } from './key.ts';
 
 export const KeyCreateSchema = v.strictObject({ scope: v.picklist(SCOPES) });
-export type KeyCreateInput = v.InferOutput<typeof KeyCreateSchema>;
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 
@@ -14,6 +13,7 @@ export const KeyInfoSchema = v.object({
   created_at: Timestamp,
   revoked_at: v.nullable(Timestamp),
 });
+export type KeyInfo = v.InferOutput<typeof KeyInfoSchema>;
 
 export const CreatedKeySchema = v.object({
   id: v.string(),
@@ -21,5 +21,7 @@ export const CreatedKeySchema = v.object({
   scope: v.picklist(SCOPES),
   prefix: v.string(),
 });
+export type CreatedKey = v.InferOutput<typeof CreatedKeySchema>;
 
 export const KeyListSchema = v.object({ keys: v.array(KeyInfoSchema) });
+export type KeyList = v.InferOutput<typeof KeyListSchema>;

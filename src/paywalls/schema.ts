@@ -22,18 +22,22 @@ export const PaywallInfoSchema = v.object({
 export type PaywallInfo = v.InferOutput<typeof PaywallInfoSchema>;
 
 export const PaywallListSchema = v.object({ paywalls: v.array(PaywallInfoSchema) });
+export type PaywallList = v.InferOutput<typeof PaywallListSchema>;
 
 export const PaywallDetailSchema = v.object({
   ...PaywallInfoSchema.entries,
   document: v.pipe(PaywallSchema, v.description('The newest revision, defaults filled in')),
 });
+export type PaywallDetail = v.InferOutput<typeof PaywallDetailSchema>;
 
 export const PaywallWarningSchema = v.object({ path: v.string(), code: v.string(), message: v.string() });
+export type WarningInfo = v.InferOutput<typeof PaywallWarningSchema>;
 
 export const PaywallWrittenSchema = v.object({
   ...PaywallInfoSchema.entries,
   warnings: v.pipe(v.array(PaywallWarningSchema), v.description('What a valid paywall most likely should have; the revision is stored anyway')),
 });
+export type PaywallWritten = v.InferOutput<typeof PaywallWrittenSchema>;
 
 /** The optional body of POST /api/paywalls/{id}/publish. */
 export const PublishSchema = v.strictObject({
@@ -58,6 +62,7 @@ export const PublishedSchema = v.object({
     seed: v.pipe(v.string(), v.description("the seed users are hashed with in this phase: the paywall's seed and the phase's suffix")),
   }),
 });
+export type Published = v.InferOutput<typeof PublishedSchema>;
 
 export const RevisionInfoSchema = v.object({
   revision: RevisionNumber,
@@ -69,5 +74,7 @@ export const RevisionInfoSchema = v.object({
 export type RevisionInfo = v.InferOutput<typeof RevisionInfoSchema>;
 
 export const RevisionListSchema = v.object({ revisions: v.array(RevisionInfoSchema) });
+export type RevisionList = v.InferOutput<typeof RevisionListSchema>;
 
 export const RevisionDetailSchema = v.object({ ...RevisionInfoSchema.entries, document: PaywallSchema });
+export type RevisionDetail = v.InferOutput<typeof RevisionDetailSchema>;

@@ -32,3 +32,4 @@ export const ProductSchema = v.object({
 export type Product = v.InferOutput<typeof ProductSchema>;
 
 export const ProductListSchema = v.object({ products: v.array(ProductSchema) });
+export type ProductList = v.InferOutput<typeof ProductListSchema>;

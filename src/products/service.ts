@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DomainError } from '../shared/errors.ts';
-import { ID_RULE, IdSchema } from '../shared/id.ts';
+import { IdSchema } from '../shared/id.ts';
+import { ID_RULE } from '../shared/id-pattern.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
 import type { ProductWrite } from './schema.ts';
 import type { ProductStore, StoredProduct } from './store.ts';

@@ -1,15 +1,9 @@
-/** The management API as the dashboard uses it: JSON in and out, the secret key as a Bearer token, problems as ApiError. */
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
-
-export interface Warning {
-  path: string;
-  code: string;
-  message: string;
-}
+/**
+ * The management API as the dashboard uses it: JSON in and out, the secret
+ * key as a Bearer token, problems as ApiError. The shapes it exchanges are
+ * the server's schemas' types (`import type`, erased from the bundle).
+ */
+import type { FieldError } from '../../shared/errors.ts';
 
 /** A problem+json answer (or a network failure, status 0). */
 export class ApiError extends Error {
@@ -90,47 +84,3 @@ function safeJson(text: string): unknown {
 }
 
 export const enc = encodeURIComponent;
-
-export interface PaywallInfo {
-  id: string;
-  name: string;
-  status: 'draft' | 'live' | 'archived';
-  revision: number;
-  live_revision: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface RevisionInfo {
-  revision: number;
-  name: string;
-  created_at: string;
-  published_at: string | null;
-  live: boolean;
-}
-
-export interface Product {
-  id: string;
-  name: string;
-  store_ids: Partial<Record<'app_store' | 'play_store' | 'stripe' | 'web', string>>;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface KeyInfo {
-  id: string;
-  project_id: string;
-  scope: 'sdk' | 'secret';
-  prefix: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export interface ResolvedPaywall {
-  paywall_id: string;
-  revision: number;
-  variant: { id: string; audience: string | null; assignment: string };
-  locale: string;
-  root: Record<string, unknown> | null;
-  product_slots: { slot: string; product_id: string; store_product_id: string | null }[];
-}

@@ -1,14 +1,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, enc, type KeyInfo } from './api.ts';
+import type { CreatedKey, KeyInfo, KeyList } from '../../keys/schema.ts';
+import { call, enc } from './api.ts';
 import { Confirm, CopyButton, Problem, when } from './widgets.tsx';
-
-interface CreatedKey {
-  id: string;
-  key: string;
-  scope: 'sdk' | 'secret';
-  prefix: string;
-}
 
 export function Keys({ secret }: { secret: string }): JSX.Element {
   const [keys, setKeys] = useState<KeyInfo[] | null>(null);
@@ -17,7 +11,7 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
   const [revoking, setRevoking] = useState<KeyInfo | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  const refresh = () => call<{ keys: KeyInfo[] }>(secret, 'GET', '/api/keys').then(({ body }) => setKeys(body.keys), setError);
+  const refresh = () => call<KeyList>(secret, 'GET', '/api/keys').then(({ body }) => setKeys(body.keys), setError);
   useEffect(() => {
     refresh();
   }, [secret]);

@@ -1,15 +1,13 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, enc, type PaywallInfo, type Product } from './api.ts';
+import type { Stats } from '../../events/schema.ts';
+import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
+import type { ProductList } from '../../products/schema.ts';
+import { ID_PATTERN } from '../../shared/id-pattern.ts';
+import { ApiError, call, enc } from './api.ts';
 import { go, href } from './route.ts';
 import { starterDocument } from './starter.ts';
 import { ago, Problem, StatusBadge } from './widgets.tsx';
-
-interface Stats {
-  variants: { totals: { counts: Record<string, number> } }[];
-}
-
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** The first UTC day of the last seven, today included, as the stats endpoint takes it. */
 function sevenDaysAgo(): string {
@@ -23,7 +21,7 @@ export function Paywalls({ secret }: { secret: string }): JSX.Element {
   useEffect(() => {
     let gone = false;
     const load = async () => {
-      const { body } = await call<{ paywalls: PaywallInfo[] }>(secret, 'GET', '/api/paywalls');
+      const { body } = await call<PaywallList>(secret, 'GET', '/api/paywalls');
       const list = [...body.paywalls].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
       setPaywalls(list);
       // One at a time, in the order shown: the management API is rate limited per key, and a burst
@@ -109,7 +107,7 @@ function CreatePaywall({ secret }: { secret: string }): JSX.Element {
   /** How many products the catalog has: with none, the template would have no purchase button. */
   const [products, setProducts] = useState<number | null>(null);
   useEffect(() => {
-    call<{ products: Product[] }>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products.length), setError);
+    call<ProductList>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products.length), setError);
   }, [secret]);
   const idProblem = id !== '' && !ID_PATTERN.test(id) ? 'Use 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.' : null;
   const submit = async (event: Event) => {
@@ -118,7 +116,7 @@ function CreatePaywall({ secret }: { secret: string }): JSX.Element {
     setBusy(true);
     setError(null);
     try {
-      const { body } = await call<{ products: Product[] }>(secret, 'GET', '/api/products');
+      const { body } = await call<ProductList>(secret, 'GET', '/api/products');
       const document = starterDocument(
         name.trim() || id,
         body.products.map((product) => product.id),

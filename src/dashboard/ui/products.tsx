@@ -1,16 +1,14 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, enc, type Product } from './api.ts';
+import type { Product, ProductList, StoreIds } from '../../products/schema.ts';
+import { ApiError, call, enc } from './api.ts';
 import { Confirm, Problem } from './widgets.tsx';
 
-const STORES = [
-  ['app_store', 'App Store id'],
-  ['play_store', 'Google Play id'],
-  ['stripe', 'Stripe price id'],
-  ['web', 'Other web id'],
-] as const;
+type StoreKey = keyof StoreIds;
 
-type StoreKey = (typeof STORES)[number][0];
+/** Each store's field in the form; the record makes a store added to the schema a type error until it has one. */
+const STORE_LABELS: Record<StoreKey, string> = { app_store: 'App Store id', play_store: 'Google Play id', stripe: 'Stripe price id', web: 'Other web id' };
+const STORES = Object.entries(STORE_LABELS) as [StoreKey, string][];
 interface Draft {
   id: string;
   name: string;
@@ -29,7 +27,7 @@ export function Products({ secret }: { secret: string }): JSX.Element {
   const [deleting, setDeleting] = useState<Product | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const refresh = () => call<{ products: Product[] }>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products), setError);
+  const refresh = () => call<ProductList>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products), setError);
   useEffect(() => {
     refresh();
   }, [secret]);

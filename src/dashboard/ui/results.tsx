@@ -1,9 +1,10 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, enc, type PaywallInfo } from './api.ts';
+import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
+import { call, enc } from './api.ts';
 import { Chart } from './results-chart.tsx';
 import { ResultsSummary } from './results-summary.tsx';
-import { count, type Phase, percent, type Results, signed } from './results-types.ts';
+import { count, type Phase, type PhaseList, percent, type Results, signed } from './results-types.ts';
 import { go, href } from './route.ts';
 import { Problem, SelectField } from './widgets.tsx';
 
@@ -20,7 +21,7 @@ export function ResultsPage({ secret, route }: { secret: string; route: string[]
   const [error, setError] = useState<unknown>(null);
   const id = route[1];
   useEffect(() => {
-    call<{ paywalls: PaywallInfo[] }>(secret, 'GET', '/api/paywalls')
+    call<PaywallList>(secret, 'GET', '/api/paywalls')
       .then(({ body }) => setPaywalls(body.paywalls.filter((paywall) => paywall.status !== 'draft')))
       .catch(setError);
   }, [secret]);
@@ -63,7 +64,7 @@ function PaywallResults({ secret, id, phaseParam, audienceParam }: { secret: str
   const [error, setError] = useState<unknown>(null);
   // Read again when the URL names another phase or segment: a phase started since the page opened is then listed.
   useEffect(() => {
-    call<{ phases: Phase[] }>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`)
+    call<PhaseList>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`)
       .then(({ body }) => setPhases(body.phases))
       .catch(setError);
   }, [secret, id, phaseParam, audienceParam]);

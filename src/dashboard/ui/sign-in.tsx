@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError, call, type KeyInfo } from './api.ts';
+import type { KeyList } from '../../keys/schema.ts';
+import { ApiError, call } from './api.ts';
 
 /** Why a key was refused, in words a person at 1 a.m. understands. */
 function explain(error: unknown): string {
@@ -23,7 +24,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (key: string,
     setBusy(true);
     setError(null);
     try {
-      const { body } = await call<{ keys: KeyInfo[] }>(trimmed, 'GET', '/api/keys', { signOutOn401: false });
+      const { body } = await call<KeyList>(trimmed, 'GET', '/api/keys', { signOutOn401: false });
       props.onSignedIn(trimmed, body.keys[0]?.project_id ?? '');
     } catch (failure) {
       setError(explain(failure));

@@ -3,6 +3,7 @@ import { IdSchema } from '../../shared/id.ts';
 import { oneOf } from './primitives.ts';
 
 export const COMPONENT_TYPES = ['stack', 'text', 'image', 'button', 'purchase_button', 'product', 'spacer', 'icon', 'link'] as const;
+export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
 const BUTTON_ACTIONS = ['close', 'restore', 'open_url', 'custom'] as const;
 const LINK_KINDS = ['terms', 'privacy', 'other'] as const;

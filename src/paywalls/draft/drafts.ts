@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DomainError } from '../../shared/errors.ts';
-import { ID_RULE, IdSchema } from '../../shared/id.ts';
+import { IdSchema } from '../../shared/id.ts';
+import { ID_RULE } from '../../shared/id-pattern.ts';
 import type { JsonValue } from '../../shared/json.ts';
 import type { ProductCatalog } from '../catalog.ts';
 import { type PaywallOutput, validatePaywall } from '../document/index.ts';

@@ -8,6 +8,7 @@ export const DraftValidationSchema = v.object({
   valid: v.literal(true),
   warnings: v.pipe(v.array(PaywallWarningSchema), v.description('What a valid paywall most likely should have, as a PUT would answer')),
 });
+export type DraftValidation = v.InferOutput<typeof DraftValidationSchema>;
 
 export const PREVIEW_PLATFORMS = ['ios', 'android', 'web'] as const;
 

@@ -1,6 +1,9 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call, enc, type FieldError, type PaywallInfo, type Warning } from '../api.ts';
+import type { DraftValidation } from '../../../paywalls/draft/schema.ts';
+import type { PaywallDetail, PaywallInfo, PaywallWritten, Published, WarningInfo } from '../../../paywalls/schema.ts';
+import type { FieldError } from '../../../shared/errors.ts';
+import { ApiError, call, enc } from '../api.ts';
 import { href } from '../route.ts';
 import { Problem, StatusBadge } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
@@ -17,7 +20,7 @@ const CHECK_DELAY_MS = 300;
 interface Check {
   state: 'checking' | 'valid' | 'invalid' | 'syntax';
   errors: FieldError[];
-  warnings: Warning[];
+  warnings: WarningInfo[];
   syntax?: { message: string; line: number | undefined };
 }
 
@@ -52,7 +55,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
   const sequence = useRef(0);
 
   const load = async () => {
-    const answer = await call<PaywallInfo & { document: unknown }>(secret, 'GET', `/api/paywalls/${enc(id)}`);
+    const answer = await call<PaywallDetail>(secret, 'GET', `/api/paywalls/${enc(id)}`);
     const { document, ...rest } = answer.body;
     setInfo(rest);
     setEtag(answer.etag);
@@ -81,7 +84,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
       }
       setCheck((previous) => ({ ...previous, state: 'checking' }));
       try {
-        const { body } = await call<{ warnings: Warning[] }>(secret, 'POST', `/api/paywalls/${enc(id)}/validate`, { body: document });
+        const { body } = await call<DraftValidation>(secret, 'POST', `/api/paywalls/${enc(id)}/validate`, { body: document });
         if (mine !== sequence.current) return;
         setCheck({ state: 'valid', errors: [], warnings: body.warnings });
         setValid(document);
@@ -117,7 +120,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
     }
     const tag = overwrite ? overwrite.etag : etag;
     try {
-      const answer = await call<PaywallInfo & { warnings: Warning[] }>(secret, 'PUT', `/api/paywalls/${enc(id)}`, {
+      const answer = await call<PaywallWritten>(secret, 'PUT', `/api/paywalls/${enc(id)}`, {
         body: document,
         headers: tag ? { 'if-match': tag } : {},
       });
@@ -130,7 +133,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
       setNotice(`Saved as revision ${rest.revision}${warnings.length ? ` with ${warnings.length} warning(s)` : ''}. It is a draft until you publish it.`);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 412) {
-        const answer = await call<PaywallInfo & { document: unknown }>(secret, 'GET', `/api/paywalls/${enc(id)}`);
+        const answer = await call<PaywallDetail>(secret, 'GET', `/api/paywalls/${enc(id)}`);
         setConflict({ text: pretty(answer.body.document), etag: answer.etag, revision: answer.body.revision });
       } else if (failure instanceof ApiError && failure.status === 422) {
         setCheck({ state: 'invalid', errors: failure.errors, warnings: [] });
@@ -149,7 +152,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
     setBusy(true);
     setError(null);
     try {
-      const answer = await call<PaywallInfo & { phase: { number: number; started: boolean } }>(secret, 'POST', `/api/paywalls/${enc(id)}/publish`, {
+      const answer = await call<Published>(secret, 'POST', `/api/paywalls/${enc(id)}/publish`, {
         body: { revision: info.revision },
         headers: etag ? { 'if-match': etag } : {},
       });

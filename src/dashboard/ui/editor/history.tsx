@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, enc, type RevisionInfo } from '../api.ts';
+import type { RevisionDetail, RevisionInfo, RevisionList } from '../../../paywalls/schema.ts';
+import { ApiError, call, enc } from '../api.ts';
 import { Problem, SelectField, when } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
 import { PhaseNote } from './phase-note.tsx';
@@ -25,7 +26,7 @@ export function History(props: {
   const [diff, setDiff] = useState<{ before: string; after: string; label: string } | null>(null);
 
   useEffect(() => {
-    call<{ revisions: RevisionInfo[] }>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions`).then(({ body }) => {
+    call<RevisionList>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions`).then(({ body }) => {
       setRevisions(body.revisions);
       const newest = body.revisions[0]?.revision;
       const live = body.revisions.find((r) => r.live)?.revision;
@@ -56,9 +57,7 @@ export function History(props: {
     event.preventDefault();
     setError(null);
     try {
-      const [a, b] = await Promise.all(
-        [from, to].map((n) => call<{ document: unknown }>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions/${n}`)),
-      );
+      const [a, b] = await Promise.all([from, to].map((n) => call<RevisionDetail>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions/${n}`)));
       setDiff({ before: pretty(a!.body.document), after: pretty(b!.body.document), label: `Changes from r${from} to r${to}` });
     } catch (failure) {
       setError(failure);

@@ -5,13 +5,9 @@
  * (and its answer says so); this compares what the phases list shows (the
  * weights of the default split and of each audience) to warn beforehand.
  */
+import type { PhaseList } from '../../../experiments/schema.ts';
+import type { RevisionDetail } from '../../../paywalls/schema.ts';
 import { call, enc } from '../api.ts';
-import type { Phase } from '../results-types.ts';
-
-interface SplitDocument {
-  variants?: { id: string; weight: number }[];
-  audiences?: { id: string; weights: Record<string, number> }[];
-}
 
 /** JSON with keys sorted at every level: two splits compare by content. */
 function canonical(value: unknown): string {
@@ -28,8 +24,8 @@ function canonical(value: unknown): string {
 /** The sentence to confirm before publishing `revision`, or null when it keeps the current phase (or is the first publish). */
 export async function phaseStartWarning(secret: string, id: string, revision: number): Promise<string | null> {
   const [phases, stored] = await Promise.all([
-    call<{ phases: Phase[] }>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`),
-    call<{ document: SplitDocument }>(secret, 'GET', `/api/paywalls/${enc(id)}/revisions/${revision}`),
+    call<PhaseList>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`),
+    call<RevisionDetail>(secret, 'GET', `/api/paywalls/${enc(id)}/revisions/${revision}`),
   ]);
   const current = phases.body.phases.at(-1);
   if (!current) return null;

@@ -1,6 +1,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type ApiError, call, enc, type ResolvedPaywall } from '../api.ts';
+import type { ResolvedPaywall } from '../../../paywalls/resolve/schema.ts';
+import type { RevisionDetail } from '../../../paywalls/schema.ts';
+import { type ApiError, call, enc } from '../api.ts';
 import { type PaywallAction, PaywallView, type ResolvedNode } from '../paywall-view.tsx';
 import { SelectField } from '../widgets.tsx';
 
@@ -30,7 +32,7 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
 
   useEffect(() => {
     if (source !== 'live' || props.liveRevision === null) return;
-    call<{ document: unknown }>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions/${props.liveRevision}`).then(
+    call<RevisionDetail>(props.secret, 'GET', `/api/paywalls/${enc(props.id)}/revisions/${props.liveRevision}`).then(
       ({ body }) => setLive(body.document),
       (error: ApiError) => setProblem(error.message),
     );
