@@ -10,7 +10,7 @@ stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
 
   --quick     a smoke run under a minute: short rounds, small N; fails on any
               error, asserts nothing about speed (CI runs this)
-  --full      the issue's full sizes: stats and results at 10 M events from 1 M users,
+  --full      the full sizes: stats and results at 10 M events from 1 M users,
               memory after ingesting 10 M events from 1 M users
   --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')}
   --profile   run the paywalld servers under node --cpu-prof and print the

@@ -20,7 +20,7 @@ import { wrk } from '../lib/wrk.mjs';
 import { assertStored, ingest, storedEvents } from './events.mjs';
 
 const RSS_TARGET = 200 * 1024 * 1024;
-/** After ingesting 10 M events from 1 M users (issue 11): the writer keeps a users dictionary and sets in memory. */
+/** After ingesting 10 M events from 1 M users: the writer keeps a users dictionary and sets in memory. */
 const EVENTS_RSS_TARGET = 300 * 1024 * 1024;
 const MAX_CHUNK_SECONDS = 15;
 /**

@@ -1,5 +1,5 @@
 /**
- * Scenario: GET /api/paywalls/{id}/results (issue 12: < 50 ms p50 for 1 M
+ * Scenario: GET /api/paywalls/{id}/results (target: < 50 ms p50 for 1 M
  * exposed users and 10 M events) on a database loaded the way the stats
  * scenario loads its own (bench/lib/load-events.mjs: events appended straight
  * into the file, 30 days, users a tenth of the events, each user seeing one

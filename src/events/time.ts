@@ -1,7 +1,8 @@
 /**
- * Event times. Clients send `ts` in seconds or milliseconds (the seed's sample
- * leaves the unit open); PRODUCT.md reads values below 10^11 as seconds, the
- * way Mixpanel does: 10^11 s is the year 5138, 10^11 ms is March 1973.
+ * Event times. Clients send `ts` in seconds or milliseconds (the client
+ * interface leaves the unit open); values below 10^11 are seconds, the way
+ * Mixpanel reads them: 10^11 s is the year 5138, 10^11 ms is March 1973
+ * (docs/events.md).
  */
 export const SECONDS_BELOW = 1e11;
 export const MILLIS_BELOW = 1e14;
@@ -22,7 +23,7 @@ export function toMillis(ts: number): number {
   return ts < SECONDS_BELOW ? ts * 1000 : ts;
 }
 
-/** A `sent_at`: milliseconds only, as the issue defines it. */
+/** A `sent_at`: milliseconds only (docs/events.md). */
 export function isEpochMillis(value: number): boolean {
   return Number.isSafeInteger(value) && value >= SECONDS_BELOW && value < MILLIS_BELOW;
 }

@@ -1,6 +1,6 @@
 /**
  * The decision readout on the primary metric (docs/experiments.md,
- * "Decision"): the first rule that holds, in the issue's order, with one
+ * "Decision"): the first rule that holds, in the order listed there, with one
  * plain sentence a product manager can act on.
  */
 import type { Results } from './schema.ts';

@@ -10,7 +10,7 @@
 import { normalCdf } from './special.ts';
 import type { Moments } from './statistics.ts';
 
-/** The two-sided 95 % normal quantile the issue fixes (not 1.96). */
+/** The two-sided 95 % normal quantile to six places (not 1.96), as docs/experiments.md states it. */
 export const Z95 = 1.959964;
 /** The one-sided 80 % normal quantile (power 80 %). */
 export const Z80 = 0.841621;

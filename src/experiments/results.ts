@@ -23,7 +23,7 @@ import {
 import type { Phase, Results } from './schema.ts';
 import { bucketShares, type Moments, meanChanceToBeat, meanInterval, sampleRatioMismatch, wilsonInterval } from './statistics.ts';
 
-/** Below these, `enough_data` is false (issue 12). */
+/** Below these, `enough_data` is false: too few users or conversions for the statistics to mean much (docs/experiments.md). */
 const MIN_EXPOSED_PER_VARIANT = 100;
 const MIN_CONVERSIONS = 10;
 

@@ -1,6 +1,6 @@
 /**
- * The shapes of experiment results and phases (issue 12 fixes the names, so
- * that clients can rely on them), for the routes and /api/openapi.json.
+ * The shapes of experiment results and phases, for the routes and
+ * /api/openapi.json. The names are fixed: clients rely on them.
  */
 import * as v from 'valibot';
 

@@ -53,7 +53,7 @@ export interface SrmCheck {
   expected: Record<string, number>;
 }
 
-/** p below this means the split itself is broken (GrowthBook's and the threshold). */
+/** p below this means the split itself is broken (GrowthBook's threshold). */
 export const SRM_THRESHOLD = 0.001;
 
 /** The hash buckets users are split over (src/paywalls/targeting/hash.ts). */

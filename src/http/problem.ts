@@ -1,8 +1,9 @@
 /**
- * The one error type of paywalld. Anything in the code base that wants to
- * answer a request with an error throws (or returns) a ProblemError; only the
- * HTTP edge (src/http/server.ts) turns it into an RFC 9457
- * application/problem+json response.
+ * The edge's error type, and problem+json. Code in src/http/ that refuses a
+ * request (auth, limits, bodies, paths) throws a ProblemError with one of the
+ * edge's own codes; the domain throws DomainError (src/shared/errors.ts),
+ * whose status status.ts gives. Only the edge (server.ts) turns either into
+ * an RFC 9457 application/problem+json response.
  */
 import type { ErrorCode, FieldError } from '../shared/errors.ts';
 

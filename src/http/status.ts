@@ -12,7 +12,6 @@ const STATUS: Record<ErrorCode, number> = {
   too_many_purchases: 413,
   invalid_query: 400,
   invalid_range: 400,
-  malformed_json: 400,
   key_not_found: 404,
   not_found: 404,
   paywall_not_found: 404,

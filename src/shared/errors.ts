@@ -21,7 +21,6 @@ export type ErrorCode =
   | 'too_many_purchases'
   | 'invalid_query'
   | 'invalid_range'
-  | 'malformed_json'
   | 'key_not_found'
   | 'not_found'
   | 'paywall_not_found'

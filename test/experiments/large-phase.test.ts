@@ -1,6 +1,6 @@
 /**
  * Results for a phase of 10⁶ exposed users (PAYWALLD_TEST_EXPOSED_USERS for
- * another size; the issue's 10⁷ costs minutes and 1.4 GB here, mostly the
+ * another size; 10⁷ costs minutes and 1.4 GB here, mostly the
  * server's rebuild) through the real server. The events are written straight
  * into the stopped server's database by one INSERT … SELECT over a generated
  * series (HTTP would take far longer), and the restarted server rebuilds its

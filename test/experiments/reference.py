@@ -2,7 +2,7 @@
 independently of src/experiments/: Wilson intervals from scipy's binomtest, normal
 and chi-square tails from scipy.stats, the Beta chance to beat and chance to be best
 by numerical integration (scipy.integrate.quad), normal tails and the sequential
-formulas of the issue with scipy.stats.norm, Holm by its definition. Run with a
+formulas of docs/experiments.md with scipy.stats.norm, Holm by its definition. Run with a
 python3 that has SciPy (Debian's python3-scipy, or the pyenv one here):
 
     /usr/bin/python3 test/experiments/reference.py > test/experiments/reference.json

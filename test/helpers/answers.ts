@@ -1,7 +1,7 @@
 /**
  * Records what every test server answers, for the check that the OpenAPI
- * document declares each of them (test/openapi/declared-answers.ts). The
- * suite runner (test/run.mjs) names a fresh directory in
+ * document declares each of them (test/openapi/declared-answers.check.ts).
+ * The suite runner (test/suite.ts) names a fresh directory in
  * PAYWALLD_TEST_ANSWERS; each test process writes the distinct answers it saw
  * to a file of its own when it exits, so files running in parallel never
  * share a file, and the check reads them all once every file has finished.

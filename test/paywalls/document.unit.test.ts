@@ -15,7 +15,7 @@ import { example as issueExample } from '../helpers/example-paywall.ts';
 const PRODUCTS = new Set(['pro_annual', 'pro_monthly']);
 const deps = { productExists: (productId: string) => PRODUCTS.has(productId) };
 
-/** The example document of the issue, with metadata and a holdout variant added. */
+/** The reference example document, with metadata and a holdout variant added. */
 function example(): Record<string, any> {
   const document = issueExample();
   return {
@@ -71,7 +71,7 @@ function wide(nodes: number): ComponentNode {
 }
 
 describe('valid documents', () => {
-  test('the example of the issue is valid with the products pro_annual and pro_monthly', () => {
+  test('the reference example is valid with the products pro_annual and pro_monthly', () => {
     const result = validatePaywall(example(), deps);
     assert.ok(result.ok);
     assert.deepEqual(

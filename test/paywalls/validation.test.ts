@@ -28,7 +28,7 @@ function nested(depth: number): Json {
   return node;
 }
 
-test('the example document of the issue is accepted', async (t) => {
+test('the reference example document is accepted', async (t) => {
   const client = api(await startTestServer(t));
   await seedProducts(client);
   const response = await client.request('PUT', '/api/paywalls/onboarding', { body: example() });

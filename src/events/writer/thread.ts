@@ -26,12 +26,12 @@ import { WriterThread } from './writer-thread.ts';
  * The writer's scheduling priority (nice value; the server thread keeps 0).
  * Where the writer and the request thread share a core, the kernel then lets
  * requests go first, so resolve latency does not pay for ingestion; with a
- * core to itself the writer loses nothing. Not 19, although that halves
- * resolve's p99 while ingesting on a shared core: the writer holds SQLite's
- * write lock during its transactions, and starved that far on a busy
- * machine it kept the request thread's own writes waiting past their 750 ms
- * (BENCHMARKS.md, "resolve while ingesting"). On Linux, setpriority on "0"
- * applies to the calling thread only.
+ * core to itself the writer loses nothing. Not 19, although resolve does
+ * better while ingesting on a shared core: the writer holds SQLite's write
+ * lock during its transactions, and starved that far on a busy machine it
+ * kept the request thread's own writes waiting past their bound
+ * (BENCHMARKS.md, "resolve while ingesting", has the figures). On Linux,
+ * setpriority on "0" applies to the calling thread only.
  */
 const WRITER_NICE = 10;
 

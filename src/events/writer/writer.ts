@@ -61,12 +61,11 @@ function refused(unavailable: string | undefined): DomainError {
  * lives a few seconds (queued rows, the index entries waiting for the next
  * checkpoint), long enough to be promoted, so its old generation fills with
  * garbage; with V8's defaults it grows to four times what survived the last
- * full collection before the next one (measured: 286 MB before a collection
- * that left 14). With a maximum below 2 GB V8 grows the heap by a smaller
- * factor, about 1.4 at 512 MB (measured: peaks near 110 MB). What the
- * thread keeps for millions of events and users is in typed arrays outside
- * this heap; its objects (the queue, the pending entries) stay well below
- * the maximum. If it were ever reached, the thread ends and is started
+ * full collection before the next one. With a maximum below 2 GB V8 grows
+ * the heap by a smaller factor (BENCHMARKS.md, "The writer thread's heap").
+ * What the thread keeps for millions of events and users is in typed arrays
+ * outside this heap; its objects (the queue, the pending entries) stay well
+ * below the maximum. If it were ever reached, the thread ends and is started
  * again (requests waiting are answered 503).
  */
 const WRITER_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 };
