@@ -97,7 +97,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function buildRouter(ctx: AppContext): Router<Route> {
+function buildRouter(ctx: AppContext): Router<Route> {
   const router = new Router<Route>();
   for (const { method, pattern, ...route } of featureRoutes(ctx)) {
     // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).

@@ -153,8 +153,8 @@ export const SERVE_OPTIONS = Object.fromEntries(
 ) as { [K in Name]: OptionOf<(typeof SETTINGS)[K]> };
 
 type FlagValue<O> = O extends { type: 'boolean' } ? boolean : O extends { multiple: true } ? string[] : string;
-export type ServeFlags = { -readonly [K in Name]?: FlagValue<(typeof SERVE_OPTIONS)[K]> };
-export type EnvConfig = Partial<Record<Name, string>>;
+type ServeFlags = { -readonly [K in Name]?: FlagValue<(typeof SERVE_OPTIONS)[K]> };
+type EnvConfig = Partial<Record<Name, string>>;
 
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const out: EnvConfig = {};

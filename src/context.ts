@@ -65,7 +65,7 @@ export interface AppContext {
   readonly integrations: IntegrationService;
 }
 
-export interface ContextHooks {
+interface ContextHooks {
   /** Run when another process (the CLI) commits configuration, so in-memory views reload. */
   externalChange: (() => void)[];
   /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
@@ -73,7 +73,7 @@ export interface ContextHooks {
 }
 
 /** The configuration's services on one connection: the server's, and those of CLI commands that change a database file. */
-export interface ConfigurationServices {
+interface ConfigurationServices {
   readonly projects: ProjectStore;
   readonly keyStore: KeyStore;
   readonly paywallStore: PaywallStore;

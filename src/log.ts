@@ -12,7 +12,7 @@
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export interface RequestLog {
+interface RequestLog {
   method: string;
   path: string;
   status: number;
@@ -24,7 +24,7 @@ export interface RequestLog {
 const FLUSH_BYTES = 64 * 1024;
 const FLUSH_MS = 100;
 
-export interface LoggerOptions {
+interface LoggerOptions {
   /** Request lines written per second at most (0: none but 5xx). */
   requestLinesPerSecond?: number;
   /** Receives whole lines; tests pass their own to read what was logged. */

@@ -58,7 +58,7 @@ function missingFromBundle(what: string, file: string, host: Runtime): Error {
 }
 
 /** The addon's exports; its type declarations lack the listen-options constant that v20.30 exports. */
-export type Uws = typeof import('uWebSockets.js') & { LIBUS_LISTEN_EXCLUSIVE_PORT: number };
+type Uws = typeof import('uWebSockets.js') & { LIBUS_LISTEN_EXCLUSIVE_PORT: number };
 
 /** Where the chosen build's addon for this host lies: beside the bundle, or in its package under the repository's node_modules. */
 function uwsAddonPath(build: UwsBuild, host: Host): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from '../log.ts';
 import { snapshot } from './snapshot.ts';
 
-export interface BackupSchedule {
+interface BackupSchedule {
   dir: string;
   everyMs: number;
   keep: number;

@@ -29,7 +29,7 @@ export const TARGET_HELP = `Target (one of):
                   while a server runs on it, which serves the change within a second
   --project ID    with --db: the project (needed when the file holds several)`;
 
-export interface TargetFlags {
+interface TargetFlags {
   server?: string;
   key?: string;
   db?: string;
@@ -37,13 +37,13 @@ export interface TargetFlags {
 }
 
 /** Where a target is, without its key: what a saved plan records so that `apply --plan FILE` needs no target flags. */
-export interface TargetSource {
+interface TargetSource {
   server?: string;
   db?: string;
   project?: string;
 }
 
-export interface OpenTarget {
+interface OpenTarget {
   backend: ConfigBackend;
   source: TargetSource;
   close(): void;

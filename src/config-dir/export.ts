@@ -15,7 +15,7 @@ import { baseOf } from './plan.ts';
 
 const STORE_KEYS = ['app_store', 'play_store', 'stripe', 'web'] as const;
 
-export interface ExportSummary {
+interface ExportSummary {
   products: number;
   paywalls: number;
   live: number;

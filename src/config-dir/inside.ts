@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The most bytes a file of a configuration directory may hold (a paywall document is further held to 1 MiB). */
-export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Whether `file` (an absolute path) is below `root`, lexically. */
 export function isInside(root: string, file: string): boolean {
@@ -16,7 +16,7 @@ export function isInside(root: string, file: string): boolean {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
-export type InsideRead = { ok: true; bytes: Buffer } | { ok: false; missing: boolean; message: string };
+type InsideRead = { ok: true; bytes: Buffer } | { ok: false; missing: boolean; message: string };
 
 /** Reads `relative` of the directory `dir`, following links only while they stay inside it. */
 export function readInside(dir: string, relative: string): InsideRead {

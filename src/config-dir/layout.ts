@@ -21,7 +21,7 @@ export function paywallFile(id: string): string {
 }
 
 /** One product of products.json: the body of PUT /api/products/{id}, with the id required. */
-export const ProductEntrySchema = v.strictObject({ ...ProductWriteSchema.entries, id: IdSchema });
+const ProductEntrySchema = v.strictObject({ ...ProductWriteSchema.entries, id: IdSchema });
 
 export const ProductsFileSchema = v.strictObject({ products: v.array(ProductEntrySchema) });
 

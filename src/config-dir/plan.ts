@@ -9,7 +9,7 @@ import type { ConfigBackend } from './backend.ts';
 import { canonicalJson, jsonDiff } from './diff.ts';
 import type { CurrentPaywall, CurrentState, DesiredState, ProductContent } from './state.ts';
 
-export type Step =
+type Step =
   | { kind: 'create-product'; id: string; content: ProductContent }
   | { kind: 'update-product'; id: string; content: ProductContent; ifMatch: string; diff: string[] }
   | { kind: 'create-paywall'; id: string; document: PaywallOutput }

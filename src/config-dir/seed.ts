@@ -15,7 +15,7 @@ import { StoreBackend } from './store-backend.ts';
 import { formatDiagnostic, validateDirectory } from './validate.ts';
 
 /** What seeding uses of the server: its connection, log and services. */
-export interface SeedServices {
+interface SeedServices {
   db: Database;
   log: Logger;
   projects: { list(): Project[] };

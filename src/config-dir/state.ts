@@ -22,7 +22,7 @@ export interface DesiredState {
   live: ReadonlySet<string>;
 }
 
-export interface CurrentProduct extends ProductContent {
+interface CurrentProduct extends ProductContent {
   id: string;
   /** The ETag: what If-Match names when this product is written or deleted. */
   tag: string;

@@ -15,7 +15,7 @@ import { PAYWALLS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, SETTINGS_
 import type { DesiredPaywall, DesiredState } from './state.ts';
 
 /** One problem, at `file` (relative to the directory) and a JSON pointer into it ("" for the whole file). */
-export interface Diagnostic {
+interface Diagnostic {
   file: string;
   path: string;
   message: string;
@@ -23,7 +23,7 @@ export interface Diagnostic {
   code?: string;
 }
 
-export interface DirectoryValidation {
+interface DirectoryValidation {
   errors: Diagnostic[];
   warnings: Diagnostic[];
   /** Present when there are no errors. */

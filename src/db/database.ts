@@ -9,7 +9,7 @@ import { loadSqliteAddon } from '../native.ts';
 
 export type Database = BetterSqlite3.Database;
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Refuse to create the file: commands that only read or copy need an existing database. */
   mustExist?: boolean;
 }

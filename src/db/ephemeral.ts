@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const MEMORY = ':memory:';
+const MEMORY = ':memory:';
 
-export interface ServerStorage {
+interface ServerStorage {
   /** The database file to open. */
   file: string;
   /** Deletes the file when it is a private one; a no-op otherwise. Call after the last connection closed. */

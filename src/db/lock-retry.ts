@@ -5,7 +5,7 @@ export const LOCK_WAIT_MS = 750;
 /** Pauses between attempts: short at first (the event writer's commits take milliseconds), then every 100 ms. */
 const PAUSES_MS = [2, 5, 10, 20, 40, 80, 100];
 
-export interface RetryOptions {
+interface RetryOptions {
   /** Called once, synchronously, before the first wait: whatever the next attempts need from the current call stack must be kept now. */
   beforeWaiting?: () => void;
 }

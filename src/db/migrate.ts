@@ -15,7 +15,7 @@ export class SchemaTooNewError extends Error {
   }
 }
 
-export interface MigrationResult {
+interface MigrationResult {
   from: number;
   to: number;
   applied: string[];

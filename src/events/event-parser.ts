@@ -14,7 +14,7 @@ import * as v from 'valibot';
 import { type Event, EventSchema, MAX_PROPERTIES_BYTES, MAX_REVENUE, nestsWithinLimit } from './schema.ts';
 import { isEpochTime, toMillis } from './time.ts';
 
-export type ParsedEvent = { success: true; output: Event } | { success: false; issue: v.BaseIssue<unknown> };
+type ParsedEvent = { success: true; output: Event } | { success: false; issue: v.BaseIssue<unknown> };
 
 type Entries = typeof EventSchema.entries;
 type Action = { type: string; requirement?: unknown };

@@ -3,7 +3,7 @@ import { openDatabase } from '../db/database.ts';
 /** Lines are sent in chunks of about this many characters: one socket write each, never the whole result. */
 const CHUNK_CHARS = 64 * 1024;
 
-export interface ExportRange {
+interface ExportRange {
   projectId: string;
   paywallId: string | undefined;
   from: number;

@@ -44,14 +44,14 @@ export function parseEnvelope(body: unknown): Envelope {
   throw new DomainError('invalid_batch', detail);
 }
 
-export interface BatchContext {
+interface BatchContext {
   /** The project of the request's API key; undefined for a keyless request. */
   projectId: string | undefined;
   receivedAt: number;
   paywalls: PaywallDirectory;
 }
 
-export interface PreparedBatch {
+interface PreparedBatch {
   rows: EventRow[];
   /** The index in the batch of each row's event. */
   indexes: number[];

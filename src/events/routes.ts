@@ -6,9 +6,9 @@ import { EventBatchSchema, ExportedEventSchema, ExportQuerySchema, IngestResultS
 import type { EventService } from './service.ts';
 
 /** Largest request body of an event batch; the edge answers 413 past it and reads no further. */
-export const MAX_BATCH_BYTES = 1024 * 1024;
+const MAX_BATCH_BYTES = 1024 * 1024;
 
-export interface EventsApiOptions {
+interface EventsApiOptions {
   /** Refuse event batches that carry no API key (keyless batches are attributed by paywall id otherwise). */
   requireKey: boolean;
 }

@@ -17,7 +17,7 @@ export const MAX_PROPERTIES_BYTES = 8 * 1024;
  * a document's free-form JSON: JSON.stringify recurses, and a few thousand
  * levels overflow the stack (a 500 for the whole batch, retried forever).
  */
-export const MAX_PROPERTIES_DEPTH = 32;
+const MAX_PROPERTIES_DEPTH = 32;
 /** The largest revenue, in major units of any currency: more is a mistake, and sums of it stay exact and finite. */
 export const MAX_REVENUE = 1e9;
 
@@ -45,7 +45,7 @@ export const KNOWN_EVENT_TYPES = [
 ] as const;
 
 /** Known types are examples, not a closed list: any name of this form is stored. */
-export const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
+const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
 
 const TS_RULE = 'must be a positive integer: seconds below 10^11, milliseconds from 10^11 to below 10^14';
 
@@ -100,7 +100,6 @@ export const EventSchema = v.strictObject({
     ),
   ),
 });
-export type EventInput = v.InferInput<typeof EventSchema>;
 export type Event = v.InferOutput<typeof EventSchema>;
 
 const EVENT_FIELDS = Object.keys(EventSchema.entries).join(', ');
@@ -125,7 +124,6 @@ function envelope<T extends v.GenericSchema>(item: T) {
 
 /** The documented request body of POST /api/sdk/events. */
 export const EventBatchSchema = envelope(EventSchema);
-export type EventBatch = v.InferOutput<typeof EventBatchSchema>;
 /** The whole-request check: everything but the events themselves. */
 export const EventEnvelopeSchema = envelope(v.unknown());
 

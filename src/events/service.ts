@@ -15,7 +15,7 @@ const MAX_STATS_DAYS = 366;
 /** Statistics default to the 30 days ending today. */
 const DEFAULT_STATS_DAYS = 30;
 
-export interface EventServiceOptions {
+interface EventServiceOptions {
   dbPath: string;
   retentionDays: number | undefined;
   /** Events accepted but not yet committed, at most; past it batches are refused with ingestion_overloaded. */
@@ -29,7 +29,7 @@ export interface EventServiceOptions {
 }
 
 /** A time range as the caller gave it, in epoch milliseconds; absent ends take the defaults. */
-export interface Range {
+interface Range {
   from?: number | undefined;
   to?: number | undefined;
 }

@@ -4,8 +4,8 @@
  * Mixpanel reads them: 10^11 s is the year 5138, 10^11 ms is March 1973
  * (docs/events.md).
  */
-export const SECONDS_BELOW = 1e11;
-export const MILLIS_BELOW = 1e14;
+const SECONDS_BELOW = 1e11;
+const MILLIS_BELOW = 1e14;
 
 /** Events before this are rejected: no app ran on a phone in 1999. */
 export const EARLIEST_MS = Date.UTC(2000, 0, 1);

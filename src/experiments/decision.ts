@@ -5,17 +5,17 @@
  */
 import type { Results } from './schema.ts';
 
-export type Decision = Results['decision'];
+type Decision = Results['decision'];
 
 /** One non-control variant's comparison on the primary metric. */
-export interface Comparison {
+interface Comparison {
   variant: string;
   relative: number;
   ci95: [number, number];
   p_value_adjusted: number;
 }
 
-export interface DecisionInput {
+interface DecisionInput {
   srmOk: boolean | null;
   enoughData: boolean;
   metric: string;

@@ -13,10 +13,10 @@ import type { Moments } from './statistics.ts';
 /** The two-sided 95 % normal quantile to six places (not 1.96), as docs/experiments.md states it. */
 export const Z95 = 1.959964;
 /** The one-sided 80 % normal quantile (power 80 %). */
-export const Z80 = 0.841621;
+const Z80 = 0.841621;
 const ALPHA = 0.05;
 /** The sequential tuning N*: the sample size at which the confidence sequence is narrowest relative to a fixed interval. */
-export const SEQUENTIAL_TUNING = 5000;
+const SEQUENTIAL_TUNING = 5000;
 
 export type Analysis = 'sequential' | 'fixed';
 export type Interval = [number, number];
@@ -36,13 +36,13 @@ export interface Inference {
 }
 
 /** ρ² of the confidence sequence for α = 0.05 and N* (GrowthBook's `sequential_rho`). */
-export function sequentialRho2(tuning = SEQUENTIAL_TUNING): number {
+function sequentialRho2(tuning = SEQUENTIAL_TUNING): number {
   const l = -2 * Math.log(ALPHA);
   return (l + Math.log(l + 1)) / tuning;
 }
 
 /** Interval half-width and p-value of an estimate under an analysis; null when se is 0 or not finite. */
-export function infer(estimate: Estimate, analysis: Analysis): { half: number; p_value: number } | null {
+function infer(estimate: Estimate, analysis: Analysis): { half: number; p_value: number } | null {
   const { value, se, n } = estimate;
   if (!(se > 0) || !Number.isFinite(se) || !Number.isFinite(value)) return null;
   if (analysis === 'fixed') return { half: Z95 * se, p_value: 2 * normalCdf(-Math.abs(value) / se) };

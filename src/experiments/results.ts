@@ -27,7 +27,7 @@ import { bucketShares, type Moments, meanChanceToBeat, meanInterval, sampleRatio
 const MIN_EXPOSED_PER_VARIANT = 100;
 const MIN_CONVERSIONS = 10;
 
-export interface SegmentDesign {
+interface SegmentDesign {
   /** Variants users of the segment can get (weight > 0), in document order. */
   variants: string[];
   weights: Record<string, number>;
@@ -56,7 +56,7 @@ export function segmentDesign(design: PhaseDesign, audience: string | null): Seg
 }
 
 /** How the results are read: the paywall's experiment settings, with the request's analysis override applied. */
-export interface ReadSettings {
+interface ReadSettings {
   analysis: Analysis;
   primaryMetric: string;
   targetUplift: number;

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 const Interval = v.pipe(v.tuple([v.number(), v.number()]), v.description('95 % interval [low, high]'));
 const Weights = v.pipe(v.record(v.string(), v.number()), v.description('variant id → weight in this segment'));
 
-export const PhaseSchema = v.object({
+const PhaseSchema = v.object({
   number: v.number(),
   started_at: v.pipe(v.string(), v.isoTimestamp()),
   ended_at: v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description('null for the current phase')),

@@ -13,12 +13,12 @@ import { buildResults, readSettings, segmentDesign } from './results.ts';
 import type { Results } from './schema.ts';
 
 /** Where the counts come from: the event writer's derived state. */
-export interface ExperimentCounts {
+interface ExperimentCounts {
   results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): Promise<FoldResult>;
 }
 
 /** Where the phases and settings come from: the paywalls feature (paywall_not_found for an unknown paywall). */
-export interface PhaseSource {
+interface PhaseSource {
   phases(projectId: string, paywallId: string): PhaseRow[];
   /** The `experiment` object of the live revision (else the newest). */
   experimentSettings(projectId: string, paywallId: string): ExperimentSettings | undefined;

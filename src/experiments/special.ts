@@ -13,7 +13,7 @@ const LANCZOS = [
 ];
 
 /** ln Γ(x) for x > 0. */
-export function logGamma(x: number): number {
+function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const z = x - 1;
   let sum = LANCZOS[0]!;
@@ -65,7 +65,7 @@ function upperGammaFraction(a: number, x: number): number {
 }
 
 /** The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a). */
-export function upperRegularizedGamma(a: number, x: number): number {
+function upperRegularizedGamma(a: number, x: number): number {
   if (x <= 0) return 1;
   return x < a + 1 ? 1 - lowerGammaSeries(a, x) : upperGammaFraction(a, x);
 }
@@ -77,7 +77,7 @@ function lowerRegularizedGamma(a: number, x: number): number {
 }
 
 /** The complementary error function: erfc(x) = Q(1/2, x²) for x ≥ 0. */
-export function erfc(x: number): number {
+function erfc(x: number): number {
   return x >= 0 ? upperRegularizedGamma(0.5, x * x) : 1 + lowerRegularizedGamma(0.5, x * x);
 }
 

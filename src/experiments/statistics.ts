@@ -46,7 +46,7 @@ export function meanChanceToBeat(variant: Moments, control: Moments): number | n
 }
 
 /** Sample-ratio-mismatch check: chi-square goodness of fit of observed counts against weights. */
-export interface SrmCheck {
+interface SrmCheck {
   p_value: number | null;
   ok: boolean | null;
   observed: Record<string, number>;
@@ -54,7 +54,7 @@ export interface SrmCheck {
 }
 
 /** p below this means the split itself is broken (GrowthBook's threshold). */
-export const SRM_THRESHOLD = 0.001;
+const SRM_THRESHOLD = 0.001;
 
 /** The hash buckets users are split over (src/paywalls/targeting/hash.ts). */
 const BUCKETS = 10_000;

@@ -25,7 +25,7 @@ export interface Authenticator {
 }
 
 /** What the Authorization header says: a known key, or why there is none. */
-export type Identity = Principal | 'missing' | 'malformed' | 'unknown';
+type Identity = Principal | 'missing' | 'malformed' | 'unknown';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 

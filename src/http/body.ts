@@ -4,7 +4,7 @@ import { type EdgeErrorCode, ProblemError } from './problem.ts';
 /** What reading a body may answer: too large, or too slow. */
 export const BODY_ERRORS: readonly EdgeErrorCode[] = ['body_too_large', 'body_timeout'];
 
-export function tooLarge(limit: number): ProblemError {
+function tooLarge(limit: number): ProblemError {
   return new ProblemError('body_too_large', `the request body is larger than ${limit} bytes`);
 }
 

@@ -8,7 +8,7 @@
  * headers), so the joining happens once; they are kept as UTF-8 bytes, which
  * uWS reads in place, where a string is converted to UTF-8 on every call.
  */
-export interface HeaderBlock {
+interface HeaderBlock {
   name: Buffer;
   value: Buffer;
 }

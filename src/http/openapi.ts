@@ -160,7 +160,7 @@ function operation(route: RouteDefinition, pathNames: string[], convert: Convert
   };
 }
 
-export interface OpenApiOptions {
+interface OpenApiOptions {
   version: string;
   /** An SPDX license identifier. */
   license: string;

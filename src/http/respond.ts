@@ -22,7 +22,7 @@ function byteLength(body: Body): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
-export interface ResponderHooks {
+interface ResponderHooks {
   /** Called once per exchange, when it is answered, cut short or aborted (metrics, the request log, draining). */
   finish(ex: Exchange, status: number, problem?: ProblemCode): void;
   /** A stream failed after its headers were sent: log it (the response is cut short). */

@@ -40,7 +40,7 @@ export interface RouteDoc {
 }
 
 /** The names of a pattern's `:name` segments: `'/api/paywalls/:id/revisions/:revision'` gives `'id' | 'revision'`. */
-export type ParamKeys<Pattern extends string> = Pattern extends `${string}/:${infer Rest}`
+type ParamKeys<Pattern extends string> = Pattern extends `${string}/:${infer Rest}`
   ? Rest extends `${infer Name}/${infer Tail}`
     ? Name | ParamKeys<`/${Tail}`>
     : Rest
@@ -60,7 +60,7 @@ export interface PathParam<T> {
  * scans the raw query once instead of running valibot (its reader refuses
  * what the schema refuses, with the schema's issues).
  */
-export interface QueryReader<T> {
+interface QueryReader<T> {
   schema: v.GenericSchema;
   read(req: Request): T;
 }
@@ -75,7 +75,7 @@ export function queryReader<T>(schema: v.GenericSchema, read: (req: Request) => 
  * before it is parsed (a document over its limit answers 422, not a parse
  * error), then the schema parses it.
  */
-export interface SizedBody<S extends v.GenericSchema> {
+interface SizedBody<S extends v.GenericSchema> {
   schema: S;
   refuse(bytes: number): void;
 }
@@ -85,7 +85,7 @@ export interface SizedBody<S extends v.GenericSchema> {
  * refused with its own codes, or a document its service checks in depth,
  * errors at JSON pointers into it); `schema` documents it.
  */
-export interface BodyReader<T> {
+interface BodyReader<T> {
   schema: v.GenericSchema;
   refuse?(bytes: number): void;
   read(value: JsonValue): T;
@@ -96,8 +96,8 @@ export interface BodyReader<T> {
  * pointers into it (a paywall document): `schema` documents it, the handler
  * gets the JSON value as sent.
  */
-export function jsonDocument(schema: v.GenericSchema, refuse: (bytes: number) => void): BodyReader<JsonValue> {
-  return { schema, refuse, read: (value) => value };
+export function jsonDocument(schema: v.GenericSchema, refuse?: (bytes: number) => void): BodyReader<JsonValue> {
+  return refuse ? { schema, refuse, read: (value) => value } : { schema, read: (value) => value };
 }
 
 /**
@@ -109,7 +109,7 @@ export function jsonDocument(schema: v.GenericSchema, refuse: (bytes: number) =>
  */
 export type QuerySpec = v.GenericSchema | QueryReader<unknown>;
 export type BodySpec = v.GenericSchema | SizedBody<v.GenericSchema> | BodyReader<unknown>;
-export type ParamSpecs<Pattern extends string> = { [K in ParamKeys<Pattern>]?: PathParam<unknown> };
+type ParamSpecs<Pattern extends string> = { [K in ParamKeys<Pattern>]?: PathParam<unknown> };
 
 type QueryOf<Q> = Q extends v.GenericSchema ? v.InferOutput<Q> : Q extends QueryReader<infer T> ? T : undefined;
 type BodyOf<B> = B extends v.GenericSchema ? v.InferOutput<B> : B extends BodyReader<infer T> ? T : B extends SizedBody<infer S> ? v.InferOutput<S> : undefined;
@@ -118,7 +118,7 @@ type ParamsOf<Pattern extends string, P> = {
 };
 
 /** The parsed input a handler receives: path parameters (percent-decoded), query and body. */
-export interface RouteInput<Pattern extends string = string, P = unknown, Q = undefined, B = undefined> {
+interface RouteInput<Pattern extends string = string, P = unknown, Q = undefined, B = undefined> {
   params: ParamsOf<Pattern, P>;
   query: QueryOf<Q>;
   body: BodyOf<B>;
@@ -141,7 +141,7 @@ export interface AnyInput {
   body: unknown;
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 export interface RouteDefinition extends Route {
   method: Method;
@@ -149,7 +149,7 @@ export interface RouteDefinition extends Route {
 }
 
 /** A route as a feature writes it: the handler's input is typed from the pattern and the schemas. */
-export interface TypedRoute<Pattern extends string, P extends ParamSpecs<Pattern>, Q extends QuerySpec | undefined, B extends BodySpec | undefined> {
+interface TypedRoute<Pattern extends string, P extends ParamSpecs<Pattern>, Q extends QuerySpec | undefined, B extends BodySpec | undefined> {
   method: Method;
   pattern: Pattern;
   params?: P;

@@ -6,7 +6,7 @@
  */
 export type Params = Record<string, string>;
 
-export type Match<T> =
+type Match<T> =
   | { kind: 'found'; route: T; params: Params }
   /** The path exists, but not for this method; `routes` are the path's routes (for CORS preflights). */
   | { kind: 'method_not_allowed'; allow: string[]; routes: T[] }

@@ -9,13 +9,13 @@ import { notModified } from './preconditions.ts';
 import type { Reply } from './reply.ts';
 
 /** One file to serve: its path under the mount point, media type and content. */
-export interface StaticFile {
+interface StaticFile {
   name: string;
   contentType: string;
   text: string;
 }
 
-export interface StaticFilesOptions {
+interface StaticFilesOptions {
   /** Headers every file's response carries (a CSP, for instance). */
   headers: Readonly<Record<string, string>>;
   /** Cache-Control of a file, by name. */

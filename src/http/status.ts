@@ -42,7 +42,7 @@ export function statusOf(code: ProblemCode): number {
 export const DOMAIN_ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
 
 /** The problem a domain error answers with. */
-export function problemOf(error: DomainError): Problem {
+function problemOf(error: DomainError): Problem {
   const headers = error.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(error.retryAfterSeconds) };
   return { status: STATUS[error.code], code: error.code, detail: error.message, errors: error.errors, headers };
 }

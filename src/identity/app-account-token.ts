@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * server both derive a user's token as UUID v5 (RFC 9562, SHA-1) of the user
  * id's UTF-8 bytes in this namespace. Changing it orphans every token ever given to StoreKit.
  */
-export const APP_ACCOUNT_TOKEN_NAMESPACE = 'ff1445ad-bcbd-4919-a44a-6c50ada1157e';
+const APP_ACCOUNT_TOKEN_NAMESPACE = 'ff1445ad-bcbd-4919-a44a-6c50ada1157e';
 
 const namespaceBytes = Buffer.from(APP_ACCOUNT_TOKEN_NAMESPACE.replaceAll('-', ''), 'hex');
 

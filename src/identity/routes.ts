@@ -1,27 +1,25 @@
 import { projectOf } from '../http/auth.ts';
-import { readJson } from '../http/json.ts';
 import { json } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
-import { parseWith } from '../shared/validate.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
 import { IdentifyResultSchema, IdentifySchema } from './schema.ts';
 import type { IdentityService } from './service.ts';
 
 export function identityApi(identity: IdentityService): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'POST',
       pattern: '/api/sdk/identify',
       maxBody: 4 * 1024,
+      body: IdentifySchema,
       doc: {
         operationId: 'identifyUser',
         errors: ['validation_failed', 'database_unavailable'],
         summary: 'Link an anonymous id to a signed-in user: results count both as one user from then on (the first link of an anonymous id wins)',
         tag: 'identity',
         auth: 'sdk',
-        requestBody: IdentifySchema,
         responses: { 200: { description: 'the link, new or as it was', schema: IdentifyResultSchema } },
       },
-      handler: (req) => json(200, identity.identify(projectOf(req), parseWith(IdentifySchema, readJson(req)))),
-    },
+      handler: (req, { body }) => json(200, identity.identify(projectOf(req), body)),
+    }),
   ];
 }

@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { projectOf } from '../http/auth.ts';
-import { readJson } from '../http/json.ts';
 import { json } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
+import { jsonDocument, type RouteDefinition, route } from '../http/route.ts';
 import { IntegrationSchema, IntegrationWriteSchema } from './schema.ts';
 import { HOOK_OUTCOMES, type IntegrationService } from './service.ts';
 
 /** A store's notification is a few kilobytes (an App Store one with three certificate chains about 15); Stripe invoices with many lines are larger. */
-export const MAX_NOTIFICATION_BYTES = 1024 * 1024;
+const MAX_NOTIFICATION_BYTES = 1024 * 1024;
 
 const HookResultSchema = v.object({
   outcome: v.pipe(v.picklist(HOOK_OUTCOMES), v.description('stored, duplicate (a redelivery), unused_type or no_user: all final, none to retry')),
@@ -16,22 +15,23 @@ const HookResultSchema = v.object({
 
 export function integrationsApi(integrations: IntegrationService): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'PUT',
       pattern: '/api/integrations/:provider',
       maxBody: 64 * 1024,
+      // The service checks it against the provider's own fields.
+      body: jsonDocument(IntegrationWriteSchema),
       doc: {
         operationId: 'putIntegration',
         errors: ['integration_not_found', 'validation_failed', 'database_unavailable'],
         summary: 'Configure a store connector (stripe, revenuecat, app-store); its secrets can be written, never read back',
         tag: 'integrations',
         auth: 'secret',
-        requestBody: IntegrationWriteSchema,
         responses: { 200: { description: 'the connector as GET shows it', schema: IntegrationSchema } },
       },
-      handler: (req) => json(200, integrations.configuration.configure(projectOf(req), req.params.provider!, readJson(req))),
-    },
-    {
+      handler: (req, { params, body }) => json(200, integrations.configuration.configure(projectOf(req), params.provider, body)),
+    }),
+    route({
       method: 'GET',
       pattern: '/api/integrations/:provider',
       doc: {
@@ -42,27 +42,27 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         auth: 'secret',
         responses: { 200: { description: 'the connector', schema: IntegrationSchema } },
       },
-      handler: (req) => json(200, integrations.configuration.describe(projectOf(req), req.params.provider!), { 'Cache-Control': 'no-store' }),
-    },
-    {
+      handler: (req, { params }) => json(200, integrations.configuration.describe(projectOf(req), params.provider), { 'Cache-Control': 'no-store' }),
+    }),
+    route({
       method: 'POST',
       pattern: '/hooks/:provider/:project',
       maxBody: MAX_NOTIFICATION_BYTES,
+      body: jsonDocument(v.pipe(v.looseObject({}), v.description("the provider's notification, exactly as it sends it (signatures cover the raw bytes)"))),
       doc: {
         operationId: 'receiveStoreNotification',
         errors: ['integration_not_found', 'invalid_signature', 'invalid_notification', 'database_unavailable'],
         summary: "A store's notification (Stripe, RevenueCat, App Store Server Notifications v2), answered 200 once its records are on disk",
         tag: 'integrations',
         auth: 'none',
-        requestBody: v.pipe(v.looseObject({}), v.description("the provider's notification, exactly as it sends it (signatures cover the raw bytes)")),
         responses: { 200: { description: 'received: the store need not send it again', schema: HookResultSchema } },
       },
       // The store's own proof of origin travels in Authorization (RevenueCat) or Stripe-Signature: not an API key, so the
       // edge leaves it alone (auth: 'none') and the connector checks it against the project's configuration.
-      handler: (req) => {
-        const notification = { json: readJson(req), body: req.body, header: (name: string) => req.header(name) };
-        return json(200, integrations.receive(req.params.provider!, req.params.project!, notification));
+      handler: (req, { params, body }) => {
+        const notification = { json: body, body: req.body, header: (name: string) => req.header(name) };
+        return json(200, integrations.receive(params.provider, params.project, notification));
       },
-    },
+    }),
   ];
 }

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 
-export const PROVIDERS = ['stripe', 'revenuecat', 'app-store'] as const;
+const PROVIDERS = ['stripe', 'revenuecat', 'app-store'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export function isProvider(name: string): name is Provider {

@@ -9,7 +9,7 @@ import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
 
 export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
-export type HookOutcome = (typeof HOOK_OUTCOMES)[number];
+type HookOutcome = (typeof HOOK_OUTCOMES)[number];
 
 /** The notifications the store connectors receive: verified, translated, stored. */
 export class IntegrationService {

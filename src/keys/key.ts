@@ -12,7 +12,7 @@ export const RANDOM_LENGTH = 32;
 /** How many random characters the stored display prefix keeps: enough to tell keys apart, far too few to guess one. */
 const SHOWN_RANDOM = 4;
 
-export interface NewKey {
+interface NewKey {
   plain: string;
   prefix: string;
   hash: string;

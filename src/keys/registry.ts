@@ -2,7 +2,7 @@ import { hashKey, KEY_PREFIX, RANDOM_LENGTH, type Scope } from './key.ts';
 import type { KeyStore } from './store.ts';
 
 /** Who a request acts for, once its key is known. */
-export interface Principal {
+interface Principal {
   projectId: string;
   keyId: string;
   scope: Scope;

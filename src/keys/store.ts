@@ -4,9 +4,9 @@ import { DomainError } from '../shared/errors.ts';
 import { generateKey, type Scope } from './key.ts';
 
 /** Active keys a project may hold: far more than any app's rotations need, few enough that listing them stays small. */
-export const MAX_ACTIVE_KEYS = 1000;
+const MAX_ACTIVE_KEYS = 1000;
 
-export interface KeyRow {
+interface KeyRow {
   id: string;
   project_id: string;
   scope: Scope;

@@ -10,7 +10,7 @@ interface RouteSeries {
 }
 
 /** A route as the router lists it: the route object is only an identity here. */
-export interface ListedRoute {
+interface ListedRoute {
   method: string;
   pattern: string;
   route: object;

@@ -34,7 +34,7 @@ export class CounterChild {
   }
 }
 
-export class Counter implements Metric {
+class Counter implements Metric {
   private readonly children = new Map<string, CounterChild>();
   constructor(
     readonly name: string,
@@ -74,7 +74,7 @@ export class HistogramChild {
   }
 }
 
-export class Histogram implements Metric {
+class Histogram implements Metric {
   private readonly children = new Map<string, HistogramChild>();
   constructor(
     readonly name: string,
@@ -111,7 +111,7 @@ export class Histogram implements Metric {
  * a gauge, or a counter when what it reads only grows (CPU seconds, rows
  * written by another thread).
  */
-export class Gauge implements Metric {
+class Gauge implements Metric {
   constructor(
     readonly name: string,
     readonly help: string,

@@ -64,7 +64,7 @@ export const PublishedSchema = v.object({
 });
 export type Published = v.InferOutput<typeof PublishedSchema>;
 
-export const RevisionInfoSchema = v.object({
+const RevisionInfoSchema = v.object({
   revision: RevisionNumber,
   name: v.string(),
   created_at: Timestamp,

@@ -21,13 +21,13 @@ export interface RevisionRow {
   published_at: number | null;
 }
 
-export interface RevisionWithDocument extends RevisionRow {
+interface RevisionWithDocument extends RevisionRow {
   /** The validated document as JSON text. */
   document: string;
 }
 
 /** A non-archived paywall as the in-memory registry of live paywalls needs it. */
-export interface ServedPaywallRow {
+interface ServedPaywallRow {
   project_id: string;
   id: string;
   live_revision: number | null;

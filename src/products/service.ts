@@ -7,7 +7,7 @@ import type { ProductWrite } from './schema.ts';
 import type { ProductStore, StoredProduct } from './store.ts';
 
 /** What products need of paywalls: implemented by the in-memory live paywalls, handed over by the context. */
-export interface ProductUsers {
+interface ProductUsers {
   /** The live paywalls that put this product in a slot. */
   usingProduct(projectId: string, productId: string): string[];
   /** After a product changed: live paywalls that use it serve the change at once. */

@@ -13,7 +13,7 @@ interface ProductRow {
 }
 
 /** Checks the current product (undefined when there is none) before a write, throwing to refuse it. */
-export type Expectation = (current: StoredProduct | undefined) => void;
+type Expectation = (current: StoredProduct | undefined) => void;
 
 /** A product as stored, with the version its ETag is made of. */
 export interface StoredProduct {

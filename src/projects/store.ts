@@ -19,13 +19,13 @@ export interface CreatedProject {
 }
 
 /** What a new project needs of the keys feature: its two keys, written in the project's transaction (the key store). */
-export interface KeyIssuer {
+interface KeyIssuer {
   create(projectId: string, scope: 'sdk' | 'secret'): { key: string };
 }
 
 const NAME = /^\S(.{0,98}\S)?$/u;
 
-export function validProjectName(name: string): boolean {
+function validProjectName(name: string): boolean {
   return NAME.test(name);
 }
 

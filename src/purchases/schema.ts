@@ -10,7 +10,7 @@ import { isEpochTime, toMillis } from '../events/time.ts';
 /** The most records one request may carry; more is a 413 (too_many_purchases). */
 export const MAX_PURCHASES_PER_REQUEST = 1000;
 
-export const PURCHASE_TYPES = [
+const PURCHASE_TYPES = [
   'initial_purchase',
   'trial_started',
   'trial_converted',
@@ -28,7 +28,7 @@ export const PURCHASE_SOURCES = ['api', 'stripe', 'revenuecat', 'app-store'] as 
 export type PurchaseSource = (typeof PURCHASE_SOURCES)[number];
 
 /** ISO 4217: three capital letters. */
-export const CURRENCY = /^[A-Z]{3}$/;
+const CURRENCY = /^[A-Z]{3}$/;
 const PAYWALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function text(max: number) {
@@ -91,7 +91,7 @@ export const PurchaseEnvelopeSchema = v.strictObject({
   ),
 });
 
-export const PURCHASE_REJECTION_CODES = ['invalid_purchase', 'ts_out_of_range'] as const;
+const PURCHASE_REJECTION_CODES = ['invalid_purchase', 'ts_out_of_range'] as const;
 export type PurchaseRejectionCode = (typeof PURCHASE_REJECTION_CODES)[number];
 
 export const PurchaseResultSchema = v.object({

@@ -16,7 +16,7 @@ import {
 import type { PurchaseStore, StoredPurchase } from './store.ts';
 
 /** Who else must learn of the users a record names (their appAccountTokens), in the same transaction. */
-export interface UserRegistry {
+interface UserRegistry {
   remember(projectId: string, userIds: Iterable<string>): void;
 }
 

@@ -41,7 +41,7 @@ export type ErrorCode =
   | 'ingestion_overloaded'
   | 'stats_warming_up';
 
-export interface DomainErrorOptions {
+interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */
   errors?: FieldError[];
   /** For transient failures: how long a caller should wait before trying again. */

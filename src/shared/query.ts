@@ -3,7 +3,7 @@ import { DomainError } from './errors.ts';
 import { issuesToErrors } from './issues.ts';
 
 /** A query's parameters as the edge reads them, and those whose name starts with the prefix asked for, without it. */
-export interface QueryParams {
+interface QueryParams {
   params: Record<string, string>;
   prefixed: Record<string, string> | undefined;
 }

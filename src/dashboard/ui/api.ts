@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface Answer<T> {
+interface Answer<T> {
   status: number;
   body: T;
   etag: string | null;

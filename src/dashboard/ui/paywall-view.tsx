@@ -33,7 +33,7 @@ export interface PaywallAction {
   productId?: string;
 }
 
-export interface PaywallViewProps {
+interface PaywallViewProps {
   root: ResolvedNode;
   onAction?: (action: PaywallAction) => void;
   /** Render every node's fallback instead of the node, as an app too old to know the node's type would. */

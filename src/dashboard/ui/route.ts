@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
  * cut short), which no page has; decodeURIComponent would throw on every
  * render, and a blank page would survive reloads.
  */
-export function currentRoute(): string[] | null {
+function currentRoute(): string[] | null {
   const parts = location.hash
     .replace(/^#\/?/, '')
     .split('/')

@@ -43,7 +43,7 @@ export interface VariantFigures {
 }
 
 /** A currency's cap when the query winsorizes (null: none, or no payer). */
-export interface CurrencyCap {
+interface CurrencyCap {
   currency: string;
   cap: number | null;
 }

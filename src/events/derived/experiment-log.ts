@@ -32,7 +32,7 @@ const OFFSET_RANGE = 2 ** 32;
  * block holding a time outside base … base + 49.7 days (an offline queue
  * sent weeks late, a fractional time) keeps 64-bit times instead.
  */
-export interface Block {
+interface Block {
   ordinals: Int32Array;
   codes: Uint16Array;
   /** Revenue of purchases; absent for exposures. */

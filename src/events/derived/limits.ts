@@ -13,15 +13,15 @@ import type { DerivedEvent } from './derived-event.ts';
 import { DEFAULT_SEGMENT } from './segments.ts';
 import type { DerivedState } from './state.ts';
 
-export const MAX_EVENT_TYPES_PER_PROJECT = 1000;
-export const MAX_PAYWALLS_PER_PROJECT = 1000;
-export const MAX_VARIANTS_PER_PAYWALL = 1000;
+const MAX_EVENT_TYPES_PER_PROJECT = 1000;
+const MAX_PAYWALLS_PER_PROJECT = 1000;
+const MAX_VARIANTS_PER_PAYWALL = 1000;
 /** (paywall, variant) pairs of one project. */
-export const MAX_VARIANTS_PER_PROJECT = 20_000;
+const MAX_VARIANTS_PER_PROJECT = 20_000;
 /** Experiment segments (the default split and each audience) of one paywall. */
-export const MAX_AUDIENCES_PER_PAYWALL = 1000;
+const MAX_AUDIENCES_PER_PAYWALL = 1000;
 /** (paywall, audience) pairs of one project. */
-export const MAX_AUDIENCES_PER_PROJECT = 10_000;
+const MAX_AUDIENCES_PER_PROJECT = 10_000;
 
 export type LimitCode = 'too_many_event_types' | 'too_many_paywalls' | 'too_many_variants' | 'too_many_audiences';
 

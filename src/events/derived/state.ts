@@ -20,7 +20,7 @@ import { UserDictionary } from './users.ts';
 export const ANY_TYPE = '*';
 
 /** One paywall's variant on one UTC day. */
-export interface DayGroup {
+interface DayGroup {
   counts: Map<string, number>;
   /** Users with any event that day. */
   users: OrdinalSet;

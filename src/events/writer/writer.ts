@@ -17,7 +17,7 @@ function threadScript(): string | URL {
   return new URL('./thread-from-source.mjs', import.meta.url);
 }
 
-export interface EventWriterOptions extends WriterOptions {
+interface EventWriterOptions extends WriterOptions {
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */
   queueLimit: number;
   /** The same bound in bytes of event data (rowBytes): a queue of large events stops sooner. */
@@ -40,7 +40,7 @@ interface Waiting {
  * held as objects by both threads, two to three times this); it is what a
  * large `properties` makes large.
  */
-export function rowBytes(row: EventRow): number {
+function rowBytes(row: EventRow): number {
   let bytes = 8 * row.length;
   for (const field of row) if (typeof field === 'string') bytes += field.length;
   return bytes;

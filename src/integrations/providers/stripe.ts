@@ -13,14 +13,14 @@ import type { Connector, ConnectorContext, Notification, Translation } from '../
 import type { StripeConfig } from '../schema.ts';
 import { field, invalidNotification, object, text } from './json-fields.ts';
 
-export const STRIPE_TOLERANCE_SECONDS = 300;
+const STRIPE_TOLERANCE_SECONDS = 300;
 
 function refused(why: string): DomainError {
   return new DomainError('invalid_signature', `the Stripe-Signature header does not verify: ${why}`);
 }
 
 /** Throws invalid_signature unless the header signs this body with the secret within the tolerance. */
-export function verifyStripeSignature(header: string, body: Buffer, secret: string, nowMs: number): void {
+function verifyStripeSignature(header: string, body: Buffer, secret: string, nowMs: number): void {
   let timestamp: string | undefined;
   const signatures: Buffer[] = [];
   for (const part of header.split(',')) {

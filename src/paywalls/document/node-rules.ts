@@ -3,7 +3,7 @@ import type { ComponentNode } from './components.ts';
 import { walkTree } from './tree.ts';
 
 /** What a tree's references resolve against: the default locale's strings and the slots, overrides merged in. */
-export interface TreeScope {
+interface TreeScope {
   strings: Readonly<Record<string, string>>;
   slots: Readonly<Record<string, string>>;
 }

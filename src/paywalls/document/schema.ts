@@ -59,5 +59,4 @@ export const PaywallSchema = v.strictObject({
   experiment: v.optional(ExperimentSettingsSchema),
 });
 
-export type PaywallInput = v.InferInput<typeof PaywallSchema>;
 export type PaywallOutput = v.InferOutput<typeof PaywallSchema>;

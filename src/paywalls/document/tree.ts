@@ -1,7 +1,7 @@
 import type { Path } from '../../shared/pointer.ts';
 import type { ComponentNode } from './components.ts';
 
-export interface VisitedNode {
+interface VisitedNode {
   node: ComponentNode;
   path: Path;
   /** Whether the node is (inside) a fallback, which only apps too old for its original see. */

@@ -16,7 +16,7 @@ export interface PaywallDeps {
   productExists(productId: string): boolean;
 }
 
-export type PaywallValidation = { ok: true; value: PaywallOutput; warnings: PaywallWarning[] } | { ok: false; errors: DocumentError[] };
+type PaywallValidation = { ok: true; value: PaywallOutput; warnings: PaywallWarning[] } | { ok: false; errors: DocumentError[] };
 
 function slotProductErrors(slots: Readonly<Record<string, string>>, slotsPath: Path, productExists: (productId: string) => boolean): DocumentError[] {
   return Object.entries(slots)

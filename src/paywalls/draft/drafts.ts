@@ -10,7 +10,7 @@ import { CompiledPaywall } from '../resolve/compiled.ts';
 import type { PreviewRequest } from './schema.ts';
 
 /** The revision number a preview of an unsaved document reports: no stored revision has it. */
-export const UNSAVED_REVISION = 0;
+const UNSAVED_REVISION = 0;
 
 /**
  * What an editor needs while the author types: the server's own validation

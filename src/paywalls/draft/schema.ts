@@ -10,7 +10,7 @@ export const DraftValidationSchema = v.object({
 });
 export type DraftValidation = v.InferOutput<typeof DraftValidationSchema>;
 
-export const PREVIEW_PLATFORMS = ['ios', 'android', 'web'] as const;
+const PREVIEW_PLATFORMS = ['ios', 'android', 'web'] as const;
 
 export const PreviewRequestSchema = v.strictObject({
   document: v.pipe(

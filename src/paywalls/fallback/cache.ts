@@ -19,7 +19,7 @@ interface KeptTag {
 }
 
 /** Distinct bundles (a project and the live paywalls named, in order) whose tag is kept; the least recently asked goes first. */
-export const MAX_CACHED_BUNDLES = 512;
+const MAX_CACHED_BUNDLES = 512;
 
 /**
  * The fallback bundles served by GET /api/sdk/fallback. An app asks for the

@@ -11,12 +11,12 @@ import { LocaleStrings } from './strings.ts';
 import { resolveTree, type SlotProduct } from './tree.ts';
 
 /** A product of the catalog as a compiled paywall keeps it. */
-export interface CatalogProduct {
+interface CatalogProduct {
   name: string;
   store_ids: StoreIds;
 }
 
-export interface CompileInput {
+interface CompileInput {
   paywallId: string;
   revision: number;
   /** The current experiment phase's seed suffix (paywalls/phases.ts); none by default. */
@@ -50,7 +50,7 @@ interface CompiledAudience {
 }
 
 /** The variant a request gets, and why. */
-export interface Choice {
+interface Choice {
   readonly variant: number;
   /** Index of the audience that matched, -1 for none. */
   readonly audience: number;
@@ -59,7 +59,7 @@ export interface Choice {
 }
 
 /** A resolved response, serialised once and served as is until the paywall is recompiled. */
-export interface ServedBody {
+interface ServedBody {
   body: Buffer;
   etag: string;
   /** The headers of a 200 and of a 304: Content-Type (200 only), ETag, Cache-Control, Vary. */

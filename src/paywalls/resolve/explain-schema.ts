@@ -23,7 +23,7 @@ const BucketRangeSchema = v.object({
   buckets: v.pipe(v.tuple([v.number(), v.number()]), v.description('[first, end): the hash buckets (0 to 9,999) this variant receives')),
 });
 
-export const ExplainSchema = v.object({
+const ExplainSchema = v.object({
   revision: v.pipe(v.number(), v.description('The live revision explained')),
   attributes: v.pipe(v.record(v.string(), v.unknown()), v.description('What audience conditions see: platform, country, locale, appVersion, userId, attr')),
   hash: v.pipe(

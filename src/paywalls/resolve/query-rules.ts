@@ -1,7 +1,7 @@
 import type { GenericSchema } from 'valibot';
 
 /** What a valibot schema of one query parameter asks of its value. */
-export interface ParameterRule {
+interface ParameterRule {
   name: string;
   required: boolean;
   /** In UTF-16 code units, as valibot's maxLength counts. */

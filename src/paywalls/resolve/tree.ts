@@ -7,7 +7,7 @@ export interface SlotProduct {
   store_product_id: string | null;
 }
 
-export interface TreeBindings {
+interface TreeBindings {
   /** The text of a string key in the chosen locale (with its fallbacks). */
   text(key: string): string | undefined;
   /** The product of a slot for the requested platform. */

@@ -13,7 +13,7 @@ import { paddedVersionString } from './version.ts';
 export type Condition = Readonly<Record<string, unknown>>;
 export type Attributes = Readonly<Record<string, unknown>>;
 /** A write-time problem: `path` is a JSON pointer (RFC 6901) relative to the condition root. */
-export type ConditionProblem = { path: string; message: string };
+type ConditionProblem = { path: string; message: string };
 
 /** Tests one attribute value against a condition value. */
 type ValueTest = (value: unknown) => boolean;

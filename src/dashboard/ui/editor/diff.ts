@@ -1,5 +1,5 @@
 /** A line diff (longest common subsequence) between two texts, for revisions and conflicting edits. */
-export interface DiffLine {
+interface DiffLine {
   op: ' ' | '+' | '-';
   text: string;
 }

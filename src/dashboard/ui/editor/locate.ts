@@ -5,13 +5,13 @@
  * member that does not exist (a missing required prop) lands on its nearest
  * existing parent.
  */
-export interface Span {
+interface Span {
   start: number;
   end: number;
   line: number;
 }
 
-export function escapeSegment(segment: string): string {
+function escapeSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -78,7 +78,7 @@ export function locate(text: string, pointer: string): Span | undefined {
   }
 }
 
-export function lineOf(text: string, offset: number): number {
+function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
