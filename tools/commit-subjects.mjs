@@ -1,0 +1,96 @@
+// Commit subjects: at most 72 characters, `area: what changed`, the area from
+// the list in CONTRIBUTING.md ("Commits"), which this script reads so that
+// the list lives once.
+//
+//   node tools/commit-subjects.mjs --message-file F   the commit-msg hook (.githooks/)
+//   node tools/commit-subjects.mjs                    npm run lint: every commit since
+//                                                     the last tag, else since BASE
+//
+// The history before the rule is not rewritten: BASE is its last commit. In a
+// shallow clone that lacks BASE, the commits the clone has are all newer, and
+// those are checked; outside a git work tree there is nothing to check.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BASE = 'ecec26f';
+const MAX_SUBJECT = 72;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function areas() {
+  const text = fs.readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8');
+  const line = /^Areas: (.+)$/m.exec(text);
+  if (!line) throw new Error('CONTRIBUTING.md has no "Areas: `a`, `b`, …" line');
+  return new Set([...line[1].matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]));
+}
+
+/** What is wrong with a commit message, or nothing. */
+function problems(message, known) {
+  const lines = message.split('\n').filter((line) => !line.startsWith('#'));
+  const subject = lines[0] ?? '';
+  const found = [];
+  if (subject.length > MAX_SUBJECT) found.push(`the subject is ${subject.length} characters; at most ${MAX_SUBJECT}`);
+  const match = /^([a-z0-9-]+): \S/.exec(subject);
+  if (!match) found.push('the subject is not `area: what changed`');
+  else if (!known.has(match[1])) found.push(`"${match[1]}" is not an area of CONTRIBUTING.md ("Commits")`);
+  if (lines.length > 1 && lines[1].trim() !== '') found.push('the subject is not followed by a blank line');
+  return found;
+}
+
+function git(...args) {
+  return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+}
+
+function tryGit(...args) {
+  try {
+    return git(...args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The range to check: since the last tag, else since BASE; the whole of a shallow clone that lacks BASE. */
+function range() {
+  const tag = tryGit('describe', '--tags', '--abbrev=0');
+  if (tag) return { range: [`${tag}..HEAD`], since: `tag ${tag}` };
+  if (tryGit('cat-file', '-e', `${BASE}^{commit}`) !== undefined) return { range: [`${BASE}..HEAD`], since: BASE };
+  if (tryGit('rev-parse', '--is-shallow-repository') === 'true') return { range: ['HEAD'], since: 'the start of this shallow clone' };
+  throw new Error(`commit ${BASE}, where the subject rule starts, is not in this repository`);
+}
+
+const known = areas();
+const fileFlag = process.argv.indexOf('--message-file');
+if (fileFlag !== -1) {
+  const message = fs.readFileSync(process.argv[fileFlag + 1], 'utf8');
+  // fixup!/squash!/amend! commits are folded into the commit they name before they land.
+  if (/^(?:fixup|squash|amend)! /.test(message)) process.exit(0);
+  const found = problems(message, known);
+  if (found.length > 0) {
+    console.error(`commit refused: ${found.join('; ')}.\nCONTRIBUTING.md, "Commits", gives the form and the areas. The message is kept in ${process.argv[fileFlag + 1]}.`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
+if (tryGit('rev-parse', '--is-inside-work-tree') !== 'true') {
+  console.log('commit subjects: not a git work tree, nothing to check');
+  process.exit(0);
+}
+const { range: revisions, since } = range();
+const log = git('log', '--no-merges', '--format=%h%x00%B%x01', ...revisions);
+const refused = [];
+let count = 0;
+for (const entry of log.split('\x01')) {
+  const text = entry.replace(/^\n/, '');
+  if (text.trim() === '') continue;
+  const [hash, message] = text.split('\x00');
+  count++;
+  const found = problems(message.trim(), known);
+  if (found.length > 0) refused.push(`${hash} ${message.split('\n')[0]}\n    ${found.join('; ')}`);
+}
+if (refused.length > 0) {
+  console.error(`Commit subjects since ${since} that break the rule (CONTRIBUTING.md, "Commits"):\n  ${refused.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`commit subjects: ${count} since ${since}, all well formed`);
