@@ -67,7 +67,9 @@ if (fileFlag !== -1) {
   if (/^(?:fixup|squash|amend)! /.test(message)) process.exit(0);
   const found = problems(message, known);
   if (found.length > 0) {
-    console.error(`commit refused: ${found.join('; ')}.\nCONTRIBUTING.md, "Commits", gives the form and the areas. The message is kept in ${process.argv[fileFlag + 1]}.`);
+    console.error(
+      `commit refused: ${found.join('; ')}.\nCONTRIBUTING.md, "Commits", gives the form and the areas. The message is kept in ${process.argv[fileFlag + 1]}.`,
+    );
     process.exit(1);
   }
   process.exit(0);

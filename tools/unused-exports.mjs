@@ -30,9 +30,9 @@ function sourceFiles(dir, out = []) {
   return out;
 }
 
-/** Comments and string contents out of the way, so that an example in a comment is not read as an import. Strings keep their quotes. */
+/** Comments out of the way, so that an example in a comment is not read as an import; a `//` after a colon or a quote is a URL or a string. */
 function stripComments(text) {
-  return text.replace(/\/\*[\s\S]*?\*\/|(^|[^:\\'"`])\/\/[^\n]*/g, (match, before) => (before === undefined ? ' ' : `${before} `));
+  return text.replace(/\/\*[\s\S]*?\*\/|(^|[^:\\'"`])\/\/[^\n]*/g, (_match, before) => (before === undefined ? ' ' : `${before} `));
 }
 
 function resolveSpecifier(from, specifier) {
@@ -119,7 +119,11 @@ for (const file of files) {
       if ([...text.matchAll(whole)].length > 1) use(target, '*');
       for (const member of members) use(target, member);
     }
-    const defaultName = clause.replace(/\{[^}]*\}/, '').replace(/\*\s+as\s+[\w$]+/, '').replace(/,/g, '').trim();
+    const defaultName = clause
+      .replace(/\{[^}]*\}/, '')
+      .replace(/\*\s+as\s+[\w$]+/, '')
+      .replace(/,/g, '')
+      .trim();
     if (defaultName !== '' && defaultName !== 'type') use(target, 'default');
   }
   // Dynamic imports: `const { a, b } = await import('./x.ts')`, `import('./x.ts').Name` (types), else all of it.
