@@ -1,15 +1,15 @@
 /**
  * Every setting of `paywalld serve`, described once: flag, environment
  * variable, kind, default and help. The CLI parser (SERVE_OPTIONS), the
- * environment reader (readEnv), the --help text (settingsHelp) and the
- * README's table (settingsTable, checked by test/config.unit.test.ts) are all
+ * environment reader (readEnv), the --help text and the README's table
+ * (config-help.ts; the table is checked by test/config.unit.test.ts) are all
  * derived from SETTINGS. serveConfig() merges flags over the environment
  * over defaults and checks each value. Flags win over the environment.
  */
 import { parseInterval } from './backup/schedule.ts';
 import { isLevel, type Level } from './log.ts';
 
-interface Setting {
+export interface Setting {
   /** The variable that can set it instead of the flag. */
   env: string;
   kind: 'string' | 'number' | 'integer' | 'boolean' | 'list' | 'duration' | 'level';
@@ -137,7 +137,7 @@ export const SETTINGS = {
   'backup-keep': { env: 'PAYWALLD_BACKUP_KEEP', kind: 'integer', arg: 'N', default: '14', min: 1, max: 100_000, help: 'snapshots `--backup-dir` keeps' },
 } as const satisfies Record<string, Setting>;
 
-type Name = keyof typeof SETTINGS;
+export type Name = keyof typeof SETTINGS;
 type OptionOf<S extends Setting> = S['kind'] extends 'boolean'
   ? { type: 'boolean' }
   : S['kind'] extends 'list'
@@ -287,60 +287,4 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     seedDir: textOf('seed', flags, env),
     keysFile: textOf('keys-file', flags, env),
   };
-}
-
-function defaultText(setting: Setting): string {
-  return setting.default === undefined ? (setting.none ?? 'none') : setting.default;
-}
-
-/** The README's settings table (markdown), row for row what SETTINGS says. */
-export function settingsTable(): string {
-  const rows = (Object.entries(SETTINGS) as [Name, Setting][]).map(([name, setting]) => {
-    const fallback = setting.default === undefined ? defaultText(setting) : `\`${setting.default}\``;
-    return `| \`--${name}\` | \`${setting.env}\` | ${fallback} | ${setting.help} |`;
-  });
-  return ['| flag | environment | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
-}
-
-const HELP_WIDTH = 78;
-const HELP_INDENT = 18;
-
-/** `words` after `start` (which ends where they begin), wrapped at HELP_WIDTH with continuation lines indented. */
-function wrap(words: readonly string[], indent: number, start: string): string {
-  let out = start;
-  let column = start.length - start.lastIndexOf('\n') - 1;
-  let fresh = true;
-  for (const word of words) {
-    if (!fresh && column + 1 + word.length > HELP_WIDTH) {
-      out += `\n${' '.repeat(indent)}${word}`;
-      column = indent + word.length;
-    } else {
-      out += (fresh ? '' : ' ') + word;
-      column += (fresh ? 0 : 1) + word.length;
-    }
-    fresh = false;
-  }
-  return out;
-}
-
-/** One option's --help lines: the flag, then its help with the variable and default, wrapped. */
-function optionHelp(name: Name): string {
-  const setting: Setting = SETTINGS[name];
-  const flag = `  --${name}${setting.arg ? ` ${setting.arg}` : ''}`;
-  const text = `${setting.help.replaceAll('`', '')} (env ${setting.env}, default ${defaultText(setting)})`;
-  const first = flag.length < HELP_INDENT - 1 ? flag.padEnd(HELP_INDENT) : `${flag}\n${' '.repeat(HELP_INDENT)}`;
-  return wrap(text.split(' '), HELP_INDENT, first);
-}
-
-/** The options section of `serve --help`. */
-export function settingsHelp(): string {
-  return (Object.keys(SETTINGS) as Name[]).map(optionHelp).join('\n');
-}
-
-/** The usage line's options: `[--port N] [--require-key] …`. */
-export function settingsUsage(): string {
-  const parts = (Object.entries(SETTINGS) as [Name, Setting][]).map(
-    ([name, setting]) => `[--${name}${setting.arg ? ` ${setting.arg}` : ''}]${setting.kind === 'list' ? '...' : ''}`,
-  );
-  return wrap(parts, 17, '  paywalld serve ');
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, readEnv, SETTINGS, serveConfig, settingsTable } from '../src/config.ts';
+import { ConfigError, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
+import { settingsTable } from '../src/config-help.ts';
 
 test('defaults apply when neither flags nor environment say otherwise', () => {
   const config = serveConfig({}, {});

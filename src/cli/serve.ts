@@ -1,4 +1,5 @@
-import { SERVE_OPTIONS, serveConfig, settingsHelp, settingsUsage } from '../config.ts';
+import { SERVE_OPTIONS, serveConfig } from '../config.ts';
+import { settingsHelp, settingsUsage } from '../config-help.ts';
 import { Logger } from '../log.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
 
