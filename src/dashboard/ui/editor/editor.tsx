@@ -1,8 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DraftValidation } from '../../../paywalls/draft/schema.ts';
-import type { PaywallDetail, PaywallInfo, PaywallWritten, Published, WarningInfo } from '../../../paywalls/schema.ts';
-import type { FieldError } from '../../../shared/errors.ts';
+import type { PaywallDetail, PaywallInfo, PaywallWritten, Published } from '../../../paywalls/schema.ts';
 import { ApiError, call, enc } from '../api.ts';
 import { href } from '../route.ts';
 import { Problem, StatusBadge } from '../widgets.tsx';
@@ -11,18 +10,12 @@ import { History } from './history.tsx';
 import { locate, syntaxLine } from './locate.ts';
 import { PhaseNote } from './phase-note.tsx';
 import { Preview } from './preview.tsx';
+import { type Check, Problems } from './problems.tsx';
 import { PublishConfirm } from './publish-confirm.tsx';
 
 const pretty = (document: unknown) => JSON.stringify(document, null, 2);
 /** Long enough to not send a request per keystroke, short enough to feel live. */
 const CHECK_DELAY_MS = 300;
-
-interface Check {
-  state: 'checking' | 'valid' | 'invalid' | 'syntax';
-  errors: FieldError[];
-  warnings: WarningInfo[];
-  syntax?: { message: string; line: number | undefined };
-}
 
 /** Someone saved in between: their revision, kept beside the author's text until the author decides. */
 interface Conflict {
@@ -291,40 +284,5 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
         </div>
       </div>
     </section>
-  );
-}
-
-function Problems({ id, check, onReveal }: { id: string; check: Check; onReveal: (pointer: string) => void }): JSX.Element {
-  return (
-    <div id={id} class="problems" aria-live="polite">
-      {check.state === 'syntax' ? (
-        <p class="problem problem-error">
-          JSON syntax error{check.syntax?.line ? ` on line ${check.syntax.line}` : ''}: {check.syntax?.message}
-        </p>
-      ) : check.state === 'valid' && check.warnings.length === 0 ? (
-        <p class="problem problem-ok">Valid: the server accepts this document.</p>
-      ) : check.state === 'checking' && check.errors.length === 0 && check.warnings.length === 0 ? (
-        <p class="muted small">Checking…</p>
-      ) : null}
-      {check.errors.length > 0 ? <h3 class="small">{check.errors.length} error(s): the server would refuse this document (422)</h3> : null}
-      <ul>
-        {check.errors.map((e) => (
-          <li key={`e${e.path}${e.message}`} class="problem problem-error" data-pointer={e.path}>
-            <button type="button" class="pointer" onClick={() => onReveal(e.path)} title="Show in the document">
-              {e.path || '/'}
-            </button>{' '}
-            {e.message}
-          </li>
-        ))}
-        {check.warnings.map((w) => (
-          <li key={`w${w.path}${w.code}`} class="problem problem-warning" data-pointer={w.path}>
-            <button type="button" class="pointer" onClick={() => onReveal(w.path)} title="Show in the document">
-              {w.path || '/'}
-            </button>{' '}
-            <span class="badge badge-warning">warning</span> {w.message}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
