@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { json } from '../http/reply.ts';
-import type { RouteDefinition } from '../http/route.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
 import type { Health } from './service.ts';
 
 const HealthSchema = v.object({ status: v.literal('ok') });
@@ -8,7 +8,7 @@ const ReadySchema = v.object({ status: v.literal('ready') });
 
 export function healthApi(health: Health): RouteDefinition[] {
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/healthz',
       doc: {
@@ -23,8 +23,8 @@ export function healthApi(health: Health): RouteDefinition[] {
         health.checkLive();
         return json(200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
       },
-    },
-    {
+    }),
+    route({
       method: 'GET',
       pattern: '/readyz',
       doc: {
@@ -39,6 +39,6 @@ export function healthApi(health: Health): RouteDefinition[] {
         health.checkReady();
         return json(200, { status: 'ready' }, { 'Cache-Control': 'no-store' });
       },
-    },
+    }),
   ];
 }

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../http/route.ts';
+import { type RouteDefinition, route } from '../http/route.ts';
 import type { MetricsRegistry } from './registry.ts';
 
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
@@ -10,7 +10,7 @@ const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
  * separate listener bound to localhost, for a scraper on the same machine.
  */
 export function metricsRoute(metrics: MetricsRegistry, auth: 'secret' | 'none'): RouteDefinition {
-  return {
+  return route({
     method: 'GET',
     pattern: '/metrics',
     doc: {
@@ -22,7 +22,7 @@ export function metricsRoute(metrics: MetricsRegistry, auth: 'secret' | 'none'):
       responses: { 200: { description: 'Prometheus text exposition format', mediaType: PROMETHEUS_TEXT } },
     },
     handler: () => ({ status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT, 'Cache-Control': 'no-store' }, body: metrics.expose() }),
-  };
+  });
 }
 
 export function metricsApi(metrics: MetricsRegistry): RouteDefinition[] {

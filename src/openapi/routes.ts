@@ -1,7 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { openApiDocument } from '../http/openapi.ts';
 import { taggedJson } from '../http/preconditions.ts';
-import type { Route, RouteDefinition } from '../http/route.ts';
+import { type Route, type RouteDefinition, route } from '../http/route.ts';
 import type { Router } from '../http/router.ts';
 import { ComponentNodeSchema } from '../paywalls/document/components.ts';
 
@@ -13,7 +13,7 @@ import { ComponentNodeSchema } from '../paywalls/document/components.ts';
 export function openApiApi(router: Router<Route>): RouteDefinition[] {
   let document: unknown;
   return [
-    {
+    route({
       method: 'GET',
       pattern: '/api/openapi.json',
       doc: {
@@ -31,6 +31,6 @@ export function openApiApi(router: Router<Route>): RouteDefinition[] {
         );
         return taggedJson(req.header('if-none-match'), document);
       },
-    },
+    }),
   ];
 }
