@@ -3,7 +3,7 @@
 // the list lives once.
 //
 //   node tools/commit-subjects.mjs --message-file F   the commit-msg hook (.githooks/)
-//   node tools/commit-subjects.mjs                    npm run lint: every commit since
+//   node tools/commit-subjects.mjs [--repo DIR]       npm run lint: every commit since
 //                                                     the last tag, else since BASE
 //
 // The history before the rule is not rewritten: BASE is its last commit. In a
@@ -38,8 +38,12 @@ function problems(message, known) {
   return found;
 }
 
+const repoFlag = process.argv.indexOf('--repo');
+/** The repository whose history is checked: this one, or another (its tests use one). */
+const repo = repoFlag === -1 ? root : path.resolve(process.argv[repoFlag + 1]);
+
 function git(...args) {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 }
 
 function tryGit(...args) {

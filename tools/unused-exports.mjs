@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rootFlag = process.argv.indexOf('--root');
+/** The repository, or another tree laid out the same way (its tests use one). */
+const root = rootFlag === -1 ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..') : path.resolve(process.argv[rootFlag + 1]);
 
 /** Folders whose exports are checked. */
 const CHECKED = ['src/'];
