@@ -65,7 +65,7 @@ interface QueryReader<T> {
   read(req: Request): T;
 }
 
-/** A query read by its own code: `read` refuses what `schema` refuses, with the schema's issues. */
+/** Declares a QueryReader, `read`'s result typing the handler's `query`. */
 export function queryReader<T>(schema: v.GenericSchema, read: (req: Request) => T): QueryReader<T> {
   return { schema, read };
 }
@@ -118,7 +118,7 @@ type ParamsOf<Pattern extends string, P> = {
 };
 
 /** The parsed input a handler receives: path parameters (percent-decoded), query and body. */
-interface RouteInput<Pattern extends string = string, P = unknown, Q = undefined, B = undefined> {
+interface RouteInput<Pattern extends string, P, Q, B> {
   params: ParamsOf<Pattern, P>;
   query: QueryOf<Q>;
   body: BodyOf<B>;
