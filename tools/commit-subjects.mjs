@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BASE = 'ecec26f';
+const BASE = '74c55e8';
 const MAX_SUBJECT = 72;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
