@@ -4,17 +4,22 @@
 //
 //   node tools/commit-subjects.mjs --message-file F   the commit-msg hook (.githooks/)
 //   node tools/commit-subjects.mjs [--repo DIR]       npm run lint: every commit since
-//                                                     the last tag, else since BASE
+//                                                     the last tag, else since the rule
 //
-// The history before the rule is not rewritten: BASE is its last commit. In a
-// shallow clone that lacks BASE, the commits the clone has are all newer, and
-// those are checked; outside a git work tree there is nothing to check.
+// The history before the rule is not rewritten. Until the first tag, the rule
+// holds from the commit that added this script on: that commit and the ones
+// built on it (merges aside). A fixed hash cannot be: commits written before
+// the rule kept landing on main until it did. In a shallow clone that lacks
+// that commit, git sees the script added by the oldest commit it has, so the
+// commits the clone has are checked; outside a git work tree there is
+// nothing to check.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BASE = '74c55e8';
+/** This script, whose first commit starts the rule. */
+const SCRIPT = 'tools/commit-subjects.mjs';
 const MAX_SUBJECT = 72;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -54,13 +59,19 @@ function tryGit(...args) {
   }
 }
 
-/** The range to check: since the last tag, else since BASE; the whole of a shallow clone that lacks BASE. */
+/** The commits to check, as `git log` arguments: since the last tag, else the rule's first commit and those built on it. */
 function range() {
   const tag = tryGit('describe', '--tags', '--abbrev=0');
-  if (tag) return { range: [`${tag}..HEAD`], since: `tag ${tag}` };
-  if (tryGit('cat-file', '-e', `${BASE}^{commit}`) !== undefined) return { range: [`${BASE}..HEAD`], since: BASE };
-  if (tryGit('rev-parse', '--is-shallow-repository') === 'true') return { range: ['HEAD'], since: 'the start of this shallow clone' };
-  throw new Error(`commit ${BASE}, where the subject rule starts, is not in this repository`);
+  if (tag) return { logs: [[`${tag}..HEAD`]], since: `tag ${tag}` };
+  const start = tryGit('log', '--diff-filter=A', '--format=%h', 'HEAD', '--', SCRIPT)?.split('\n').pop();
+  if (!start) return { logs: [], since: `the rule (${SCRIPT} is not committed yet)` };
+  return {
+    logs: [
+      ['-1', start],
+      ['--ancestry-path', `${start}..HEAD`],
+    ],
+    since: `${start}, where the rule starts`,
+  };
 }
 
 const known = areas();
@@ -83,8 +94,8 @@ if (tryGit('rev-parse', '--is-inside-work-tree') !== 'true') {
   console.log('commit subjects: not a git work tree, nothing to check');
   process.exit(0);
 }
-const { range: revisions, since } = range();
-const log = git('log', '--no-merges', '--format=%h%x00%B%x01', ...revisions);
+const { logs, since } = range();
+const log = logs.map((args) => git('log', '--no-merges', '--format=%h%x00%B%x01', ...args)).join('\x01');
 const refused = [];
 let count = 0;
 for (const entry of log.split('\x01')) {

@@ -74,21 +74,59 @@ test('lint checks the commits since the last tag, merges left out, and names eac
   assert.doesNotMatch(broken.stderr, /An old subject|Merge branch/);
 });
 
-test('without the base commit, a full clone is refused and a shallow one checks what it has', (t) => {
+/** A commit that adds the script at tools/commit-subjects.mjs, where the rule starts when there is no tag. */
+function addRule(repo: string, subject: string): void {
+  fs.mkdirSync(path.join(repo, 'tools'), { recursive: true });
+  fs.writeFileSync(path.join(repo, 'tools/commit-subjects.mjs'), '// the rule\n');
+  git(repo, 'add', 'tools/commit-subjects.mjs');
+  git(repo, 'commit', '-q', '-m', subject);
+}
+
+test('without a tag, the rule holds from the commit that added the check, for it and what is built on it', (t) => {
+  const repo = temporary(t);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'commit', '-q', '--allow-empty', '-m', 'An old subject from before the rule, which nobody rewrites any more');
+  git(repo, 'checkout', '-q', '-b', 'older-lane');
+  git(repo, 'commit', '-q', '--allow-empty', '-m', 'An old lane forked before the rule and merged after it');
+  git(repo, 'checkout', '-q', 'main');
+  addRule(repo, 'build: commit subjects of at most 72 characters');
+  git(repo, 'commit', '-q', '--allow-empty', '-m', 'docs: one');
+  git(repo, 'merge', '-q', '--no-ff', '-m', 'Merge the older lane', 'older-lane');
+  const clean = lint(repo);
+  assert.equal(clean.status, 0, clean.stderr);
+  assert.match(clean.stdout, /2 since [0-9a-f]{7,}, where the rule starts/);
+
+  git(repo, 'commit', '-q', '--allow-empty', '-m', `docs: ${'z'.repeat(70)}`);
+  const broken = lint(repo);
+  assert.equal(broken.status, 1);
+  assert.match(broken.stderr, /the subject is 76 characters; at most 72/);
+  assert.doesNotMatch(broken.stderr, /An old/);
+});
+
+test('the commit that adds the check is held to it, and a shallow clone checks the commits it has', (t) => {
   const origin = temporary(t);
   git(origin, 'init', '-q', '-b', 'main');
-  git(origin, 'commit', '-q', '--allow-empty', '-m', 'An old subject from before the rule, with no tag after it');
+  git(origin, 'commit', '-q', '--allow-empty', '-m', 'An old subject from before the rule');
+  addRule(origin, 'Adding the subject rule, in a subject that breaks it');
+  assert.match(lint(origin).stderr, /Adding the subject rule/);
+
+  git(origin, 'commit', '-q', '--amend', '-m', 'build: commit subjects of at most 72 characters');
   git(origin, 'commit', '-q', '--allow-empty', '-m', 'docs: one');
   git(origin, 'commit', '-q', '--allow-empty', '-m', 'docs: two');
-  const full = lint(origin);
-  assert.equal(full.status, 1);
-  assert.match(full.stderr, /[0-9a-f]{7}, where the subject rule starts, is not in this repository/);
-
   const shallow = path.join(temporary(t), 'clone');
   git(origin, 'clone', '-q', '--depth', '2', `file://${origin}`, shallow);
   const result = lint(shallow);
   assert.equal(result.status, 0, result.stderr);
-  assert.match(result.stdout, /2 since the start of this shallow clone/);
+  assert.match(result.stdout, /2 since [0-9a-f]{7,}, where the rule starts/);
+});
+
+test('without a tag or a committed check, there is nothing to check yet', (t) => {
+  const repo = temporary(t);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'commit', '-q', '--allow-empty', '-m', 'An old subject, and no rule yet');
+  const result = lint(repo);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /0 since the rule \(tools\/commit-subjects\.mjs is not committed yet\)/);
 });
 
 test('outside a git work tree there is nothing to check', (t) => {
