@@ -72,7 +72,6 @@ export const PurchaseSchema = v.pipe(
     'product_id, or store with store_product_id, is required',
   ),
 );
-export type PurchaseInput = v.InferOutput<typeof PurchaseSchema>;
 
 /** The documented request body of POST /api/purchases. */
 export const PurchaseBatchSchema = v.strictObject({
