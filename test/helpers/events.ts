@@ -99,7 +99,7 @@ export function numbered(prefix: string, n: number, extra: Json = {}): Json[] {
  * answers 503 stats_warming_up until then.
  */
 export async function fetchStats(url: string, secret: string, paywallId: string, query: Record<string, string> = {}): Promise<Response> {
-  await until(async () => (await metric(url, secret, 'paywalld_event_stats_ready')) === 1, 'the statistics to load', 20_000);
+  await until(async () => (await metric(url, secret, 'paywalld_event_stats_ready')) === 1, 'the statistics to load', 120_000);
   return fetch(`${url}/api/paywalls/${encodeURIComponent(paywallId)}/stats?${new URLSearchParams(query)}`, {
     headers: bearer(secret),
   });
