@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { DomainError } from '../shared/errors.ts';
 import { parseQueryParams } from '../shared/query.ts';
 import { parseWith } from '../shared/validate.ts';
-import { readJson } from './json.ts';
+import { readJson, requireJsonMediaType } from './json.ts';
 import { queryParams } from './query.ts';
 import type { Request } from './request.ts';
 import type { AnyInput, BodySpec, PathParam, QuerySpec, Route } from './route.ts';
@@ -50,6 +50,10 @@ export function bodyOptional(spec: BodySpec): boolean {
 }
 
 function readBody(spec: BodySpec, req: Request): unknown {
+  if ('unparsed' in spec) {
+    requireJsonMediaType(req);
+    return req.body;
+  }
   const schema = bodySchema(spec);
   if (req.body.length === 0 && schema.type === 'optional') return parseWith(schema, undefined);
   if ('kind' in spec) return parseWith(spec, readJson(req));

@@ -8,11 +8,16 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** What readJson may answer. */
 export const JSON_ERRORS: readonly EdgeErrorCode[] = ['unsupported_media_type', 'malformed_json'];
 
-/** The request body as JSON: 415 for another content type, 400 for bytes that are not UTF-8 JSON. */
-export function readJson(req: Request): JsonValue {
+/** 415 unless the request says its body is JSON (readJson's first check, for routes whose handler parses the body later). */
+export function requireJsonMediaType(req: Request): void {
   if (!JSON_MEDIA_TYPE.test(req.header('content-type'))) {
     throw new ProblemError('unsupported_media_type', 'the request body must be JSON (Content-Type: application/json)');
   }
+}
+
+/** The request body as JSON: 415 for another content type, 400 for bytes that are not UTF-8 JSON. */
+export function readJson(req: Request): JsonValue {
+  requireJsonMediaType(req);
   let text: string;
   try {
     text = utf8.decode(req.body);

@@ -22,9 +22,9 @@ export function routeErrors(route: RouteDefinition): ProblemCode[] {
   add(rateLimitErrors(route));
   if (route.maxBody !== undefined) add(BODY_ERRORS);
   // The edge parses what the route declares (input.ts).
-  if (route.body) add(JSON_ERRORS);
+  if (route.body) add('unparsed' in route.body ? ['unsupported_media_type'] : JSON_ERRORS);
   // A body its schema parses (no `read` of its own) answers validation_failed when it does not fit.
-  if (route.body && !('read' in route.body)) add(['validation_failed']);
+  if (route.body && !('read' in route.body) && !('unparsed' in route.body)) add(['validation_failed']);
   if (route.query && 'kind' in route.query) add(['invalid_query']);
   for (const name in route.params) add([route.params[name]!.missing.code]);
   add(HEAD_ERRORS);

@@ -101,6 +101,20 @@ export function jsonDocument(schema: v.GenericSchema, refuse?: (bytes: number) =
 }
 
 /**
+ * A JSON body that its handler parses itself, once it has checked where the
+ * bytes come from (a store's signed notification): the edge checks only its
+ * media type, so a keyless caller's body costs no parse. `schema` documents it.
+ */
+interface UnparsedJson {
+  schema: v.GenericSchema;
+  unparsed: true;
+}
+
+export function unparsedJson(schema: v.GenericSchema): UnparsedJson {
+  return { schema, unparsed: true };
+}
+
+/**
  * What a route takes. A query schema answers 400 invalid_query when the
  * query does not fit; a body schema 415 for a body that is not JSON, 400
  * malformed_json, 422 validation_failed when it does not fit. A body schema
@@ -108,11 +122,19 @@ export function jsonDocument(schema: v.GenericSchema, refuse?: (bytes: number) =
  * one is undefined, whatever its Content-Type.
  */
 export type QuerySpec = v.GenericSchema | QueryReader<unknown>;
-export type BodySpec = v.GenericSchema | SizedBody<v.GenericSchema> | BodyReader<unknown>;
+export type BodySpec = v.GenericSchema | SizedBody<v.GenericSchema> | BodyReader<unknown> | UnparsedJson;
 type ParamSpecs<Pattern extends string> = { [K in ParamKeys<Pattern>]?: PathParam<unknown> };
 
 type QueryOf<Q> = Q extends v.GenericSchema ? v.InferOutput<Q> : Q extends QueryReader<infer T> ? T : undefined;
-type BodyOf<B> = B extends v.GenericSchema ? v.InferOutput<B> : B extends BodyReader<infer T> ? T : B extends SizedBody<infer S> ? v.InferOutput<S> : undefined;
+type BodyOf<B> = B extends v.GenericSchema
+  ? v.InferOutput<B>
+  : B extends UnparsedJson
+    ? Buffer
+    : B extends BodyReader<infer T>
+      ? T
+      : B extends SizedBody<infer S>
+        ? v.InferOutput<S>
+        : undefined;
 type ParamsOf<Pattern extends string, P> = {
   readonly [K in ParamKeys<Pattern>]: K extends keyof P ? (P[K] extends PathParam<infer T> ? T : string) : string;
 };

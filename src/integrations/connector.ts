@@ -1,10 +1,9 @@
 import type { PurchaseRecord, PurchaseSource, PurchaseType } from '../purchases/schema.ts';
 import type { Provider } from './schema.ts';
 
-/** One notification as the hook route received it: the raw bytes (signatures cover them), their JSON and its headers. */
+/** One notification as the hook route received it: the raw bytes (signatures cover them; parsed only after they verify, where they can be) and its headers. */
 export interface Notification {
   body: Buffer;
-  json: unknown;
   header(name: string): string;
 }
 

@@ -99,3 +99,10 @@ test('a retried event (same id) is stored once; TEST and other unused types answ
   await problem(await send(rcEvent('e4', 'RENEWAL', { currency: null })), 400, 'invalid_notification');
   await problem(await send(JSON.stringify({ api_version: '1.0' })), 400, 'invalid_notification');
 });
+
+test('a body is not parsed before the Authorization header matches', async (t) => {
+  const { send, stored } = await setup(t);
+  await problem(await send('['.repeat(512 * 1024), 'Bearer guess'), 401, 'invalid_signature');
+  await problem(await send('not json'), 400, 'invalid_notification');
+  assert.deepEqual(stored(), []);
+});

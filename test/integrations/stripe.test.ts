@@ -119,7 +119,7 @@ test('a checkout that names no user is answered 200 and stores nothing; a signed
   const { send, stored } = await setup(t);
   const anonymous = checkout('evt_1', 999).replace('"client_reference_id":"alice",', '');
   assert.deepEqual(await (await send(anonymous)).json(), { outcome: 'no_user', stored: 0 });
-  await problem(await send('not json'), 400, 'malformed_json');
+  await problem(await send('not json'), 400, 'invalid_notification');
   await problem(await send(JSON.stringify({ type: 'invoice.paid' })), 400, 'invalid_notification');
   assert.deepEqual(stored(), []);
 });
@@ -137,4 +137,15 @@ test('configuration: secrets are write-only, GET shows a fingerprint; an unconfi
   assert.match(shown.fingerprint, /^sha256:[0-9a-f]{16}$/);
   assert.ok(!JSON.stringify(shown).includes(SECRET));
   await problem(await deliver(url, 'stripe', 'no-such-project', '{}'), 404, 'integration_not_found');
+});
+
+test('a body is not parsed before its origin is known: nested brackets without a signature are 401, at an unknown project 404', async (t) => {
+  const { send, url, projectId, stored } = await setup(t);
+  // A megabyte of '[' costs V8 a long parse; none of it is parsed for a caller that signed nothing.
+  const brackets = '['.repeat(512 * 1024);
+  await problem(await send(brackets, 't=1,v1=00'), 401, 'invalid_signature');
+  await problem(await deliver(url, 'stripe', 'prj_unknown', brackets, { 'stripe-signature': signature(brackets) }), 404, 'integration_not_found');
+  await problem(await deliver(url, 'revenuecat', projectId, brackets, { authorization: 'Bearer guess' }), 404, 'integration_not_found');
+  await problem(await send(brackets), 400, 'invalid_notification');
+  assert.deepEqual(stored(), []);
 });

@@ -9,7 +9,7 @@ import type { PurchaseRecord, PurchaseType } from '../../purchases/schema.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Connector, Notification, Translation } from '../connector.ts';
 import type { RevenueCatConfig } from '../schema.ts';
-import { field, invalidNotification, object, text } from './json-fields.ts';
+import { field, invalidNotification, object, parseJson, text } from './json-fields.ts';
 
 /** RevenueCat's ids for users it made up; a real user id is preferred over them. */
 const ANONYMOUS = '$RCAnonymousID:';
@@ -62,7 +62,7 @@ export const revenueCatConnector: Connector<RevenueCatConfig> = {
   publicView: () => ({}),
   receive(config: RevenueCatConfig, notification: Notification): Translation {
     verifyAuthorization(notification.header('authorization'), config.authorization);
-    const event = object(field(object(notification.json, 'the body'), 'event'), 'event');
+    const event = object(field(object(parseJson(notification.body), 'the body'), 'event'), 'event');
     const eventId = text(event, 'id');
     const rcType = text(event, 'type');
     const type = typeOf(rcType, event);

@@ -11,7 +11,7 @@ import { minorUnitExponent, toMajorUnits } from '../../shared/currency.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Connector, ConnectorContext, Notification, Translation } from '../connector.ts';
 import type { StripeConfig } from '../schema.ts';
-import { field, invalidNotification, object, text } from './json-fields.ts';
+import { field, invalidNotification, object, parseJson, text } from './json-fields.ts';
 
 const STRIPE_TOLERANCE_SECONDS = 300;
 
@@ -169,7 +169,7 @@ export const stripeConnector: Connector<StripeConfig> = {
   publicView: () => ({}),
   receive(config: StripeConfig, notification: Notification, context: ConnectorContext): Translation {
     verifyStripeSignature(notification.header('stripe-signature'), notification.body, config.signing_secret, context.now);
-    const event = object(notification.json, 'the event');
+    const event = object(parseJson(notification.body), 'the event');
     const eventId = text(event, 'id');
     const type = text(event, 'type');
     const created = field(event, 'created');
