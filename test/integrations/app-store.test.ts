@@ -171,3 +171,19 @@ test('the configuration needs PEM certificates; GET shows the roots by fingerpri
   assert.equal(shown.bundle_id, BUNDLE);
   assert.deepEqual(shown.root_certificates, [new crypto.X509Certificate(apple.rootPem).fingerprint256]);
 });
+
+test('a body parsed before its signature verifies is refused unread when it holds more than Apple sends', async (t) => {
+  const { url, projectId, stored, apple } = await setup(t);
+  // A megabyte of `[{},{},…]` or of '[' costs V8 hundreds of milliseconds; Apple's body is one field.
+  const wide = JSON.stringify({ signedPayload: 'a.b.c', pad: Array.from({ length: 200_000 }, () => ({})) });
+  const deep = `{"signedPayload":"a.b.c","pad":${'['.repeat(100)}${']'.repeat(100)}}`;
+  for (const body of [wide, deep]) {
+    const refused = await problem(await deliver(url, 'app-store', projectId, body), 400, 'invalid_notification');
+    assert.match(refused.detail, /more than (16 values|64 levels)/);
+  }
+  // The JWS header is read before the signature too: one with a padded x5c is refused as not JSON it reads.
+  const header = Buffer.from(JSON.stringify({ alg: 'ES256', x5c: [...apple.x5c, ...Array.from({ length: 50 }, () => 0)] })).toString('base64url');
+  const padded = await problem(await deliver(url, 'app-store', projectId, JSON.stringify({ signedPayload: `${header}.e30.AA` })), 401, 'invalid_signature');
+  assert.match(padded.detail, /header is not JSON/);
+  assert.deepEqual(stored(), []);
+});

@@ -12,7 +12,7 @@ import { DomainError, type FieldError } from '../../shared/errors.ts';
 import type { Connector, ConnectorContext, Notification, Translation } from '../connector.ts';
 import type { AppStoreConfig } from '../schema.ts';
 import { verifyAppleJws } from './apple-jws.ts';
-import { field, invalidNotification, object, parseJson, text } from './json-fields.ts';
+import { field, invalidNotification, MAX_UNVERIFIED_VALUES, object, parseJson, text } from './json-fields.ts';
 
 /** Roots parsed once per configuration text. */
 const parsedRoots = new Map<string, X509Certificate[]>();
@@ -73,7 +73,8 @@ export const appStoreConnector: Connector<AppStoreConfig> = {
   secretOf: (config) => [config.bundle_id, ...config.root_certificates].join('\n'),
   publicView: (config) => ({ bundle_id: config.bundle_id, root_certificates: rootsOf(config).map((root) => root.fingerprint256) }),
   receive(config: AppStoreConfig, notification: Notification, context: ConnectorContext): Translation {
-    const body = object(parseJson(notification.body), 'the body');
+    // Parsed before anything verifies (the signature is inside): MAX_UNVERIFIED_VALUES keeps a keyless caller's parse short.
+    const body = object(parseJson(notification.body, MAX_UNVERIFIED_VALUES), 'the body');
     const roots = rootsOf(config);
     const payload = verifyAppleJws(field(body, 'signedPayload'), roots, context.now);
     const notificationId = text(payload, 'notificationUUID');

@@ -9,7 +9,7 @@
  */
 import { verify, X509Certificate } from 'node:crypto';
 import { DomainError } from '../../shared/errors.ts';
-import { object, parseJson } from './json-fields.ts';
+import { MAX_UNVERIFIED_VALUES, object, parseJson } from './json-fields.ts';
 
 /** DER of the extension OIDs Apple's signing certificates carry (as Apple's own libraries check them). */
 const LEAF_MARKER = Buffer.from('060a2a864886f76364060b01', 'hex'); // 1.2.840.113635.100.6.11.1
@@ -50,7 +50,7 @@ export function verifyAppleJws(jws: unknown, roots: readonly X509Certificate[], 
   const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
   let header: Record<string, unknown>;
   try {
-    header = object(JSON.parse(decodePart(headerPart, 'header').toString('utf8')), 'the header');
+    header = object(parseJson(decodePart(headerPart, 'header'), MAX_UNVERIFIED_VALUES), 'the header');
   } catch {
     throw refused('its header is not JSON');
   }
