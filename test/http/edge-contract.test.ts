@@ -145,7 +145,9 @@ test('a malformed JSON body is refused without echoing any of it', async (t) => 
   // Short, because V8's message quotes only a few characters around the error.
   const marker = 'QzX';
   const bodyRoutes = server.router.routes().filter(({ route }) => route.maxBody !== undefined);
-  for (const { method, pattern } of bodyRoutes) {
+  for (const { method, pattern, route } of bodyRoutes) {
+    // A store's notification is parsed only once its origin is known: unsigned, it is refused before any parse.
+    const parsedLater = route.body !== undefined && 'unparsed' in route.body;
     for (const broken of [`{"a": ${marker}}`, `${marker}`, `{"${marker}": 1,}`, `["${marker}"`, `{"a": "${marker}" "b"}`]) {
       const response = await fetch(`http://127.0.0.1:${server.port}${pathOf(pattern)}`, {
         method,
@@ -153,8 +155,11 @@ test('a malformed JSON body is refused without echoing any of it', async (t) => 
         body: broken,
       });
       const text = await response.text();
-      assert.equal(response.status, 400, `${method} ${pattern} ${broken}: ${text}`);
-      assert.equal(JSON.parse(text).code, 'malformed_json');
+      if (parsedLater) assert.equal(response.status, 404, `${method} ${pattern} ${broken}: ${text}`);
+      else {
+        assert.equal(response.status, 400, `${method} ${pattern} ${broken}: ${text}`);
+        assert.equal(JSON.parse(text).code, 'malformed_json');
+      }
       assert.ok(!text.includes(marker), `${method} ${pattern} echoed the body: ${text}`);
     }
   }

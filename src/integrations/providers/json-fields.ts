@@ -8,7 +8,7 @@ export function invalidNotification(why: string): DomainError {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Deeper than any store's format (Stripe's events nest about 8 levels, an App Store body 1). */
-export const MAX_NOTIFICATION_DEPTH = 64;
+const MAX_NOTIFICATION_DEPTH = 64;
 
 /** Values in JSON parsed before its signature verifies (an App Store body, a JWS header): Apple's hold fewer than 10. */
 export const MAX_UNVERIFIED_VALUES = 16;
