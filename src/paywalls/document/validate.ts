@@ -7,6 +7,7 @@ import { limitErrors } from './limits.ts';
 import { treeReferenceErrors } from './node-rules.ts';
 import { comparePointers } from './pointer.ts';
 import { type PaywallOutput, PaywallSchema } from './schema.ts';
+import { variableErrors } from './variable-rules.ts';
 import { type PaywallWarning, paywallWarnings } from './warnings.ts';
 
 export type DocumentError = { path: string; message: string };
@@ -101,6 +102,7 @@ function documentErrors(doc: PaywallOutput, deps: PaywallDeps): DocumentError[] 
     ...treeReferenceErrors(doc.root, ['root'], { strings: doc.strings[doc.default_locale] ?? {}, slots: doc.slots }),
     ...variantErrors(doc, productExists),
     ...audienceErrors(doc),
+    ...variableErrors(doc),
   );
   doc.variants.forEach((variant, i) => {
     if (variant.control === true && doc.variants.findIndex((other) => other.control === true) < i) {

@@ -40,7 +40,7 @@ export const ResolvedPaywallSchema = v.object({
   root: v.pipe(
     v.nullable(v.record(v.string(), v.unknown())),
     v.description(
-      'The component tree with every text_key replaced by text (and alt_key by alt) in the chosen locale, and every node with a slot carrying `product`; null for a holdout variant',
+      'The component tree with every text_key replaced by text (and alt_key by alt) in the chosen locale, every node with a slot carrying `product`, and every node whose text or alt holds price variables (`{{SLOT.NAME}}`, kept as written) listing them in `variables`: `[{prop, slot, name, token}]`; null for a holdout variant',
     ),
   ),
   product_slots: v.array(v.object({ slot: v.string(), product_id: v.string(), store_product_id: v.nullable(v.string()) })),

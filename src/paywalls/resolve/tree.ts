@@ -1,4 +1,5 @@
 import type { ComponentNode } from '../document/components.ts';
+import { type PriceVariable, scanVariables } from '../document/variables.ts';
 
 /** What a node bound to a slot carries for the app: the product in that slot. */
 export interface SlotProduct {
@@ -28,18 +29,36 @@ function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBi
   return out;
 }
 
+/** A price variable as resolve lists it: the prop whose text holds it, beside the variable. */
+type ListedVariable = PriceVariable & { prop: string };
+
+/** The price variables of a node's resolved texts, so that an app need not parse them. */
+function variablesOf(props: Readonly<Record<string, unknown>>): ListedVariable[] {
+  const listed: ListedVariable[] = [];
+  for (const prop of ['text', 'alt']) {
+    const text = props[prop];
+    if (typeof text === 'string') for (const variable of scanVariables(text).variables) listed.push({ prop, ...variable });
+  }
+  return listed;
+}
+
 /**
  * The tree an app renders: the document's nodes, in the author's key order,
  * with string keys replaced by text and slot-bound nodes (product,
- * purchase_button) carrying their product. Fallback nodes are resolved the
- * same way, since older apps render them. Recursion is bounded by the
- * write-time depth limit.
+ * purchase_button) carrying their product, and nodes whose texts hold price
+ * variables listing them in `variables` (absent when there are none).
+ * Fallback nodes are resolved the same way, since older apps render them.
+ * Recursion is bounded by the write-time depth limit.
  */
 export function resolveTree(node: ComponentNode, bindings: TreeBindings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(node)) {
-    if (name === 'props') out.props = resolveProps(value as Record<string, unknown>, bindings);
-    else if (name === 'children') out.children = (value as ComponentNode[]).map((child) => resolveTree(child, bindings));
+    if (name === 'props') {
+      const props = resolveProps(value as Record<string, unknown>, bindings);
+      out.props = props;
+      const variables = variablesOf(props);
+      if (variables.length > 0) out.variables = variables;
+    } else if (name === 'children') out.children = (value as ComponentNode[]).map((child) => resolveTree(child, bindings));
     else if (name === 'fallback') out.fallback = resolveTree(value as ComponentNode, bindings);
     else out[name] = value;
   }

@@ -1,0 +1,57 @@
+/**
+ * Price variables in a paywall's texts: `{{SLOT.NAME}}`, filled on the
+ * device from what the app's store reports (the server never knows a price).
+ * Pure and free of imports: the server validates with it and dist/render
+ * bundles it to fill texts.
+ */
+
+export const PRICE_VARIABLE_NAMES = ['price', 'price_per_month', 'price_per_week', 'period', 'trial', 'intro_price', 'intro_period', 'product_name'] as const;
+export type PriceVariableName = (typeof PRICE_VARIABLE_NAMES)[number];
+
+/** One `{{SLOT.NAME}}` of a text. */
+export interface PriceVariable {
+  slot: string;
+  name: PriceVariableName;
+  /** The variable as written, `{{annual.price}}`, which an app replaces with its value. */
+  token: string;
+}
+
+/** Anything between double braces is meant as a variable; what is not a valid one is an error, never shown as is. */
+const BRACES = /\{\{([^{}]*)\}\}/g;
+/** Slot ids may hold dots, names never do: the name is what follows the last dot. */
+const VARIABLE = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\.([a-z_]+)$/;
+
+const NAMES: ReadonlySet<string> = new Set(PRICE_VARIABLE_NAMES);
+
+export type VariableProblem = 'malformed' | 'unknown_name';
+
+/** The variables of a text in order, and each `{{…}}` that is not one. */
+export function scanVariables(text: string): { variables: PriceVariable[]; problems: VariableProblem[] } {
+  const variables: PriceVariable[] = [];
+  const problems: VariableProblem[] = [];
+  if (!text.includes('{{')) return { variables, problems };
+  for (const [token, inner] of text.matchAll(BRACES)) {
+    const match = VARIABLE.exec(inner!);
+    if (!match) problems.push('malformed');
+    else if (!NAMES.has(match[2]!)) problems.push('unknown_name');
+    else variables.push({ slot: match[1]!, name: match[2] as PriceVariableName, token });
+  }
+  return { variables, problems };
+}
+
+/**
+ * A text with each variable replaced by its value; a variable without one,
+ * and any `{{…}}` that is not a variable, is cut out and counted as missing,
+ * so that no `{{…}}` ever reaches a screen.
+ */
+export function fillVariables(text: string, value: (variable: PriceVariable) => string | undefined): { text: string; missing: number } {
+  let missing = 0;
+  if (!text.includes('{{')) return { text, missing };
+  const filled = text.replace(BRACES, (token, inner: string) => {
+    const match = VARIABLE.exec(inner);
+    const found = match && NAMES.has(match[2]!) ? value({ slot: match[1]!, name: match[2] as PriceVariableName, token }) : undefined;
+    if (found === undefined) missing++;
+    return found ?? '';
+  });
+  return { text: filled, missing };
+}
