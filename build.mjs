@@ -69,37 +69,53 @@ console.log(
   `built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${addons.join(', ')}`,
 );
 
-// The client for apps (client/): one ES module with no imports, for browsers, Node, React Native, Deno and Bun.
-const clientOut = path.join(out, 'client');
-await build({
-  entryPoints: ['client/index.ts'],
-  outfile: path.join(clientOut, 'index.js'),
-  bundle: true,
-  platform: 'neutral',
-  format: 'esm',
-  target: 'es2020',
-  sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-fs.writeFileSync(path.join(clientOut, 'package.json'), `${JSON.stringify({ type: 'module', types: './index.d.ts' })}\n`);
-writeClientDeclarations(clientOut);
-console.log(`built ${path.relative(process.cwd(), clientOut)}/index.js and its declarations`);
+// The client for apps (client/) and the renderer (render/): each one ES module with no imports, and its declarations.
+await buildPackage('client', 'one ES module with no imports, for browsers, Node, React Native, Deno and Bun');
+await buildPackage('render', 'draws a resolve answer in a web page, or gives it as data to a native view');
+
+async function buildPackage(folder, description) {
+  const target = path.join(out, folder);
+  await build({
+    entryPoints: [`${folder}/index.ts`],
+    outfile: path.join(target, 'index.js'),
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    target: 'es2020',
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  // A name and exports, so that `npm install path/to/dist/<folder>` makes it a dependency of an app.
+  const manifest = {
+    name: `@paywalld/${folder}`,
+    version: versions.paywalld,
+    description,
+    license: 'MIT',
+    type: 'module',
+    exports: { '.': { types: './index.d.ts', default: './index.js' } },
+    types: './index.d.ts',
+    sideEffects: false,
+  };
+  fs.writeFileSync(path.join(target, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeDeclarations(folder, target);
+  console.log(`built ${path.relative(process.cwd(), target)}/index.js and its declarations`);
+}
 
 /**
  * tsc writes declarations for the whole program; the package needs those
  * index.d.ts reaches, with import paths ending in .js. Reaching a file
- * outside client/ fails the build: the declarations must stand alone.
+ * outside the package's folder fails the build: the declarations must stand alone.
  */
-function writeClientDeclarations(target) {
+function writeDeclarations(folder, target) {
   const scratch = fs.mkdtempSync(path.join(out, '.declarations-'));
   try {
     execFileSync(
       process.execPath,
-      [path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', 'client/tsconfig.json', '--outDir', scratch],
+      [path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', `${folder}/tsconfig.json`, '--outDir', scratch],
       { stdio: 'inherit' },
     );
-    const root = path.join(scratch, 'client');
+    const root = path.join(scratch, folder);
     const pending = ['index.d.ts'];
     const written = new Set();
     while (pending.length > 0) {
@@ -108,8 +124,8 @@ function writeClientDeclarations(target) {
       written.add(file);
       const text = fs.readFileSync(path.join(root, file), 'utf8').replace(/(from\s+'\.{1,2}\/[^']+)\.ts'/g, "$1.js'");
       for (const [, specifier] of text.matchAll(/from\s+'(\.{1,2}\/[^']+)\.js'/g)) {
-        const next = path.normalize(`${specifier}.d.ts`);
-        if (next.startsWith('..')) throw new Error(`client declarations reach outside client/: ${file} imports ${specifier}`);
+        const next = path.normalize(path.join(path.dirname(file), `${specifier}.d.ts`));
+        if (next.startsWith('..')) throw new Error(`${folder} declarations reach outside ${folder}/: ${file} imports ${specifier}`);
         pending.push(next);
       }
       fs.writeFileSync(path.join(target, file), text);

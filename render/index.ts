@@ -1,0 +1,22 @@
+/**
+ * paywalld's renderer: draws a resolve answer in a web page, price variables
+ * filled from the app's store prices (renderPaywall), or gives the same
+ * resolution as data for a native view (layoutModel). No dependencies.
+ * docs/render.md describes it.
+ */
+
+export { type PaywallView, renderPaywall } from './dom.ts';
+export { layoutModel } from './layout.ts';
+export type {
+  ComponentType,
+  LayoutModel,
+  LayoutNode,
+  LayoutOptions,
+  LayoutProduct,
+  PaywallAction,
+  PriceVariableName,
+  Prices,
+  RenderOptions,
+  ResolvedInput,
+  StorePrice,
+} from './types.ts';
