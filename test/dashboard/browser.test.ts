@@ -162,7 +162,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   const live = await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json();
   assert.equal(live.live_revision, 2);
 
-  // The preview: the server's resolve drawn by the reference renderer, in German when asked.
+  // The preview: the server's resolve drawn by dist/render's renderer, in German when asked.
   const preview = page.getByTestId('preview');
   await preview.getByText('Go Pro today').waitFor();
   await page.getByLabel('Locale').selectOption('de');
@@ -384,6 +384,7 @@ const EVERY_TYPE = {
       },
       { type: 'stack', props: { axis: 'z' }, children: [{ type: 'spacer' }, { type: 'text', props: { text: 'On top' } }] },
       { type: 'product', props: { slot: 'primary' } },
+      { type: 'text', props: { text: 'Only {{primary.price}} per {{primary.period}}' } },
       { type: 'purchase_button', props: { slot: 'primary', text: 'Buy' } },
       {
         type: 'button',
@@ -430,15 +431,29 @@ test('the preview draws every component type with its props, and fallbacks on re
   assert.equal(await preview.locator('.pw-stack-z').count(), 1);
   assert.equal(await preview.locator('.pw-root > .pw-stack').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(250, 250, 250)');
   await preview.locator('.pw-product', { hasText: 'Pro' }).waitFor();
+  // The renderer's constructed stylesheet applies under the dashboard's CSP (style-src 'self').
+  assert.equal(await preview.getByRole('button', { name: 'Buy' }).evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(67, 56, 202)');
   assert.equal(await preview.getByRole('link', { name: 'Terms' }).getAttribute('href'), 'https://example.com/terms');
 
   // Taps say what they would ask the app to do; the platform picks the store id.
   await preview.getByRole('button', { name: 'Help' }).click();
-  await page.getByText('Button: the app would open https://example.com/help.').waitFor();
+  await page.getByText('The app would open https://example.com/help.').waitFor();
   await preview.getByRole('button', { name: /Buy/ }).click();
-  await page.getByText('Purchase button: the app would buy pro.').waitFor();
+  await page.getByText('Purchase button: the app would buy pro (store id none for this platform).').waitFor();
   await page.getByLabel('Platform').selectOption('ios');
-  await preview.getByText('com.acme.pro').waitFor();
+  await preview.getByRole('button', { name: /Buy/ }).click();
+  await page.getByText('Purchase button: the app would buy pro (store id com.acme.pro).').waitFor();
+
+  // The price variables are filled from the editor's sample prices; without a price the text hides and the button is disabled.
+  await preview.getByText('Only $9.99 per month').waitFor();
+  await page.getByText('Sample store prices').click();
+  await page.getByLabel('Price', { exact: true }).fill('49.99');
+  await page.getByLabel('Period', { exact: true }).selectOption('P1Y');
+  await preview.getByText('Only $49.99 per year').waitFor();
+  await page.getByLabel('Priced').uncheck();
+  await preview.getByText(/^Only/).waitFor({ state: 'detached' });
+  assert.equal(await preview.getByRole('button', { name: 'Buy' }).isDisabled(), true);
+  assert.doesNotMatch(await preview.innerText(), /\{\{/);
 
   // As an older app: the node with a fallback is replaced by it.
   await page.getByLabel('Show fallbacks (as an older app)').check();

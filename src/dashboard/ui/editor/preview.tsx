@@ -1,10 +1,12 @@
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { PaywallAction } from '../../../../render/index.ts';
 import type { ResolvedPaywall } from '../../../paywalls/resolve/schema.ts';
 import type { RevisionDetail } from '../../../paywalls/schema.ts';
 import { type ApiError, call, enc } from '../api.ts';
-import { type PaywallAction, PaywallView, type ResolvedNode } from '../paywall-view.tsx';
 import { SelectField } from '../widgets.tsx';
+import { PaywallCanvas } from './paywall-canvas.tsx';
+import { type SamplePrice, SamplePrices, samplePrices } from './sample-prices.tsx';
 
 interface DocumentShape {
   default_locale?: string;
@@ -15,7 +17,7 @@ interface DocumentShape {
 /**
  * The server's resolve of the draft (the document as last validated) or of
  * the live revision, for a variant, locale, platform and country the author
- * picks, drawn by the reference renderer.
+ * picks, drawn by dist/render with sample store prices the author sets.
  */
 export function Preview(props: { secret: string; id: string; draft: unknown; liveRevision: number | null }): JSX.Element {
   const [source, setSource] = useState<'draft' | 'live'>('draft');
@@ -28,6 +30,9 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
   const [resolved, setResolved] = useState<ResolvedPaywall | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [action, setAction] = useState<string | null>(null);
+  const [samples, setSamples] = useState<Record<string, SamplePrice>>({});
+  const productIds = useMemo(() => [...new Set(resolved?.product_slots.map((slot) => slot.product_id))], [resolved]);
+  const prices = useMemo(() => samplePrices(productIds, samples), [productIds, samples]);
   const sequence = useRef(0);
 
   useEffect(() => {
@@ -139,9 +144,14 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
             ) : null}
             , locale <strong>{resolved.locale}</strong>
           </p>
+          <SamplePrices
+            productIds={productIds}
+            samples={samples}
+            onChange={(productId, sample) => setSamples((current) => ({ ...current, [productId]: sample }))}
+          />
           <div class="phone" data-testid="preview">
             {resolved.root ? (
-              <PaywallView root={resolved.root as unknown as ResolvedNode} asOlderApp={asOlderApp} onAction={(a: PaywallAction) => setAction(describe(a))} />
+              <PaywallCanvas resolved={resolved} prices={prices} asOlderApp={asOlderApp} onAction={(a) => setAction(describe(a))} />
             ) : (
               <p class="holdout">This variant is a holdout: its users see no paywall.</p>
             )}
@@ -158,12 +168,14 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
 }
 
 function describe(action: PaywallAction): string {
-  switch (action.action) {
+  switch (action.type) {
     case 'purchase':
-      return `Purchase button: the app would buy ${action.productId ?? 'nothing (empty slot)'}.`;
-    case 'open_url':
-      return `Button: the app would open ${action.url ?? 'its URL'}.`;
+      return `Purchase button: the app would buy ${action.product_id ?? 'nothing (empty slot)'} (store id ${action.store_product_id ?? 'none for this platform'}).`;
+    case 'link':
+      return `The app would open ${action.url}.`;
+    case 'custom':
+      return `Button: the app would handle its custom action${action.node_id ? ` "${action.node_id}"` : ''}.`;
     default:
-      return `Button: the app would handle "${action.action}".`;
+      return `Button: the app would ${action.type}.`;
   }
 }

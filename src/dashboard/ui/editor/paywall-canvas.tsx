@@ -1,0 +1,27 @@
+import type { JSX } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { type PaywallAction, type PaywallView, type Prices, type ResolvedInput, renderPaywall } from '../../../../render/index.ts';
+
+/**
+ * A resolve answer drawn by dist/render's renderPaywall, the renderer apps
+ * ship, so that what the team previews is what ships. Preact owns the host
+ * element; the renderer owns what is inside it.
+ */
+export function PaywallCanvas(props: { resolved: ResolvedInput; prices: Prices; asOlderApp: boolean; onAction: (action: PaywallAction) => void }): JSX.Element {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<PaywallView | null>(null);
+  const onAction = useRef(props.onAction);
+  onAction.current = props.onAction;
+
+  useEffect(() => {
+    view.current = renderPaywall(host.current!, props.resolved, { onAction: (action) => onAction.current(action) });
+    return () => {
+      view.current?.destroy();
+      view.current = null;
+    };
+  }, []);
+  useEffect(() => view.current?.update(props.resolved), [props.resolved]);
+  useEffect(() => view.current?.update({ prices: props.prices, asOlderApp: props.asOlderApp }), [props.prices, props.asOlderApp]);
+
+  return <div ref={host} class="paywall-canvas" />;
+}
