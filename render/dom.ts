@@ -29,6 +29,15 @@ const num = (value: unknown): number | undefined => (typeof value === 'number' &
 const color = (value: unknown): string | undefined => (typeof value === 'string' && COLOR.test(value) ? value : undefined);
 const px = (value: unknown): string | undefined => (num(value) === undefined ? undefined : `${value}px`);
 
+/** Whether dark text reads better than light text on this #RRGGBB[AA] background (WCAG relative luminance above the midpoint). */
+function isLight(hex: string): boolean {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179;
+}
+
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, node: LayoutNode, className: string): HTMLElementTagNameMap[K] {
   const created = document.createElement(tag);
   created.className = className;
@@ -68,12 +77,13 @@ function draw(node: LayoutNode, onAction: RenderOptions['onAction']): HTMLElemen
   switch (node.type) {
     case 'stack': {
       const axis = props.axis === 'horizontal' || props.axis === 'z' ? props.axis : 'vertical';
-      const drawn = element('div', node, `pw-stack pw-stack-${axis}`);
+      const background = color(props.background);
+      const drawn = element('div', node, `pw-stack pw-stack-${axis}${background ? (isLight(background) ? ' pw-on-light' : ' pw-on-dark') : ''}`);
       setStyle(drawn, {
         gap: px(props.spacing),
         padding: px(props.padding),
         'align-items': str(ALIGN[str(props.alignment) ?? '']),
-        'background-color': color(props.background),
+        'background-color': background,
       });
       for (const child of node.children ?? []) {
         const drawnChild = draw(child, onAction);

@@ -1,12 +1,15 @@
 /**
  * The renderer's look: neutral, so that a document's own colours and sizes
- * decide; light and dark after the system; no motion when the user asks for
- * less. Adopted as a constructed stylesheet, which a strict
+ * decide; light and dark after the system (a stack with its own background
+ * gets the text colour that reads on it, whatever the system's); no motion
+ * when the user asks for less. Adopted as a constructed stylesheet, which a strict
  * Content-Security-Policy (style-src 'self') allows where a <style> element
  * would be refused.
  */
 const CSS = `
-.pw-root{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111;background:#fff;display:flex;flex-direction:column;min-height:100%;color-scheme:light}
+.pw-root{--pw-fg:#111;--pw-link:#3730a3;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--pw-fg);background:#fff;display:flex;flex-direction:column;min-height:100%;color-scheme:light}
+.pw-on-light{--pw-fg:#111;--pw-link:#3730a3;color:var(--pw-fg)}
+.pw-on-dark{--pw-fg:#f1f1f4;--pw-link:#c7d2fe;color:var(--pw-fg)}
 .pw-stack{display:flex;box-sizing:border-box;min-width:0;gap:8px}
 .pw-stack-vertical{flex-direction:column}
 .pw-stack-horizontal{flex-direction:row;flex-wrap:wrap;align-items:center}
@@ -14,7 +17,7 @@ const CSS = `
 .pw-stack-z>*{grid-area:1/1}
 .pw-text{margin:0;font-size:16px;line-height:1.35;overflow-wrap:anywhere}
 .pw-image{display:block;width:100%;object-fit:cover;border-radius:8px}
-.pw-button,.pw-purchase{font:inherit;border-radius:10px;padding:10px 14px;cursor:pointer;transition:transform .12s ease,filter .12s ease}
+.pw-button,.pw-purchase{font:inherit;border-radius:10px;padding:10px 14px;cursor:pointer;transition:transform .12s ease}
 .pw-button:active:not(:disabled),.pw-purchase:active:not(:disabled){transform:scale(.97)}
 .pw-button:disabled,.pw-purchase:disabled{cursor:not-allowed;opacity:.55}
 .pw-button{background:transparent;border:1px solid #8a8a96;color:inherit}
@@ -26,12 +29,11 @@ const CSS = `
 .pw-product-price{font-size:14px}
 .pw-spacer-flexible{flex:1 1 auto;min-height:8px}
 .pw-icon{display:inline-flex;align-items:center;justify-content:center;line-height:1}
-.pw-link{font-size:13px;color:#3730a3}
+.pw-link{font-size:13px;color:var(--pw-link)}
 .pw-root :focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 @media (prefers-color-scheme:dark){
-.pw-root{color:#f1f1f4;background:#16161a;color-scheme:dark}
+.pw-root{--pw-fg:#f1f1f4;--pw-link:#c7d2fe;background:#16161a;color-scheme:dark}
 .pw-product{background:#23234a;border-color:#a5b4fc;color:#f1f1f4}
-.pw-link{color:#c7d2fe}
 .pw-root :focus-visible{outline-color:#93c5fd}
 }
 @media (prefers-reduced-motion:reduce){
