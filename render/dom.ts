@@ -6,7 +6,7 @@
  */
 import { layoutModel } from './layout.ts';
 import { adoptStyles } from './style.ts';
-import type { LayoutNode, PaywallAction, RenderOptions, ResolvedInput } from './types.ts';
+import type { LayoutNode, RenderOptions, ResolvedInput } from './types.ts';
 
 export interface PaywallView {
   /** Draws again with a new resolve answer, or with options merged over the current ones (new prices, say). */
@@ -183,8 +183,7 @@ export function renderPaywall(element: HTMLElement, resolved: ResolvedInput, opt
     const focused = host.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.pwPath : undefined;
     const model = layoutModel(current, settings.prices, settings);
     host.lang = model.locale;
-    const onAction = settings.onAction && ((action: PaywallAction) => settings.onAction?.(action));
-    const drawn = model.root && draw(model.root, onAction);
+    const drawn = model.root && draw(model.root, settings.onAction);
     host.replaceChildren(...(drawn ? [drawn] : []));
     if (focused !== undefined) host.querySelector<HTMLElement>(`[data-pw-path="${CSS.escape(focused)}"]`)?.focus();
   };

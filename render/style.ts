@@ -43,9 +43,10 @@ const CSS = `
 
 let sheet: CSSStyleSheet | undefined;
 
-/** Adds the stylesheet to the document or shadow root that holds `element`, once. */
+/** Adds the stylesheet to the shadow root that holds `element`, else to its document (it may not be attached yet), once. */
 export function adoptStyles(element: Element): void {
-  const root = element.getRootNode() as Document | ShadowRoot;
+  const holder = element.getRootNode();
+  const root = holder instanceof ShadowRoot ? holder : element.ownerDocument;
   if (!('adoptedStyleSheets' in root)) return;
   if (!sheet) {
     sheet = new CSSStyleSheet();

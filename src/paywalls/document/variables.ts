@@ -6,7 +6,7 @@
  */
 
 export const PRICE_VARIABLE_NAMES = ['price', 'price_per_month', 'price_per_week', 'period', 'trial', 'intro_price', 'intro_period', 'product_name'] as const;
-export type PriceVariableName = (typeof PRICE_VARIABLE_NAMES)[number];
+type PriceVariableName = (typeof PRICE_VARIABLE_NAMES)[number];
 
 /** One `{{SLOT.NAME}}` of a text. */
 export interface PriceVariable {
@@ -23,7 +23,7 @@ const VARIABLE = /^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\.([a-z_]+)$/;
 
 const NAMES: ReadonlySet<string> = new Set(PRICE_VARIABLE_NAMES);
 
-export type VariableProblem = 'malformed' | 'unknown_name';
+type VariableProblem = 'malformed' | 'unknown_name';
 
 /** The variables of a text in order, and each `{{…}}` that is not one. */
 export function scanVariables(text: string): { variables: PriceVariable[]; problems: VariableProblem[] } {
