@@ -13,9 +13,11 @@ import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { openBrowser } from '../helpers/browser.ts';
+import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
+import type { Json } from '../helpers/json.ts';
+import { api } from '../helpers/paywalls.ts';
+import { needs } from '../helpers/requirements.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { api, type Json } from '../paywalls/api.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FILES: Record<string, string> = {
@@ -126,7 +128,7 @@ async function axeViolations(page: Page): Promise<Json[]> {
   });
 }
 
-test('renderPaywall draws a resolved paywall with store prices, in two locales, and reports every action', async (t) => {
+test('renderPaywall draws a resolved paywall with store prices, in two locales, and reports every action', needs(CHROMIUM_PROGRAM), async (t) => {
   const server = await startTestServer(t);
   const client = api(server);
   await client.putProduct('pro_annual', { name: 'Pro Annual', store_ids: { stripe: 'price_annual' } });
