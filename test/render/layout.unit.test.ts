@@ -1,6 +1,7 @@
 /** layoutModel, pure: variables filled from store prices in the answer's locale, visibility, actions, fallbacks, allowed URLs. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { layoutModel } from '../../render/layout.ts';
 import { DRAWN_TYPES, type LayoutNode, type Prices, type ResolvedInput } from '../../render/types.ts';
 import { COMPONENT_TYPES } from '../../src/paywalls/document/components.ts';
@@ -197,4 +198,43 @@ test('fallbacks: for a type the renderer does not know, and for every node as an
 test('a holdout answer lays out nothing', () => {
   const holdout: ResolvedInput = { locale: 'en', root: null, product_slots: [] };
   assert.deepEqual(layoutModel(holdout, {} as Prices), { locale: 'en', root: null });
+});
+
+test('no text of any shape shows a {{…}}: texts of braces, dots and variables, filled or not', () => {
+  const piece = fc.constantFrom(
+    '{',
+    '}',
+    '{{',
+    '}}',
+    'a',
+    '.',
+    ' ',
+    'annual',
+    'weekly',
+    'price',
+    'trial',
+    '{{annual.price}}',
+    '{{weekly.price}}',
+    '{{annual.trial}}',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 24 }), fc.boolean(), (pieces, priced) => {
+      const text = pieces.join('');
+      const root = {
+        type: 'stack',
+        props: { axis: 'vertical' },
+        children: [
+          { type: 'text', props: { text } },
+          { type: 'button', props: { action: 'close', text } },
+          { type: 'image', props: { url: 'https://example.com/a.png', alt: text } },
+        ],
+      };
+      const nodes = layoutModel(answer('en', root), priced ? { pro_annual: ANNUAL } : {}).root!.children!;
+      for (const node of nodes) {
+        const shown = node.visible ? `${node.text ?? ''}${node.alt ?? ''}` : '';
+        assert.doesNotMatch(shown, /\{\{[^{}]*\}\}/, JSON.stringify(text));
+      }
+    }),
+    { numRuns: 2000 },
+  );
 });

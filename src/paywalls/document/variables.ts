@@ -42,16 +42,22 @@ export function scanVariables(text: string): { variables: PriceVariable[]; probl
 /**
  * A text with each variable replaced by its value; a variable without one,
  * and any `{{…}}` that is not a variable, is cut out and counted as missing,
- * so that no `{{…}}` ever reaches a screen.
+ * so that no `{{…}}` ever reaches a screen, not even one that cutting forms
+ * (`{{a{{b.price}}}}` leaves `{{a}}`: it goes too).
  */
 export function fillVariables(text: string, value: (variable: PriceVariable) => string | undefined): { text: string; missing: number } {
   let missing = 0;
   if (!text.includes('{{')) return { text, missing };
-  const filled = text.replace(BRACES, (token, inner: string) => {
+  let filled = text.replace(BRACES, (token, inner: string) => {
     const match = VARIABLE.exec(inner);
     const found = match && NAMES.has(match[2]!) ? value({ slot: match[1]!, name: match[2] as PriceVariableName, token }) : undefined;
     if (found === undefined) missing++;
     return found ?? '';
   });
+  // Cutting can join a `{{` and a `}}` into a new pair: cut again until none is left (each pass shortens the text).
+  for (let cut = filled.replace(BRACES, ''); cut !== filled; cut = filled.replace(BRACES, '')) {
+    missing++;
+    filled = cut;
+  }
   return { text: filled, missing };
 }
