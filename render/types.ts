@@ -13,8 +13,8 @@ export type PriceVariableName = 'price' | 'price_per_month' | 'price_per_week' |
  */
 export interface ResolvedInput {
   locale: string;
-  /** null for a holdout variant: nothing is drawn. */
-  root: Record<string, unknown> | null;
+  /** The resolved tree (the client's typed `ComponentNode` or the raw JSON); null for a holdout variant: nothing is drawn. */
+  root: object | null;
   product_slots: readonly { slot: string; product_id: string; store_product_id: string | null }[];
 }
 
