@@ -3,7 +3,7 @@
 // dead code. A scan of import and export statements, not the compiler: the
 // code base writes them one way (ESM, explicit extensions, Biome-formatted),
 // so a scan is exact enough and takes a fraction of a second. Consumers are
-// every source file of the repository (src, client, test, bench, tools and
+// every source file of the repository (src, client, render, test, bench, tools and
 // the build scripts); entry points are listed below.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ const root = rootFlag === -1 ? path.resolve(path.dirname(fileURLToPath(import.me
 /** Folders whose exports are checked. */
 const CHECKED = ['src/'];
 /** Modules whose exports are used from outside the repository or by file name: all of their exports count as used. */
-const ENTRY_POINTS = new Set(['src/main.ts', 'src/sea-entry.ts', 'src/events/writer/thread.ts', 'client/index.ts']);
+const ENTRY_POINTS = new Set(['src/main.ts', 'src/sea-entry.ts', 'src/events/writer/thread.ts', 'client/index.ts', 'render/index.ts']);
 const SOURCE = /\.(?:ts|tsx|mts|mjs|js)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'results', 'baselines']);
 
@@ -58,7 +58,9 @@ function namedList(list) {
     });
 }
 
-const files = [...['src', 'client', 'test', 'bench', 'tools'].filter((dir) => fs.existsSync(path.join(root, dir))).flatMap((dir) => sourceFiles(dir))];
+const files = [
+  ...['src', 'client', 'render', 'test', 'bench', 'tools'].filter((dir) => fs.existsSync(path.join(root, dir))).flatMap((dir) => sourceFiles(dir)),
+];
 for (const name of fs.readdirSync(root)) if (SOURCE.test(name) && fs.statSync(path.join(root, name)).isFile()) files.push(name);
 
 /** file → its own exported names */
