@@ -3,7 +3,7 @@
  * variants, weights and control) read from the phase, and every figure of
  * docs/experiments.md computed from the counts the event writer folded.
  */
-import type { FoldResult, VariantFigures } from '../events/derived/experiment-fold.ts';
+import type { FoldResult, VariantFigures } from '../events/derived/fold-types.ts';
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import type { PhaseDesign } from '../paywalls/phases.ts';
 import { chanceToBeat, chanceToBeBestOf } from './bayes.ts';
@@ -170,12 +170,16 @@ export function buildResults(paywallId: string, audience: string | null, phase: 
         chance_to_beat_control: compared ? chanceToBeat(conversions, n, cc, nc) : null,
         chance_to_be_best: chance === -1 ? null : best[chance]!,
         mde_relative: i === c ? null : minimumDetectableEffect(n, cc, nc),
+        trial_starts: figures.trial_starts,
+        trial_conversions: figures.trial_conversions,
         revenue: figures.revenue.map((entry, r) => {
           const mean = meanInterval(moments(figures, r));
           const difference = revenue[r]!.difference[i]!;
           return {
             currency: entry.currency,
             total: entry.total,
+            gross: entry.gross,
+            refunded: entry.refunded,
             per_exposed_user: mean?.mean ?? null,
             per_exposed_user_ci95: mean?.ci95 ?? null,
             chance_to_beat_control: compared ? meanChanceToBeat(moments(figures, r), moments(control, r)) : null,

@@ -55,8 +55,10 @@ const Uplift = v.pipe(
 
 const RevenueSchema = v.object({
   currency: v.string(),
-  total: v.number(),
-  per_exposed_user: v.nullable(v.number()),
+  total: v.pipe(v.number(), v.description('net revenue: client purchases and server sales, minus refunds (docs/revenue.md, "Attribution")')),
+  gross: v.pipe(v.number(), v.description('client purchases and server sales')),
+  refunded: v.pipe(v.number(), v.description('server refund records')),
+  per_exposed_user: v.pipe(v.nullable(v.number()), v.description('net revenue per exposed user')),
   per_exposed_user_ci95: v.nullable(Interval),
   chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('Φ((m_v − m_c)/√(s_v²/n_v + s_c²/n_c)); null for the control')),
   uplift: Uplift,
@@ -111,6 +113,8 @@ export const ResultsSchema = v.object({
       chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('P(X_v > X_c), Beta posteriors; null for the control')),
       chance_to_be_best: v.pipe(v.nullable(v.number()), v.description('P(this rate is the largest), Beta posteriors; null without users')),
       mde_relative: v.pipe(v.nullable(v.number()), v.description('smallest relative lift detectable now with 80 % power, two-sided 5 %; null for the control')),
+      trial_starts: v.pipe(v.number(), v.description('exposed users with a trial_started record')),
+      trial_conversions: v.pipe(v.number(), v.description('of those, users with a trial_converted record after their trial start')),
       revenue: v.array(RevenueSchema),
     }),
   ),

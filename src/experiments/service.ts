@@ -4,7 +4,7 @@
  * computes the statistics. Speaks no HTTP; unknown phases and audiences are
  * DomainErrors.
  */
-import type { FoldQuery, FoldResult } from '../events/derived/experiment-fold.ts';
+import type { FoldQuery, FoldResult } from '../events/derived/fold-types.ts';
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import type { PhaseDesign, PhaseRow } from '../paywalls/phases.ts';
 import { DomainError } from '../shared/errors.ts';

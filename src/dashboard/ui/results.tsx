@@ -194,7 +194,7 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
               </th>
               {currencies.map((currency) => (
                 <th key={currency} scope="col" class="number">
-                  Revenue per user, {currency}
+                  Net revenue per user, {currency}
                 </th>
               ))}
             </tr>
@@ -211,6 +211,11 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
                 </td>
                 <td class="number" data-label="Conversions">
                   {variant.conversions}
+                  {variant.trial_starts > 0 && (
+                    <div class="muted small">
+                      {count(variant.trial_starts, 'trial')}, {variant.trial_conversions} converted
+                    </div>
+                  )}
                 </td>
                 <td class="number" data-label="Conversion">
                   {percent(variant.conversion_rate, 2)}
@@ -234,12 +239,18 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
                 {currencies.map((currency) => {
                   const revenue = variant.revenue.find((entry) => entry.currency === currency);
                   return (
-                    <td key={currency} class="number" data-label={`Revenue per user, ${currency}`}>
+                    <td key={currency} class="number" data-label={`Net revenue per user, ${currency}`}>
                       {money(revenue?.per_exposed_user ?? null)}
                       <div class="muted small">{interval(revenue?.per_exposed_user_ci95 ?? null, money)}</div>
                       {revenue?.uplift && (
                         <div class="muted small">
                           {signed(revenue.uplift.relative)} ({interval(revenue.uplift.ci95, signed)}), p {probability(revenue.uplift.p_value_adjusted)}
+                        </div>
+                      )}
+                      {revenue && (
+                        <div class="muted small">
+                          net {money(revenue.total)}
+                          {revenue.refunded > 0 && ` after ${money(revenue.refunded)} refunded`}
                         </div>
                       )}
                       {revenue?.winsorized_at != null && <div class="muted small">capped at {money(revenue.winsorized_at)} per user</div>}

@@ -5,7 +5,9 @@
  * it (within the conversion window) and the revenue of every such purchase
  * per currency. Purchases are read from every segment of the paywall: a
  * purchase counts for the segment in which its user was exposed, whatever
- * its own `audience` says (a backend sending it cannot know it). Revenue is
+ * its own `audience` says (a backend sending it cannot know it). Purchase
+ * records (sales, refunds, trials: src/purchases/) count by the same rule,
+ * under the user's ordinal with linked ids joined. Revenue is
  * kept sparse, per payer and currency, so that memory follows what exists,
  * not users × currencies.
  *
@@ -22,49 +24,11 @@
 import { MAX_REVENUE } from '../schema.ts';
 import { DAY_MS, dayText } from '../time.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
-
-export interface FoldQuery {
-  /** Phase interval [from, to) in ms; to is null for the current phase. */
-  from: number;
-  to: number | null;
-  /** The segment's variants in order; exposures to any other variant are ignored. */
-  variants: string[];
-  /** Purchases later than this after the user's first exposure do not count; null: no window. */
-  conversionWindowMs: number | null;
-  /** Each currency's per-user revenue is capped at this nearest-rank percentile of its payers; null: no cap. */
-  winsorizePercentile: number | null;
-}
-
-export interface VariantFigures {
-  exposed_users: number;
-  conversions: number;
-  /** Per currency: revenue total and sum of squares of per-user revenue (non-payers add 0 to both). */
-  revenue: { currency: string; total: number; sum_of_squares: number }[];
-}
-
-/** A currency's cap when the query winsorizes (null: none, or no payer). */
-interface CurrencyCap {
-  currency: string;
-  cap: number | null;
-}
-
-export interface FoldResult {
-  multiple_exposure_users: number;
-  variants: VariantFigures[];
-  /** The currencies of `revenue`, in the same order, with the winsorizing cap applied to each. */
-  currencies: CurrencyCap[];
-  /** Cumulative exposed users and conversions per variant at the end of each UTC day. */
-  days: { day: string; exposed_users: number[]; conversions: number[] }[];
-}
+import { addRevenue, CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
+import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
 
 const UNSEEN = -1;
 const MULTIPLE = -2;
-/** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
-const CURRENCY_SLOTS = 65_536;
-
-export function emptyFold(query: FoldQuery): FoldResult {
-  return { multiple_exposure_users: 0, currencies: [], variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, revenue: [] })), days: [] };
-}
 
 function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill: number): T {
   if (array.length >= size) return array;
@@ -83,16 +47,23 @@ export class PhaseFold {
   private firstExposure = new Float64Array(0);
   private firstPurchase = new Float64Array(0);
   /** user · CURRENCY_SLOTS + currency slot → the user's revenue in that currency (payers only). */
-  private readonly revenue = new Map<number, number>();
+  private readonly revenue = new UserRevenue();
+  /** The purchase records counted so far, per user. */
+  private readonly records = new Map<number, FoldRecord[]>();
+  /** user → earliest trial start and latest trial conversion that count. */
+  private readonly trialStart = new Map<number, number>();
+  private readonly trialConverted = new Map<number, number>();
   /** Currency name → slot, across the paywall's segments (each codes its currencies its own way). */
   private readonly slots = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly to: number;
   private readonly window: number;
 
+  /** `linked` joins the ordinals of one user (LinkedUsers in purchase-records.ts): each is counted under its user's ordinal. */
   constructor(
     private readonly segment: Segment,
     private readonly query: FoldQuery,
+    private readonly linked: { remap: Map<number, number>; members: Map<number, number[]> } = { remap: new Map(), members: new Map() },
   ) {
     this.to = query.to ?? Number.POSITIVE_INFINITY;
     this.window = query.conversionWindowMs ?? Number.POSITIVE_INFINITY;
@@ -101,9 +72,10 @@ export class PhaseFold {
   /**
    * Reads the entries added since the last update; `users` is the project's
    * user count (every ordinal is below it), `sources` every segment of the
-   * paywall (this one included), whose purchases may count here.
+   * paywall (this one included), whose purchases may count here, and
+   * `records` the purchase records stored since the last update.
    */
-  update(users: number, sources: Segment[]): void {
+  update(users: number, sources: Segment[], records: FoldRecord[]): void {
     if (users > this.users) {
       this.variantOf = grown(this.variantOf, users, UNSEEN);
       this.firstExposure = grown(this.firstExposure, users, Number.POSITIVE_INFINITY);
@@ -118,6 +90,7 @@ export class PhaseFold {
       index[code] = query.variants.indexOf(name);
     });
     const moved: number[] = [];
+    const remap = this.linked.remap.size === 0 ? undefined : this.linked.remap;
     const exposures = segment.exposures;
     for (let i = this.exposuresRead; i < exposures.length; ) {
       // One block at a time: its columns are plain typed arrays in the loop.
@@ -128,7 +101,8 @@ export class PhaseFold {
         if (ts < from || ts >= to) continue;
         const variant = index[codes[j]!]!;
         if (variant === UNSEEN) continue;
-        const user = ordinals[j]!;
+        const ordinal = ordinals[j]!;
+        const user = remap === undefined ? ordinal : (remap.get(ordinal) ?? ordinal);
         const seen = variantOf[user]!;
         if (seen === UNSEEN) variantOf[user] = variant;
         else if (seen !== variant) variantOf[user] = MULTIPLE;
@@ -145,53 +119,97 @@ export class PhaseFold {
         const block = purchases.blocks[i >>> BLOCK_SHIFT]!;
         const { codes, ordinals, values } = block;
         const end = Math.min(purchases.length, ((i >>> BLOCK_SHIFT) + 1) * CHUNK_ENTRIES);
-        for (let j = i & BLOCK_MASK; i < end; i++, j++) this.count(source, ordinals[j]!, timeAt(block, j), codes[j]!, values![j]!);
+        for (let j = i & BLOCK_MASK; i < end; i++, j++) {
+          const ordinal = ordinals[j]!;
+          this.count(source, remap === undefined ? ordinal : (remap.get(ordinal) ?? ordinal), timeAt(block, j), codes[j]!, values![j]!);
+        }
       }
       this.purchasesRead.set(source, purchases.length);
+    }
+    for (const record of records) {
+      let list = this.records.get(record.user);
+      if (!list) this.records.set(record.user, (list = []));
+      list.push(record);
+      this.countRecord(record);
     }
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
     for (const user of moved) {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
       // Most users never buy: their chains are empty in every source.
-      if (sources.some((source) => source.lastPurchase?.has(user) === true)) this.recount(user, sources);
+      const ordinals = this.linked.members.get(user) ?? [user];
+      if (this.records.has(user) || sources.some((source) => ordinals.some((ordinal) => source.lastPurchase?.has(ordinal) === true)))
+        this.recount(user, sources);
     }
   }
 
-  /** Forgets every revenue of `user`, then counts each of their purchases again (through each source's per-user chain). */
+  /** Forgets every revenue and trial of `user`, then counts each of their purchases (through each source's per-user chain of each of their ordinals) and records again. */
   private recount(user: number, sources: Segment[]): void {
+    const records = this.records.get(user) ?? [];
+    this.trialStart.delete(user);
+    this.trialConverted.delete(user);
     for (const pass of [0, 1]) {
-      for (const source of sources) {
-        const blocks = source.purchases.blocks;
-        for (let i = source.lastPurchase?.get(user) ?? -1; i !== -1; i = source.previousPurchase[i]!) {
-          const block = blocks[i >>> BLOCK_SHIFT]!;
-          const j = i & BLOCK_MASK;
-          if (pass === 0) this.forget(source, user, block.codes[j]!);
-          else this.count(source, user, timeAt(block, j), block.codes[j]!, block.values![j]!);
+      for (const ordinal of this.linked.members.get(user) ?? [user]) {
+        for (const source of sources) {
+          const blocks = source.purchases.blocks;
+          for (let i = source.lastPurchase?.get(ordinal) ?? -1; i !== -1; i = source.previousPurchase[i]!) {
+            const block = blocks[i >>> BLOCK_SHIFT]!;
+            const j = i & BLOCK_MASK;
+            if (pass === 0) this.forget(source, user, block.codes[j]!);
+            else this.count(source, user, timeAt(block, j), block.codes[j]!, block.values![j]!);
+          }
         }
+      }
+      for (const record of records) {
+        if (pass === 0) this.revenue.forget(user * CURRENCY_SLOTS + this.slotOf(record.currency));
+        else this.countRecord(record);
       }
     }
   }
 
   private slot(source: Segment, code: number): number {
-    const name = source.currencies[code]!;
+    return this.slotOf(source.currencies[code]!);
+  }
+
+  private slotOf(name: string): number {
     let slot = this.slots.get(name);
     if (slot === undefined) this.slots.set(name, (slot = this.names.push(name) - 1));
     return slot;
   }
 
   private forget(source: Segment, user: number, code: number): void {
-    if (code !== NO_CURRENCY) this.revenue.delete(user * CURRENCY_SLOTS + this.slot(source, code));
+    if (code !== NO_CURRENCY) this.revenue.forget(user * CURRENCY_SLOTS + this.slot(source, code));
+  }
+
+  /** Whether something `user` did at `ts` counts for their exposure: in the phase, at or after the first exposure, inside the window. */
+  private counts(user: number, ts: number): boolean {
+    if (ts < this.query.from || ts >= this.to) return false;
+    const exposed = this.firstExposure[user]!;
+    return this.variantOf[user]! !== UNSEEN && ts >= exposed && ts <= exposed + this.window;
   }
 
   private count(source: Segment, user: number, ts: number, code: number, value: number): void {
-    if (ts < this.query.from || ts >= this.to) return;
-    const exposed = this.firstExposure[user]!;
-    if (this.variantOf[user]! === UNSEEN || ts < exposed || ts > exposed + this.window) return;
+    if (!this.counts(user, ts)) return;
     if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
     // Events stored before the revenue cap may exceed it: they convert but add no revenue, so every sum stays finite.
     if (code === NO_CURRENCY || !(value <= MAX_REVENUE)) return;
-    const key = user * CURRENCY_SLOTS + this.slot(source, code);
-    this.revenue.set(key, (this.revenue.get(key) ?? 0) + value);
+    this.revenue.paid(user * CURRENCY_SLOTS + this.slot(source, code), value);
+  }
+
+  private countRecord(record: FoldRecord): void {
+    const { user, ts, kind } = record;
+    if (!this.counts(user, ts)) return;
+    if (kind === 'trial_started') {
+      if (!(ts >= (this.trialStart.get(user) ?? Number.POSITIVE_INFINITY))) this.trialStart.set(user, ts);
+      return;
+    }
+    const key = user * CURRENCY_SLOTS + this.slotOf(record.currency);
+    if (kind === 'refund') {
+      this.revenue.refund(key, record.revenue);
+      return;
+    }
+    if (kind === 'trial_converted' && !(ts <= (this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY))) this.trialConverted.set(user, ts);
+    if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
+    this.revenue.paid(key, record.revenue);
   }
 
   /** The counts: one sequential pass over the users, one over the payers. */
@@ -229,7 +247,13 @@ export class PhaseFold {
       figures.exposed_users = exposed[v]!;
       figures.conversions = conversions[v]!;
     });
-    this.addRevenue(result);
+    for (const [user, started] of this.trialStart) {
+      const variant = variantOf[user]!;
+      if (variant < 0) continue;
+      result.variants[variant]!.trial_starts++;
+      if ((this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY) >= started) result.variants[variant]!.trial_conversions++;
+    }
+    addRevenue(result, this.query, variantOf, this.names, this.revenue);
     const running = new Float64Array(width);
     let day = 0;
     while (day <= lastDay && daily.subarray(day * width, (day + 1) * width).every((count) => count === 0)) day++;
@@ -240,45 +264,5 @@ export class PhaseFold {
       result.days.push({ day: dayText(baseDay + day), exposed_users: [...running.subarray(0, k)], conversions: [...running.subarray(k)] });
     }
     return result;
-  }
-
-  /** Per currency with a payer among the exposed users: totals and sums of squares per variant, capped when the query winsorizes. */
-  private addRevenue(result: FoldResult): void {
-    const k = this.query.variants.length;
-    /** slot → [variant, amount, variant, amount, …] of its payers */
-    const payers = new Map<number, number[]>();
-    for (const [key, amount] of this.revenue) {
-      const user = Math.floor(key / CURRENCY_SLOTS);
-      const variant = this.variantOf[user]!;
-      if (variant < 0) continue;
-      const slot = key - user * CURRENCY_SLOTS;
-      let list = payers.get(slot);
-      if (!list) payers.set(slot, (list = []));
-      list.push(variant, amount);
-    }
-    const slots = [...payers.keys()].sort((a, b) => (this.names[a]! < this.names[b]! ? -1 : 1));
-    const percentile = this.query.winsorizePercentile;
-    for (const slot of slots) {
-      const list = payers.get(slot)!;
-      let cap = Number.POSITIVE_INFINITY;
-      if (percentile !== null) {
-        const amounts = new Float64Array(list.length / 2);
-        for (let i = 0; i < amounts.length; i++) amounts[i] = list[2 * i + 1]!;
-        amounts.sort();
-        cap = amounts[Math.min(amounts.length, Math.max(1, Math.ceil((percentile / 100) * amounts.length))) - 1]!;
-      }
-      const totals = new Float64Array(k);
-      const squares = new Float64Array(k);
-      for (let i = 0; i < list.length; i += 2) {
-        const amount = Math.min(cap, list[i + 1]!);
-        totals[list[i]!]! += amount;
-        squares[list[i]!]! += amount * amount;
-      }
-      const currency = this.names[slot]!;
-      result.currencies.push({ currency, cap: percentile === null ? null : cap });
-      result.variants.forEach((figures, v) => {
-        figures.revenue.push({ currency, total: totals[v]!, sum_of_squares: squares[v]! });
-      });
-    }
   }
 }

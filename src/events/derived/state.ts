@@ -11,8 +11,10 @@ import { KNOWN_EVENT_TYPES } from '../schema.ts';
 import { dayOf, dayText } from '../time.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
-import { emptyFold, type FoldQuery, type FoldResult, PhaseFold } from './experiment-fold.ts';
+import { PhaseFold } from './experiment-fold.ts';
+import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
 import { OrdinalSet } from './ordinal-set.ts';
+import { LinkedUsers, type PurchaseFeed, type PurchaseRow } from './purchase-records.ts';
 import { DEFAULT_SEGMENT, ExperimentLogs } from './segments.ts';
 import { UserDictionary } from './users.ts';
 
@@ -54,6 +56,41 @@ const CACHED_FOLDS = 4;
 /** Days this close to the newest day of a variant still change under ingestion; older ones rarely do. */
 const RECENT_DAYS = 2;
 
+interface CachedFold {
+  fold: PhaseFold;
+  version: number;
+  users: number;
+  /** The links the fold joined users by, their count then, and the last purchase record read. */
+  linked: LinkedUsers;
+  links: number;
+  recordSeq: number;
+  /** Records of users the events have not seen yet: read again when new users appear. */
+  waiting: PurchaseRow[];
+  result: FoldResult | undefined;
+}
+
+const RECORD_KINDS: Record<string, FoldRecord['kind']> = {
+  initial_purchase: 'sale',
+  renewal: 'sale',
+  non_renewing_purchase: 'sale',
+  trial_converted: 'trial_converted',
+  trial_started: 'trial_started',
+  refund: 'refund',
+};
+
+/** The records of `rows` that may count for the paywall (theirs, or naming none), as the fold reads them; those of unseen users go to `waiting`. */
+function foldRecords(rows: PurchaseRow[], paywallId: string, linked: LinkedUsers, waiting: PurchaseRow[]): FoldRecord[] {
+  const records: FoldRecord[] = [];
+  for (const row of rows) {
+    const kind = RECORD_KINDS[row.type];
+    if (kind === undefined || (row.paywall_id !== null && row.paywall_id !== paywallId)) continue;
+    const user = linked.ordinalOf(row.user_id);
+    if (user === -1) waiting.push(row);
+    else records.push({ user, ts: row.ts, kind, revenue: row.revenue, currency: row.currency });
+  }
+  return records;
+}
+
 interface CachedUnion {
   sets: OrdinalSet[];
   /** Sets only grow: the same set with the same size has the same members. */
@@ -70,7 +107,7 @@ export class DerivedState {
   /** Exposures and purchases per paywall and segment, for experiment results. */
   readonly experiments = new ExperimentLogs();
   /** The folds of recently asked segments and phases, brought up to date at each ask (least recently used first). */
-  private readonly folds = new Map<string, { fold: PhaseFold; version: number; users: number; result: FoldResult | undefined }>();
+  private readonly folds = new Map<string, CachedFold>();
   /** project → paywall → variant → day → group */
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
   /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
@@ -135,8 +172,12 @@ export class DerivedState {
     if (!this.experiments.apply(projectId, paywallId, audience, type, ts, ordinal, variantId, revenue, currency)) this.unrepresentable++;
   }
 
-  /** The experiment counts of one segment (null: the default split) over one phase. */
-  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery): FoldResult {
+  /**
+   * The experiment counts of one segment (null: the default split) over one
+   * phase, with the purchase records and identity links `feed` reads; new
+   * links rebuild the fold (they join users the fold counted apart).
+   */
+  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery, feed: PurchaseFeed): FoldResult {
     const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
     if (!segment) return emptyFold(query);
     const users = this.users.count(projectId);
@@ -147,12 +188,20 @@ export class DerivedState {
     const key = JSON.stringify([projectId, paywallId, audience, query]);
     let entry = this.folds.get(key);
     this.folds.delete(key);
-    if (!entry) entry = { fold: new PhaseFold(segment, query), version: -1, users: 0, result: undefined };
+    const links = feed.links(projectId);
+    if (!entry || entry.links !== links.count || entry.linked.stale()) {
+      const linked = new LinkedUsers(projectId, this.users, links.read());
+      entry = { fold: new PhaseFold(segment, query, linked), version: -1, users: 0, linked, links: links.count, recordSeq: 0, waiting: [], result: undefined };
+    }
     this.folds.set(key, entry);
+    const rows = feed.recordsSince(projectId, entry.recordSeq);
     // Each fold holds a few arrays of one number per user of the project: few are kept.
     if (this.folds.size > CACHED_FOLDS) this.folds.delete(this.folds.keys().next().value!);
-    if (entry.result && entry.version === version && entry.users === users) return entry.result;
-    entry.fold.update(users, sources);
+    if (entry.result && entry.version === version && entry.users === users && rows.length === 0) return entry.result;
+    entry.recordSeq = rows.at(-1)?.seq ?? entry.recordSeq;
+    // A user gets an ordinal only as the users grow: only then can a waiting record find its user.
+    const retried = users === entry.users ? [] : entry.waiting.splice(0);
+    entry.fold.update(users, sources, foldRecords([...retried, ...rows], paywallId, entry.linked, entry.waiting));
     entry.result = entry.fold.result();
     entry.version = version;
     entry.users = users;

@@ -95,6 +95,12 @@ class ProjectUsers {
     return this.append(length);
   }
 
+  /** The ordinal of `userId`, or -1 when it has none. */
+  lookup(userId: string): number {
+    const length = encode(userId);
+    return this.find(length, hash(length));
+  }
+
   /** Adds the id in `scratch` as ordinal `size`; `freeSlot` is where find() stopped. */
   private append(length: number): number {
     const ordinal = this.size++;
@@ -152,6 +158,11 @@ export class UserDictionary {
   /** The ordinal of a user, handed out on first sight. */
   ordinal(projectId: string, userId: string): number {
     return this.project(projectId).ordinal(userId);
+  }
+
+  /** The ordinal of a user, or -1 when the project has never seen them. */
+  lookup(projectId: string, userId: string): number {
+    return this.projects.get(projectId)?.lookup(userId) ?? -1;
   }
 
   /** Users of a project: every ordinal is below this. */

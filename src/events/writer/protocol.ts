@@ -1,4 +1,4 @@
-import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
+import type { FoldQuery, FoldResult } from '../derived/fold-types.ts';
 import type { LimitCode } from '../derived/limits.ts';
 import type { Stats } from '../schema.ts';
 

@@ -7,6 +7,7 @@
 import type { Database } from '../../db/database.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
+import { PurchaseFeed } from '../derived/purchase-records.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { Retention } from './retention.ts';
@@ -26,6 +27,8 @@ function describe(error: unknown): string {
 export class WriterThread {
   private readonly derived: DerivedStore;
   private readonly sink: EventSink;
+  /** Purchase records and identity links, which results read. */
+  private readonly purchases: PurchaseFeed;
   private readonly retention: Retention | undefined;
   private readonly queue: { id: number; rows: EventRow[] }[] = [];
   private flushScheduled = false;
@@ -49,6 +52,7 @@ export class WriterThread {
   ) {
     this.derived = new DerivedStore(db);
     this.sink = new EventSink(db, this.derived);
+    this.purchases = new PurchaseFeed(db);
     this.retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => this.derived.checkpointedSeq);
   }
 
@@ -87,7 +91,7 @@ export class WriterThread {
     }
     if (message.kind === 'results') {
       const { id, projectId, paywallId, audience, query } = message;
-      this.send({ kind: 'results', id, result: state.results(projectId, paywallId, audience, query) });
+      this.send({ kind: 'results', id, result: state.results(projectId, paywallId, audience, query, this.purchases) });
       return;
     }
     if (message.kind === 'write') this.queue.push(message);

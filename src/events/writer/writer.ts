@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { FoldQuery, FoldResult } from '../derived/experiment-fold.ts';
+import type { FoldQuery, FoldResult } from '../derived/fold-types.ts';
 import type { Stats } from '../schema.ts';
 import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 

@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ingest } from '../helpers/events.ts';
+import type { Json } from '../helpers/json.ts';
+import { bearer, startTestServer } from '../helpers/server.ts';
+import { random } from './workload.ts';
+
+const PAYWALL = 'net';
+const WINDOW_HOURS = 6;
+const HOUR = 3_600_000;
+
+/** GET without a body, else POST (or `method`) with the body as JSON. */
+async function api(url: string, key: string, path: string, body?: Json | '', method = 'POST'): Promise<Response> {
+  const headers = { 'content-type': 'application/json', ...bearer(key) };
+  return fetch(`${url}${path}`, body === undefined ? { headers } : { method, headers, body: body === '' ? '' : JSON.stringify(body) });
+}
+
+interface Exposure {
+  user: string;
+  ts: number;
+  variant: string;
+}
+interface Money {
+  user: string;
+  ts: number;
+  /** sale, refund, trial_started or trial_converted (a client purchase is a sale). */
+  kind: string;
+  revenue: number;
+  currency: string;
+  paywall: string | null;
+}
+
+const SERVER_TYPES: Record<string, string> = {
+  sale: 'initial_purchase',
+  renewal: 'renewal',
+  refund: 'refund',
+  trial_started: 'trial_started',
+  trial_converted: 'trial_converted',
+};
+
+/** The figures of docs/revenue.md, "Attribution", computed over the raw records. */
+function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, string>, from: number) {
+  const one = (id: string) => links.get(id) ?? id;
+  const users = new Map<string, { variants: Set<string>; first: number }>();
+  for (const e of exposures) {
+    if (e.ts < from) continue;
+    const user = users.get(one(e.user)) ?? { variants: new Set(), first: Number.POSITIVE_INFINITY };
+    user.variants.add(e.variant);
+    user.first = Math.min(user.first, e.ts);
+    users.set(one(e.user), user);
+  }
+  const figures: Record<
+    string,
+    {
+      exposed: number;
+      conversions: number;
+      trialStarts: number;
+      trialConversions: number;
+      net: Map<string, number[]>;
+      gross: Map<string, number>;
+      refunded: Map<string, number>;
+    }
+  > = {};
+  for (const variant of ['control', 'annual'])
+    figures[variant] = { exposed: 0, conversions: 0, trialStarts: 0, trialConversions: 0, net: new Map(), gross: new Map(), refunded: new Map() };
+  for (const [id, user] of users) {
+    if (user.variants.size !== 1) continue;
+    const f = figures[[...user.variants][0]!]!;
+    f.exposed++;
+    const counted = money.filter(
+      (m) => one(m.user) === id && (m.paywall === null || m.paywall === PAYWALL) && m.ts >= user.first && m.ts <= user.first + WINDOW_HOURS * HOUR,
+    );
+    if (counted.some((m) => m.kind !== 'refund' && m.kind !== 'trial_started')) f.conversions++;
+    const starts = counted.filter((m) => m.kind === 'trial_started').map((m) => m.ts);
+    if (starts.length > 0) {
+      f.trialStarts++;
+      if (counted.some((m) => m.kind === 'trial_converted' && m.ts >= Math.min(...starts))) f.trialConversions++;
+    }
+    const net = new Map<string, number>();
+    for (const m of counted) {
+      if (m.kind === 'trial_started') continue;
+      const sign = m.kind === 'refund' ? -1 : 1;
+      net.set(m.currency, (net.get(m.currency) ?? 0) + sign * m.revenue);
+      const side = m.kind === 'refund' ? f.refunded : f.gross;
+      side.set(m.currency, (side.get(m.currency) ?? 0) + m.revenue);
+    }
+    for (const [currency, amount] of net) {
+      if (!f.net.has(currency)) f.net.set(currency, []);
+      f.net.get(currency)!.push(amount);
+    }
+  }
+  return figures;
+}
+
+test('results count client purchases, server sales, refunds and trials of linked users as net revenue', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const doc = {
+    name: 'Net',
+    default_locale: 'en',
+    strings: { en: { title: 'Go Pro' } },
+    root: { type: 'text', props: { text_key: 'title' } },
+    variants: [
+      { id: 'control', weight: 1, control: true },
+      { id: 'annual', weight: 1 },
+    ],
+    experiment: { conversion_window_hours: WINDOW_HOURS },
+  };
+  const put = await api(url, keys.secret, `/api/paywalls/${PAYWALL}`, doc, 'PUT');
+  assert.ok(put.status === 200 || put.status === 201, await put.text());
+  assert.equal((await api(url, keys.secret, `/api/paywalls/${PAYWALL}/publish`, '')).status, 200);
+  const from = Date.parse(((await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/phases`)).json()) as Json).phases.at(-1).started_at);
+  const rand = random(22);
+  const exposures: Exposure[] = [];
+  const money: Money[] = [];
+  const links = new Map<string, string>();
+  const events: Json[] = [];
+  const records: Json[] = [];
+  let seq = 0;
+  const at = (base: number, spanHours: number) => base + Math.floor(rand() * spanHours * HOUR);
+  for (let i = 0; i < 120; i++) {
+    const anonymous = `anon-${i}`;
+    const signedIn = `user-${i}`;
+    const identified = rand() < 0.6;
+    if (identified) links.set(anonymous, signedIn);
+    const variant = rand() < 0.5 ? 'control' : 'annual';
+    const first = at(from + 60_000, 2);
+    const seen = rand() < 0.05 ? ['control', 'annual'] : [variant];
+    for (const [n, v] of seen.entries()) {
+      const ts = first + n * 60_000;
+      const user = identified && rand() < 0.3 ? signedIn : anonymous;
+      exposures.push({ user, ts, variant: v });
+      events.push({ id: `e${seq++}`, type: 'screen_impression', paywall_id: PAYWALL, variant_id: v, user_id: user, ts });
+    }
+    const buyer = identified ? signedIn : anonymous;
+    const moves = Math.floor(rand() * 5);
+    for (let m = 0; m < moves; m++) {
+      // Some before the exposure or past the window: they must not count.
+      const ts = at(first - HOUR, 9);
+      const pick = rand();
+      const paywall = rand() < 0.15 ? 'other' : rand() < 0.5 ? PAYWALL : null;
+      const currency = rand() < 0.7 ? 'USD' : 'EUR';
+      if (pick < 0.25) {
+        const user = rand() < 0.5 ? anonymous : buyer;
+        const revenue = [4.99, 9.99][Math.floor(rand() * 2)]!;
+        money.push({ user, ts, kind: 'sale', revenue, currency, paywall: PAYWALL });
+        events.push({ id: `e${seq++}`, type: 'purchase_complete', paywall_id: PAYWALL, user_id: user, ts, revenue, currency });
+        continue;
+      }
+      const kind = pick < 0.45 ? 'sale' : pick < 0.6 ? 'renewal' : pick < 0.75 ? 'refund' : pick < 0.88 ? 'trial_started' : 'trial_converted';
+      const revenue = kind === 'trial_started' ? 0 : [2.5, 9.99, 49.99][Math.floor(rand() * 3)]!;
+      money.push({ user: buyer, ts, kind: kind === 'renewal' ? 'sale' : kind, revenue, currency, paywall });
+      records.push({
+        id: `r${seq++}`,
+        user_id: buyer,
+        type: SERVER_TYPES[kind],
+        ts,
+        product_id: 'pro',
+        revenue,
+        currency,
+        ...(paywall === null ? {} : { paywall_id: paywall }),
+      });
+    }
+    if (rand() < 0.2) {
+      // A trial, converted three hours later by some.
+      const started = first + 10 * 60_000;
+      money.push({ user: buyer, ts: started, kind: 'trial_started', revenue: 0, currency: 'USD', paywall: null });
+      records.push({ id: `r${seq++}`, user_id: buyer, type: 'trial_started', ts: started, product_id: 'pro', revenue: 0, currency: 'USD' });
+      if (rand() < 0.6) {
+        money.push({ user: buyer, ts: started + 3 * HOUR, kind: 'trial_converted', revenue: 29.99, currency: 'USD', paywall: null });
+        records.push({ id: `r${seq++}`, user_id: buyer, type: 'trial_converted', ts: started + 3 * HOUR, product_id: 'pro', revenue: 29.99, currency: 'USD' });
+      }
+    }
+    // A cancellation carries no money and converts no one.
+    if (rand() < 0.1) records.push({ id: `r${seq++}`, user_id: buyer, type: 'cancellation', ts: at(first, 1), product_id: 'pro', revenue: 0, currency: 'USD' });
+  }
+  // Records first, then the events and links: records of users the events do not know yet wait for them.
+  const stored = await api(url, keys.secret, '/api/purchases', { purchases: records });
+  assert.equal(stored.status, 200, await stored.clone().text());
+  assert.equal(((await stored.json()) as Json).accepted, records.length);
+  const expectedBefore = bruteForce(exposures, money, new Map(), from);
+  await ingest(url, keys.sdk, { events });
+  const before = (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json;
+  compare(before, expectedBefore, 'before identify');
+  for (const [anonymous, user] of links) {
+    const linked = await api(url, keys.sdk, '/api/sdk/identify', { anonymous_id: anonymous, user_id: user });
+    assert.equal(linked.status, 200, await linked.text());
+  }
+  const after = (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json;
+  const seen = compare(after, bruteForce(exposures, money, links, from), 'after identify');
+  // Late exposures with earlier times, under the other id of linked users: records before the old first exposure may now count.
+  const late: Json[] = [];
+  for (const e of exposures.filter((_, i) => i % 3 === 0)) {
+    const other = links.get(e.user) ?? [...links].find(([, user]) => user === e.user)?.[0] ?? e.user;
+    const ts = from + 30_000;
+    exposures.push({ user: other, ts, variant: e.variant });
+    late.push({ id: `e${seq++}`, type: 'screen_impression', paywall_id: PAYWALL, variant_id: e.variant, user_id: other, ts });
+  }
+  await ingest(url, keys.sdk, { events: late });
+  const moved = (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json;
+  compare(moved, bruteForce(exposures, money, links, from), 'after late exposures');
+  // The workload exercises what it checks.
+  assert.ok(seen.refunds > 0 && seen.trials > 0, JSON.stringify(seen));
+});
+
+function close(actual: number, expected: number, message: string): void {
+  assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${message}: ${actual} ≠ ${expected}`);
+}
+
+/** Checks every figure; returns the refunds and trial conversions it saw. */
+function compare(body: Json, expected: ReturnType<typeof bruteForce>, where: string): { refunds: number; trials: number } {
+  let refunds = 0;
+  let trials = 0;
+  for (const variant of body.variants as Json[]) {
+    const f = expected[variant.variant_id]!;
+    const at = `${where} ${variant.variant_id}`;
+    assert.equal(variant.exposed_users, f.exposed, `${at} exposed`);
+    assert.equal(variant.conversions, f.conversions, `${at} conversions`);
+    assert.equal(variant.trial_starts, f.trialStarts, `${at} trial starts`);
+    assert.equal(variant.trial_conversions, f.trialConversions, `${at} trial conversions`);
+    trials += f.trialConversions;
+    assert.deepEqual(
+      variant.revenue.map((r: Json) => r.currency),
+      [...new Set(Object.values(expected).flatMap((e) => [...e.net.keys()]))].sort(),
+      `${at} currencies`,
+    );
+    for (const r of variant.revenue as Json[]) {
+      const amounts = f.net.get(r.currency) ?? [];
+      const total = amounts.reduce((sum, amount) => sum + amount, 0);
+      close(r.total, total, `${at} ${r.currency} net`);
+      close(r.per_exposed_user, total / f.exposed, `${at} ${r.currency} per user`);
+      close(r.gross, f.gross.get(r.currency) ?? 0, `${at} ${r.currency} gross`);
+      close(r.refunded, f.refunded.get(r.currency) ?? 0, `${at} ${r.currency} refunded`);
+      close(r.total, r.gross - r.refunded, `${at} ${r.currency} net = gross − refunded`);
+      refunds += r.refunded;
+    }
+  }
+  return { refunds, trials };
+}
