@@ -264,6 +264,16 @@ test('from sign-in to a published, previewed paywall with events, products and k
     }
   }
   assert.equal((await (await api('POST', '/api/sdk/events', keys.sdk, { events: experiment })).json()).accepted, experiment.length);
+  // The server's records of x0, who bought for 9.99 USD: a refund of it, and a trial that converted.
+  const later = Date.now() + 2000;
+  const record = (id: string, type: string, revenue: number, ts: number) => ({ id, user_id: 'x0', type, ts, product_id: 'pro', revenue, currency: 'USD' });
+  const records = [
+    record('x0-refund', 'refund', 9.99, later),
+    record('x0-trial', 'trial_started', 0, later),
+    record('x0-paid', 'trial_converted', 4, later + 1000),
+  ];
+  assert.equal((await (await api('POST', '/api/purchases', keys.secret, { purchases: records })).json()).accepted, 3);
+  const refunded = (await (await api('GET', '/api/sdk/config?paywallId=onboarding&userId=x0', keys.sdk)).json()).variant.id as string;
   await page.getByRole('link', { name: 'Results', exact: true }).click();
   await page.getByLabel('Paywall', { exact: true }).selectOption('onboarding');
   assert.equal(new URL(page.url()).hash, '#/results/onboarding');
@@ -272,9 +282,13 @@ test('from sign-in to a published, previewed paywall with events, products and k
     const line = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${variant}`) }) });
     await line.waitFor();
     assert.equal((await line.locator('td[data-label="Exposed users"]').innerText()).trim(), String(exposed[variant]));
+    if (variant !== refunded) continue;
+    // Net revenue, the refund and the trial of x0 show in its variant's row.
+    assert.match(await line.locator('td[data-label="Conversions"]').innerText(), /1 trial, 1 converted/);
+    assert.match(await line.locator('td[data-label="Net revenue per user, USD"]').innerText(), /after 9\.99 refunded/);
   }
-  await page.getByRole('columnheader', { name: 'Revenue per user, EUR' }).waitFor();
-  await page.getByRole('columnheader', { name: 'Revenue per user, USD' }).waitFor();
+  await page.getByRole('columnheader', { name: 'Net revenue per user, EUR' }).waitFor();
+  await page.getByRole('columnheader', { name: 'Net revenue per user, USD' }).waitFor();
   // uPlot draws each chart on a canvas, with a legend naming the variants.
   await page.locator('.chart canvas').nth(1).waitFor();
   assert.equal(await page.locator('.chart canvas').count(), 2);
