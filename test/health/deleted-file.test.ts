@@ -27,7 +27,7 @@ test('the database file, -wal and -shm deleted under the server: /healthz and wr
   const product = await fetch(`${url}/api/products/pro`, {
     method: 'PUT',
     headers: { ...JSON_TYPE, ...bearer(keys.secret) },
-    body: JSON.stringify({ store_product_id: 'com.example.pro', name: 'Pro' }),
+    body: JSON.stringify({ name: 'Pro' }),
   });
   assert.equal(product.status, 503);
   assert.equal((await product.json()).code, 'database_unavailable');
