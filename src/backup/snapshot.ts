@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/database.ts';
+import { isRunning } from '../db/owner.ts';
 
 /**
  * Pages copied per step; between steps the event loop runs, so a server taking
@@ -15,15 +16,6 @@ function withCompanions(file: string): string[] {
 
 /** A temporary copy (or its journal) and the process that was writing it. */
 const PARTIAL = /\.partial-(\d+)(-journal|-wal|-shm)?$/;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the temporary files of snapshots whose process is gone (killed

@@ -37,7 +37,8 @@ function ownerOf(lockPath: string): number | undefined {
   }
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid is alive (EPERM: it runs, as another user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
