@@ -7,6 +7,7 @@
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import { EventService } from './events/service.ts';
+import { PhaseStore } from './experiments/phases.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
@@ -23,7 +24,6 @@ import { PaywallDrafts } from './paywalls/draft/drafts.ts';
 import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
-import { PhaseStore } from './paywalls/phases.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { PaywallStore } from './paywalls/store.ts';
 import { ProductManager } from './products/service.ts';

@@ -1,7 +1,7 @@
+import type { FoldQuery, FoldResult } from '../experiments/fold/fold-types.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
-import type { FoldQuery, FoldResult } from './derived/fold-types.ts';
 import { LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
 import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';

@@ -3,9 +3,8 @@
  * variants, weights and control) read from the phase, and every figure of
  * docs/experiments.md computed from the counts the event writer folded.
  */
-import type { FoldResult, VariantFigures } from '../events/derived/fold-types.ts';
+
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
-import type { PhaseDesign } from '../paywalls/phases.ts';
 import { chanceToBeat, chanceToBeBestOf } from './bayes.ts';
 import { decide } from './decision.ts';
 import {
@@ -20,6 +19,8 @@ import {
   relativeInference,
   usersNeededPerVariant,
 } from './effects.ts';
+import type { FoldResult, VariantFigures } from './fold/fold-types.ts';
+import type { PhaseDesign } from './phases.ts';
 import type { Phase, Results } from './schema.ts';
 import { bucketShares, type Moments, meanChanceToBeat, meanInterval, sampleRatioMismatch, wilsonInterval } from './statistics.ts';
 

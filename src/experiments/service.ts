@@ -4,11 +4,12 @@
  * computes the statistics. Speaks no HTTP; unknown phases and audiences are
  * DomainErrors.
  */
-import type { FoldQuery, FoldResult } from '../events/derived/fold-types.ts';
+
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
-import type { PhaseDesign, PhaseRow } from '../paywalls/phases.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { Analysis } from './effects.ts';
+import type { FoldQuery, FoldResult } from './fold/fold-types.ts';
+import type { PhaseDesign, PhaseRow } from './phases.ts';
 import { buildResults, readSettings, segmentDesign } from './results.ts';
 import type { Results } from './schema.ts';
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { type PhaseOptions, type PhaseRow, type PhaseStore, phaseDesign, phaseInfo, phaseSeed } from '../experiments/phases.ts';
 import { DomainError, type FieldError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
@@ -10,7 +11,6 @@ import { type DocumentError, type PaywallDeps, type PaywallOutput, validatePaywa
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
-import { type PhaseOptions, type PhaseRow, type PhaseStore, phaseDesign, phaseInfo, phaseSeed } from './phases.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
 import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
 

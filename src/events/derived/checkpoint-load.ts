@@ -4,7 +4,7 @@
  * checkpoint left them.
  */
 import type { Database } from '../../db/database.ts';
-import { CHUNK_ENTRIES } from './experiment-log.ts';
+import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { ANY_TYPE, type DerivedState } from './state.ts';
 

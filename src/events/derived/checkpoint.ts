@@ -8,9 +8,9 @@
  * from the raw events, so deleting derived state loses nothing.
  */
 import { type Database, sortInMemory } from '../../db/database.ts';
+import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
 import { loadCheckpoint } from './checkpoint-load.ts';
 import { derivedEvent, SEQ_COLUMN, STORED_EVENT_COLUMNS, type StoredEventRow } from './derived-event.ts';
-import { CHUNK_ENTRIES } from './experiment-log.ts';
 import { ID_HASH_SQL, idHash } from './id-hash.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { PendingIndexes } from './pending.ts';

@@ -8,9 +8,10 @@
  * take a project past one is refused by index with the limit's code, and
  * the state never meets a name it cannot keep after a commit.
  */
+
+import { DEFAULT_SEGMENT } from '../../experiments/fold/segments.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
-import { DEFAULT_SEGMENT } from './segments.ts';
 import type { DerivedState } from './state.ts';
 
 const MAX_EVENT_TYPES_PER_PROJECT = 1000;

@@ -6,16 +6,17 @@
  * seconds (checkpoint.ts). The raw events stay the only source of truth: the
  * state is rebuilt from them when its checkpoint is missing.
  */
+
+import { PhaseFold } from '../../experiments/fold/experiment-fold.ts';
+import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from '../../experiments/fold/fold-types.ts';
+import { LinkedUsers, type PurchaseFeed, type PurchaseRow } from '../../experiments/fold/purchase-records.ts';
+import { DEFAULT_SEGMENT, ExperimentLogs } from '../../experiments/fold/segments.ts';
 import type { Stats } from '../schema.ts';
 import { KNOWN_EVENT_TYPES } from '../schema.ts';
 import { dayOf, dayText } from '../time.ts';
 import { UNKNOWN_VARIANT } from '../variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
-import { PhaseFold } from './experiment-fold.ts';
-import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { LinkedUsers, type PurchaseFeed, type PurchaseRow } from './purchase-records.ts';
-import { DEFAULT_SEGMENT, ExperimentLogs } from './segments.ts';
 import { UserDictionary } from './users.ts';
 
 /** The stored type of a day's set of users of any type; no event type can be spelled so. */

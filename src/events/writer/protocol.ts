@@ -1,4 +1,4 @@
-import type { FoldQuery, FoldResult } from '../derived/fold-types.ts';
+import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
 import type { LimitCode } from '../derived/limits.ts';
 import type { Stats } from '../schema.ts';
 

@@ -6,8 +6,8 @@
  */
 import type { Database } from '../../db/database.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
+import { PurchaseFeed } from '../../experiments/fold/purchase-records.ts';
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
-import { PurchaseFeed } from '../derived/purchase-records.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { Retention } from './retention.ts';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
-import type { FoldQuery, FoldResult } from '../derived/fold-types.ts';
 import type { Stats } from '../schema.ts';
 import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 

@@ -19,7 +19,7 @@ interface CatalogProduct {
 interface CompileInput {
   paywallId: string;
   revision: number;
-  /** The current experiment phase's seed suffix (paywalls/phases.ts); none by default. */
+  /** The current experiment phase's seed suffix (experiments/phases.ts); none by default. */
   seedSuffix?: string;
   document: PaywallOutput;
   /** The project's product with this id, undefined when it has none. */

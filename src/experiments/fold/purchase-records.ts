@@ -7,7 +7,7 @@
  * "Attribution").
  */
 import type { Database } from '../../db/database.ts';
-import type { UserDictionary } from './users.ts';
+import type { UserDictionary } from '../../events/derived/users.ts';
 
 export interface PurchaseRow {
   seq: number;

@@ -11,7 +11,7 @@
  * treatment in the phase before (carry-over).
  */
 import type { Database } from '../db/database.ts';
-import type { PaywallOutput } from './document/schema.ts';
+import type { PaywallOutput } from '../paywalls/document/schema.ts';
 
 /** What defines the split of users into variants: the part of a document a phase is about. */
 export interface PhaseDesign {

@@ -21,8 +21,8 @@
  * pass over the users, not a pass over every event (whose random accesses
  * to per-user arrays cost most of a full fold).
  */
-import { MAX_REVENUE } from '../schema.ts';
-import { DAY_MS, dayText } from '../time.ts';
+import { MAX_REVENUE } from '../../events/schema.ts';
+import { DAY_MS, dayText } from '../../events/time.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
 import { addRevenue, CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
