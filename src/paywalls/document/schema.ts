@@ -60,3 +60,5 @@ export const PaywallSchema = v.strictObject({
 });
 
 export type PaywallOutput = v.InferOutput<typeof PaywallSchema>;
+/** The document as a client writes it, before the schema's defaults (the dashboard's draft). */
+export type PaywallInput = v.InferInput<typeof PaywallSchema>;

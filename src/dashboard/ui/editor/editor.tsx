@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PaywallInput } from '../../../paywalls/document/schema.ts';
 import type { DraftValidation } from '../../../paywalls/draft/schema.ts';
 import type { PaywallDetail, PaywallInfo, PaywallWritten, Published } from '../../../paywalls/schema.ts';
 import { ApiError, call, enc } from '../api.ts';
@@ -36,7 +37,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
   const [text, setText] = useState('');
   const [saved, setSaved] = useState('');
   const [check, setCheck] = useState<Check>({ state: 'checking', errors: [], warnings: [] });
-  const [valid, setValid] = useState<unknown>(null);
+  const [valid, setValid] = useState<PaywallInput | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -80,7 +81,8 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
         const { body } = await call<DraftValidation>(secret, 'POST', `/api/paywalls/${enc(id)}/validate`, { body: document });
         if (mine !== sequence.current) return;
         setCheck({ state: 'valid', errors: [], warnings: body.warnings });
-        setValid(document);
+        // The server accepted it: a paywall document as written.
+        setValid(document as PaywallInput);
       } catch (failure) {
         if (mine !== sequence.current) return;
         if (failure instanceof ApiError && failure.status === 422) setCheck({ state: 'invalid', errors: failure.errors, warnings: [] });

@@ -1,6 +1,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { PaywallAction } from '../../../../render/index.ts';
+import type { PaywallInput } from '../../../paywalls/document/schema.ts';
+import type { PreviewRequest } from '../../../paywalls/draft/schema.ts';
 import type { ResolvedPaywall } from '../../../paywalls/resolve/schema.ts';
 import type { RevisionDetail } from '../../../paywalls/schema.ts';
 import { type ApiError, call, enc } from '../api.ts';
@@ -8,23 +10,17 @@ import { SelectField } from '../widgets.tsx';
 import { PaywallCanvas } from './paywall-canvas.tsx';
 import { type SamplePrice, SamplePrices, samplePrices } from './sample-prices.tsx';
 
-interface DocumentShape {
-  default_locale?: string;
-  strings?: Record<string, unknown>;
-  variants?: { id?: string; holdout?: boolean }[];
-}
-
 /**
  * The server's resolve of the draft (the document as last validated) or of
  * the live revision, for a variant, locale, platform and country the author
  * picks, drawn by dist/render with sample store prices the author sets.
  */
-export function Preview(props: { secret: string; id: string; draft: unknown; liveRevision: number | null }): JSX.Element {
+export function Preview(props: { secret: string; id: string; draft: PaywallInput | null; liveRevision: number | null }): JSX.Element {
   const [source, setSource] = useState<'draft' | 'live'>('draft');
-  const [live, setLive] = useState<unknown>(null);
+  const [live, setLive] = useState<RevisionDetail['document'] | null>(null);
   const [variant, setVariant] = useState('');
   const [locale, setLocale] = useState('');
-  const [platform, setPlatform] = useState('');
+  const [platform, setPlatform] = useState<NonNullable<PreviewRequest['platform']> | ''>('');
   const [country, setCountry] = useState('');
   const [asOlderApp, setAsOlderApp] = useState(false);
   const [resolved, setResolved] = useState<ResolvedPaywall | null>(null);
@@ -43,14 +39,14 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
     );
   }, [source, props.liveRevision, props.id, props.secret]);
 
-  const document = (source === 'live' ? live : props.draft) as DocumentShape | null;
-  const variants = (document?.variants ?? [{ id: 'default' }]).map((v) => v.id ?? '').filter((id) => id !== '');
+  const document: PaywallInput | null = source === 'live' ? live : props.draft;
+  const variants = document?.variants?.map((variant) => variant.id) ?? ['default'];
   const locales = Object.keys(document?.strings ?? {});
   const countryValid = country === '' || /^[A-Za-z]{2}$/.test(country);
 
   useEffect(() => {
     if (!document || !countryValid) return;
-    const request: Record<string, unknown> = { document };
+    const request: PreviewRequest = { document };
     if (variant !== '' && variants.includes(variant)) request.variant = variant;
     if (locale !== '') request.locale = locale;
     if (platform !== '') request.platform = platform;
@@ -100,7 +96,7 @@ export function Preview(props: { secret: string; id: string; draft: unknown; liv
         />
         <div class="field">
           <label for="preview-platform">Platform</label>
-          <select id="preview-platform" value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
+          <select id="preview-platform" value={platform} onChange={(e) => setPlatform(e.currentTarget.value as NonNullable<PreviewRequest['platform']> | '')}>
             <option value="">Any</option>
             <option value="ios">iOS</option>
             <option value="android">Android</option>
