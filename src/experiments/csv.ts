@@ -1,6 +1,7 @@
 /**
  * The variants table of the results as CSV (RFC 4180): one row per variant,
- * the revenue columns once per currency. Empty cells are the JSON's nulls.
+ * the trial metric's columns, then the revenue columns once per currency
+ * (`revenue_CUR` is net revenue, with gross and refunded beside it). Empty cells are the JSON's nulls.
  */
 import type { Results } from './schema.ts';
 
@@ -30,9 +31,24 @@ export function resultsCsv(results: Results): string {
     'chance_to_be_best',
     'mde_relative',
     'analysis',
+    'trial_starts',
+    'trial_conversions',
+    'trial_started_rate',
+    'trial_started_rate_ci95_low',
+    'trial_started_rate_ci95_high',
+    'trial_started_uplift_relative',
+    'trial_started_uplift_ci95_low',
+    'trial_started_uplift_ci95_high',
+    'trial_started_p_value',
+    'trial_started_p_value_adjusted',
+    'trial_started_chance_to_beat_control',
+    'trial_started_chance_to_be_best',
+    'trial_started_mde_relative',
     ...currencies.flatMap((currency) =>
       [
         'revenue',
+        'revenue_gross',
+        'revenue_refunded',
         'revenue_per_exposed_user',
         'revenue_per_exposed_user_ci95_low',
         'revenue_per_exposed_user_ci95_high',
@@ -66,10 +82,25 @@ export function resultsCsv(results: Results): string {
     variant.chance_to_be_best,
     variant.mde_relative,
     results.analysis,
+    variant.trial_starts,
+    variant.trial_conversions,
+    variant.trial_started.rate,
+    variant.trial_started.rate_ci95?.[0],
+    variant.trial_started.rate_ci95?.[1],
+    variant.trial_started.uplift?.relative,
+    variant.trial_started.uplift?.ci95[0],
+    variant.trial_started.uplift?.ci95[1],
+    variant.trial_started.uplift?.p_value,
+    variant.trial_started.uplift?.p_value_adjusted,
+    variant.trial_started.chance_to_beat_control,
+    variant.trial_started.chance_to_be_best,
+    variant.trial_started.mde_relative,
     ...currencies.flatMap((currency) => {
       const revenue = variant.revenue.find((entry) => entry.currency === currency);
       return [
         revenue?.total,
+        revenue?.gross,
+        revenue?.refunded,
         revenue?.per_exposed_user,
         revenue?.per_exposed_user_ci95?.[0],
         revenue?.per_exposed_user_ci95?.[1],

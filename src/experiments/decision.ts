@@ -30,7 +30,10 @@ const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 
 export function decide(input: DecisionInput): Decision {
   const { comparisons, control, metric, targetUplift } = input;
-  const what = metric === 'conversion' ? 'conversion' : `revenue per exposed user in ${metric.slice('revenue:'.length)}`;
+  const what =
+    metric === 'conversion' ? 'conversion' : metric === 'trial_started' ? 'trial starts' : `revenue per exposed user in ${metric.slice('revenue:'.length)}`;
+  // Readiness counts what the metric counts: a trial test may see its trials long before the purchases after them.
+  const counted = metric === 'trial_started' ? 'trial starts' : 'conversions';
   if (input.srmOk === false) {
     return {
       status: 'srm_failed',
@@ -42,7 +45,7 @@ export function decide(input: DecisionInput): Decision {
     return {
       status: 'not_enough_data',
       variant: null,
-      reason: 'Too few users or conversions yet (each variant needs 100 exposed users and the segment 10 conversions): keep the experiment running.',
+      reason: `Too few users or ${counted} yet (each variant needs 100 exposed users and the segment 10 ${counted}): keep the experiment running.`,
     };
   }
   const known = comparisons.filter((comparison): comparison is Comparison => comparison !== null);

@@ -5,24 +5,13 @@
  */
 
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
-import { chanceToBeat, chanceToBeBestOf } from './bayes.ts';
 import { decide } from './decision.ts';
-import {
-  type Analysis,
-  conversionEffect,
-  differenceInference,
-  type Estimate,
-  holm,
-  meanDifference,
-  meanRelativeEffect,
-  minimumDetectableEffect,
-  relativeInference,
-  usersNeededPerVariant,
-} from './effects.ts';
+import { type Analysis, differenceInference, meanDifference, meanRelativeEffect, usersNeededPerVariant } from './effects.ts';
 import type { FoldResult, VariantFigures } from './fold/fold-types.ts';
 import type { PhaseDesign } from './phases.ts';
+import { rateMetric, uplifts } from './rate-metric.ts';
 import type { Phase, Results } from './schema.ts';
-import { bucketShares, type Moments, meanChanceToBeat, meanInterval, sampleRatioMismatch, wilsonInterval } from './statistics.ts';
+import { bucketShares, type Moments, meanChanceToBeat, meanInterval, sampleRatioMismatch } from './statistics.ts';
 
 /** Below these, `enough_data` is false: too few users or conversions for the statistics to mean much (docs/experiments.md). */
 const MIN_EXPOSED_PER_VARIANT = 100;
@@ -75,23 +64,10 @@ export function readSettings(settings: ExperimentSettings | undefined, override:
   };
 }
 
-type Uplift = Results['variants'][number]['uplift'];
-
-/** Inferences of the non-control variants of one metric, with Holm-adjusted p-values (the control's entry stays null). */
-function uplifts(estimates: (Estimate | null)[], analysis: Analysis): Uplift[] {
-  const inferences = estimates.map((estimate) => relativeInference(estimate, analysis));
-  const adjusted = holm(inferences.map((inference) => inference?.p_value ?? null));
-  return inferences.map((inference, i) =>
-    inference === null ? null : { relative: inference.value, ci95: inference.ci95, p_value: inference.p_value, p_value_adjusted: adjusted[i]! },
-  );
-}
-
 export function buildResults(paywallId: string, audience: string | null, phase: Phase, segment: SegmentDesign, fold: FoldResult, read: ReadSettings): Results {
   const { analysis } = read;
   const c = segment.variants.indexOf(segment.control);
   const control = fold.variants[c]!;
-  const nc = control.exposed_users;
-  const cc = control.conversions;
   const shares = bucketShares(segment.variants.map((id) => segment.weights[id]!));
   const observed = new Map<string, number>();
   const srmShares = new Map<string, number>();
@@ -100,10 +76,14 @@ export function buildResults(paywallId: string, audience: string | null, phase: 
     srmShares.set(id, shares[i]!);
   });
   const srm = sampleRatioMismatch(observed, srmShares);
-  const totalConversions = fold.variants.reduce((sum, variant) => sum + variant.conversions, 0);
-  const enoughData = fold.variants.every((variant) => variant.exposed_users >= MIN_EXPOSED_PER_VARIANT) && totalConversions >= MIN_CONVERSIONS;
-  const conversion = uplifts(
-    fold.variants.map((figures, i) => (i === c ? null : conversionEffect(figures.conversions, figures.exposed_users, cc, nc))),
+  const conversion = rateMetric(
+    fold.variants.map((figures) => ({ users: figures.conversions, exposed: figures.exposed_users })),
+    c,
+    analysis,
+  );
+  const trialStarted = rateMetric(
+    fold.variants.map((figures) => ({ users: figures.trial_starts, exposed: figures.exposed_users })),
+    c,
     analysis,
   );
   const moments = (figures: VariantFigures, r: number): Moments => ({
@@ -121,13 +101,16 @@ export function buildResults(paywallId: string, audience: string | null, phase: 
       difference: fold.variants.map((figures, i) => (i === c ? null : differenceInference(meanDifference(moments(figures, r), controlMoments), analysis))),
     };
   });
-  const withUsers = fold.variants.flatMap((figures, i) => (figures.exposed_users > 0 ? [i] : []));
-  const best = chanceToBeBestOf(withUsers.map((i) => ({ conversions: fold.variants[i]!.conversions, n: fold.variants[i]!.exposed_users })));
-  const primary =
-    read.primaryMetric === 'conversion'
-      ? conversion
-      : revenue[fold.currencies.findIndex((entry) => `revenue:${entry.currency}` === read.primaryMetric)]?.uplift;
-  const usersNeeded = nc > 0 ? usersNeededPerVariant(cc / nc, read.targetUplift) : null;
+  // A trial test is decided, powered and judged ready on trial starts; the other metrics on conversions.
+  const onTrials = read.primaryMetric === 'trial_started';
+  const successes = (figures: VariantFigures) => (onTrials ? figures.trial_starts : figures.conversions);
+  const primary = read.primaryMetric.startsWith('revenue:')
+    ? revenue[fold.currencies.findIndex((entry) => `revenue:${entry.currency}` === read.primaryMetric)]?.uplift
+    : (onTrials ? trialStarted : conversion).map((figures) => figures.uplift);
+  const totalSuccesses = fold.variants.reduce((sum, figures) => sum + successes(figures), 0);
+  const enoughData = fold.variants.every((figures) => figures.exposed_users >= MIN_EXPOSED_PER_VARIANT) && totalSuccesses >= MIN_CONVERSIONS;
+  const nc = control.exposed_users;
+  const usersNeeded = nc > 0 ? usersNeededPerVariant(successes(control) / nc, read.targetUplift) : null;
   const decision = decide({
     srmOk: srm.ok,
     enoughData,
@@ -156,23 +139,21 @@ export function buildResults(paywallId: string, audience: string | null, phase: 
     srm,
     variants: segment.variants.map((id, i) => {
       const figures = fold.variants[i]!;
-      const n = figures.exposed_users;
-      const conversions = figures.conversions;
-      const compared = i !== c && n > 0 && nc > 0;
-      const chance = withUsers.indexOf(i);
+      const converted = conversion[i]!;
       return {
         variant_id: id,
-        exposed_users: n,
-        conversions,
-        conversion_rate: n === 0 ? null : conversions / n,
-        conversion_rate_ci95: wilsonInterval(conversions, n),
-        uplift: conversion[i]!,
-        p_value: conversion[i]?.p_value ?? null,
-        chance_to_beat_control: compared ? chanceToBeat(conversions, n, cc, nc) : null,
-        chance_to_be_best: chance === -1 ? null : best[chance]!,
-        mde_relative: i === c ? null : minimumDetectableEffect(n, cc, nc),
+        exposed_users: figures.exposed_users,
+        conversions: figures.conversions,
+        conversion_rate: converted.rate,
+        conversion_rate_ci95: converted.rate_ci95,
+        uplift: converted.uplift,
+        p_value: converted.uplift?.p_value ?? null,
+        chance_to_beat_control: converted.chance_to_beat_control,
+        chance_to_be_best: converted.chance_to_be_best,
+        mde_relative: converted.mde_relative,
         trial_starts: figures.trial_starts,
         trial_conversions: figures.trial_conversions,
+        trial_started: trialStarted[i]!,
         revenue: figures.revenue.map((entry, r) => {
           const mean = meanInterval(moments(figures, r));
           const difference = revenue[r]!.difference[i]!;
@@ -183,7 +164,7 @@ export function buildResults(paywallId: string, audience: string | null, phase: 
             refunded: entry.refunded,
             per_exposed_user: mean?.mean ?? null,
             per_exposed_user_ci95: mean?.ci95 ?? null,
-            chance_to_beat_control: compared ? meanChanceToBeat(moments(figures, r), moments(control, r)) : null,
+            chance_to_beat_control: i !== c && figures.exposed_users > 0 && nc > 0 ? meanChanceToBeat(moments(figures, r), moments(control, r)) : null,
             uplift: revenue[r]!.uplift[i]!,
             difference: difference === null ? null : { value: difference.value, ci95: difference.ci95 },
             winsorized_at: fold.currencies[r]!.cap,

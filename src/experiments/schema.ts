@@ -41,7 +41,7 @@ export const ResultsQuerySchema = v.object({
   ),
 });
 
-const Uplift = v.pipe(
+const UpliftSchema = v.pipe(
   v.nullable(
     v.object({
       relative: v.pipe(v.number(), v.description('m_v / m_c − 1')),
@@ -52,6 +52,17 @@ const Uplift = v.pipe(
   ),
   v.description('null for the control, and where m_c = 0 or se = 0'),
 );
+export type Uplift = v.InferOutput<typeof UpliftSchema>;
+
+const RateFiguresSchema = v.object({
+  rate: v.pipe(v.nullable(v.number()), v.description('the users who did it / exposed_users; null without exposed users')),
+  rate_ci95: v.pipe(v.nullable(Interval), v.description('Wilson score interval')),
+  uplift: UpliftSchema,
+  chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('P(X_v > X_c), Beta posteriors; null for the control')),
+  chance_to_be_best: v.pipe(v.nullable(v.number()), v.description('P(this rate is the largest), Beta posteriors; null without users')),
+  mde_relative: v.pipe(v.nullable(v.number()), v.description('smallest relative lift detectable now with 80 % power, two-sided 5 %; null for the control')),
+});
+export type RateFigures = v.InferOutput<typeof RateFiguresSchema>;
 
 const RevenueSchema = v.object({
   currency: v.string(),
@@ -61,7 +72,7 @@ const RevenueSchema = v.object({
   per_exposed_user: v.pipe(v.nullable(v.number()), v.description('net revenue per exposed user')),
   per_exposed_user_ci95: v.nullable(Interval),
   chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('Φ((m_v − m_c)/√(s_v²/n_v + s_c²/n_c)); null for the control')),
-  uplift: Uplift,
+  uplift: UpliftSchema,
   difference: v.pipe(
     v.nullable(v.object({ value: v.number(), ci95: Interval })),
     v.description('m_v − m_c with the analysis interval on se = √(s_v²/n_v + s_c²/n_c); null for the control'),
@@ -81,19 +92,24 @@ export const ResultsSchema = v.object({
   phase: PhaseSchema,
   control: v.string(),
   analysis: v.pipe(v.picklist(['sequential', 'fixed']), v.description('the analysis behind intervals and p-values')),
-  primary_metric: v.pipe(v.string(), v.description('"conversion" or "revenue:CUR": what the decision is taken on')),
+  primary_metric: v.pipe(v.string(), v.description('"conversion", "trial_started" or "revenue:CUR": what the decision is taken on')),
   decision: DecisionSchema,
   power: v.object({
     target_uplift: v.pipe(v.number(), v.description('experiment.target_uplift (default 0.10)')),
     users_needed_per_variant: v.pipe(
       v.nullable(v.number()),
       v.description(
-        "exposed users per variant to detect target_uplift over the control's rate with 80 % power, two-sided 5 %; null while the control converts nobody",
+        'exposed users per variant to detect target_uplift over the control\'s conversion rate (its trial start rate when primary_metric is "trial_started") with 80 % power, two-sided 5 %; null while that rate is 0',
       ),
     ),
   }),
   conversion_window_hours: v.nullable(v.number()),
-  enough_data: v.pipe(v.boolean(), v.description('false while a variant has fewer than 100 exposed users or the segment fewer than 10 conversions')),
+  enough_data: v.pipe(
+    v.boolean(),
+    v.description(
+      'false while a variant has fewer than 100 exposed users or the segment fewer than 10 conversions (10 trial starts when primary_metric is "trial_started")',
+    ),
+  ),
   multiple_exposure_users: v.number(),
   srm: v.object({
     p_value: v.nullable(v.number()),
@@ -108,13 +124,17 @@ export const ResultsSchema = v.object({
       conversions: v.number(),
       conversion_rate: v.nullable(v.number()),
       conversion_rate_ci95: v.pipe(v.nullable(Interval), v.description('Wilson score interval')),
-      uplift: Uplift,
+      uplift: UpliftSchema,
       p_value: v.pipe(v.nullable(v.number()), v.description('uplift.p_value')),
       chance_to_beat_control: v.pipe(v.nullable(v.number()), v.description('P(X_v > X_c), Beta posteriors; null for the control')),
       chance_to_be_best: v.pipe(v.nullable(v.number()), v.description('P(this rate is the largest), Beta posteriors; null without users')),
       mde_relative: v.pipe(v.nullable(v.number()), v.description('smallest relative lift detectable now with 80 % power, two-sided 5 %; null for the control')),
       trial_starts: v.pipe(v.number(), v.description('exposed users with a trial_started record')),
       trial_conversions: v.pipe(v.number(), v.description('of those, users with a trial_converted record after their trial start')),
+      trial_started: v.pipe(
+        RateFiguresSchema,
+        v.description('the "trial started" metric: trial_starts over exposed_users, with the statistics of conversion (primary_metric "trial_started")'),
+      ),
       revenue: v.array(RevenueSchema),
     }),
   ),

@@ -286,7 +286,10 @@ test('from sign-in to a published, previewed paywall with events, products and k
     // Net revenue, the refund and the trial of x0 show in its variant's row.
     assert.match(await line.locator('td[data-label="Conversions"]').innerText(), /1 trial, 1 converted/);
     assert.match(await line.locator('td[data-label="Net revenue per user, USD"]').innerText(), /after 9\.99 refunded/);
+    // With a trial started, the trial started rate has its column: 1 of the variant's exposed users.
+    assert.match(await line.locator('td[data-label="Trial started"]').innerText(), new RegExp(`^${((100 * 1) / exposed[variant]!).toFixed(2)} %`));
   }
+  await page.getByRole('columnheader', { name: 'Trial started (95 % interval)' }).waitFor();
   await page.getByRole('columnheader', { name: 'Net revenue per user, EUR' }).waitFor();
   await page.getByRole('columnheader', { name: 'Net revenue per user, USD' }).waitFor();
   // uPlot draws each chart on a canvas, with a legend naming the variants.

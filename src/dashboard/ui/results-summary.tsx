@@ -40,7 +40,12 @@ function daysStillNeeded(results: Results, users: number, now = Date.now()): str
 /** The decision first, then the analysis used, the power line and how to read the figures. */
 export function ResultsSummary({ results }: { results: Results }): JSX.Element {
   const { decision, power } = results;
-  const metric = results.primary_metric === 'conversion' ? 'conversion' : `revenue per exposed user (${results.primary_metric.slice(8)})`;
+  const metric =
+    results.primary_metric === 'conversion'
+      ? 'conversion'
+      : results.primary_metric === 'trial_started'
+        ? 'trial starts'
+        : `revenue per exposed user (${results.primary_metric.slice(8)})`;
   return (
     <>
       <section class={`banner decision ${TONES[decision.status]}`} aria-labelledby="decision-title">
@@ -60,7 +65,7 @@ export function ResultsSummary({ results }: { results: Results }): JSX.Element {
       <p class="power">
         Power: to detect a {signed(power.target_uplift)} lift with 80 % power,{' '}
         {power.users_needed_per_variant === null
-          ? 'the control needs conversions first.'
+          ? `the control needs ${results.primary_metric === 'trial_started' ? 'trial starts' : 'conversions'} first.`
           : `each variant needs ${count(power.users_needed_per_variant, 'exposed user')}; ${daysStillNeeded(results, power.users_needed_per_variant)}.`}
       </p>
       <details class="how-to-read">

@@ -4,13 +4,10 @@ import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
 import { call, enc } from './api.ts';
 import { Chart } from './results-chart.tsx';
 import { ResultsSummary } from './results-summary.tsx';
-import { count, type Phase, type PhaseList, percent, type Results, signed } from './results-types.ts';
+import { VariantsTable } from './results-table.tsx';
+import { count, type Phase, type PhaseList, type Results } from './results-types.ts';
 import { go, href } from './route.ts';
 import { Problem, SelectField } from './widgets.tsx';
-
-const interval = (ci: [number, number] | null, format: (n: number) => string) => (ci === null ? '' : `${format(ci[0])} … ${format(ci[1])}`);
-const money = (value: number | null) => (value === null ? '—' : value.toFixed(2));
-const probability = (value: number | null) => (value === null ? '—' : value < 0.001 ? '< 0.001' : value.toFixed(3));
 
 /**
  * The results page: #/results lists the paywalls; #/results/ID/PHASE/AUDIENCE
@@ -143,7 +140,6 @@ function DownloadCsv({ secret, path, name }: { secret: string; path: string; nam
 }
 
 function ResultsView({ results }: { results: Results }): JSX.Element {
-  const currencies = [...new Set(results.variants.flatMap((variant) => variant.revenue.map((revenue) => revenue.currency)))];
   const { srm } = results;
   const nobody = results.variants.every((variant) => variant.exposed_users === 0);
   const [daily, setDaily] = useState(true);
@@ -165,103 +161,7 @@ function ResultsView({ results }: { results: Results }): JSX.Element {
           for example before the publish that started it, are counted in the phase before (or in none before the first publish), not here.
         </p>
       )}
-      <div class="table-wrap">
-        <table class="table results-table">
-          <caption class="visually-hidden">Variants of phase {results.phase.number}, compared with the control</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col" class="number">
-                Exposed users
-              </th>
-              <th scope="col" class="number">
-                Conversions
-              </th>
-              <th scope="col" class="number">
-                Conversion (95 % interval)
-              </th>
-              <th scope="col" class="number">
-                Uplift (95 % interval)
-              </th>
-              <th scope="col" class="number">
-                p-value (adjusted)
-              </th>
-              <th scope="col" class="number">
-                Chance to be best
-              </th>
-              <th scope="col" class="number">
-                MDE
-              </th>
-              {currencies.map((currency) => (
-                <th key={currency} scope="col" class="number">
-                  Net revenue per user, {currency}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {results.variants.map((variant) => (
-              <tr key={variant.variant_id}>
-                <th scope="row" data-label="Variant">
-                  <code>{variant.variant_id}</code>
-                  {variant.variant_id === results.control && <span class="badge">control</span>}
-                </th>
-                <td class="number" data-label="Exposed users">
-                  {variant.exposed_users}
-                </td>
-                <td class="number" data-label="Conversions">
-                  {variant.conversions}
-                  {variant.trial_starts > 0 && (
-                    <div class="muted small">
-                      {count(variant.trial_starts, 'trial')}, {variant.trial_conversions} converted
-                    </div>
-                  )}
-                </td>
-                <td class="number" data-label="Conversion">
-                  {percent(variant.conversion_rate, 2)}
-                  <div class="muted small">{interval(variant.conversion_rate_ci95, (n) => percent(n, 2))}</div>
-                </td>
-                <td class="number" data-label="Uplift">
-                  {variant.uplift ? signed(variant.uplift.relative) : '—'}
-                  <div class="muted small">{variant.uplift ? interval(variant.uplift.ci95, signed) : ''}</div>
-                </td>
-                <td class="number" data-label="p-value (adjusted)">
-                  {probability(variant.uplift?.p_value_adjusted ?? null)}
-                  <div class="muted small">{variant.uplift ? `raw ${probability(variant.uplift.p_value)}` : ''}</div>
-                </td>
-                <td class="number" data-label="Chance to be best">
-                  {percent(variant.chance_to_be_best)}
-                  <div class="muted small">{variant.chance_to_beat_control === null ? '' : `${percent(variant.chance_to_beat_control)} to beat control`}</div>
-                </td>
-                <td class="number" data-label="MDE">
-                  {variant.mde_relative === null ? '—' : `±${percent(variant.mde_relative)}`}
-                </td>
-                {currencies.map((currency) => {
-                  const revenue = variant.revenue.find((entry) => entry.currency === currency);
-                  return (
-                    <td key={currency} class="number" data-label={`Net revenue per user, ${currency}`}>
-                      {money(revenue?.per_exposed_user ?? null)}
-                      <div class="muted small">{interval(revenue?.per_exposed_user_ci95 ?? null, money)}</div>
-                      {revenue?.uplift && (
-                        <div class="muted small">
-                          {signed(revenue.uplift.relative)} ({interval(revenue.uplift.ci95, signed)}), p {probability(revenue.uplift.p_value_adjusted)}
-                        </div>
-                      )}
-                      {revenue && (
-                        <div class="muted small">
-                          net {money(revenue.total)}
-                          {revenue.refunded > 0 && ` after ${money(revenue.refunded)} refunded`}
-                        </div>
-                      )}
-                      {revenue?.winsorized_at != null && <div class="muted small">capped at {money(revenue.winsorized_at)} per user</div>}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <VariantsTable results={results} />
       {results.multiple_exposure_users > 0 && (
         <p class="muted small">
           {count(results.multiple_exposure_users, 'user')} saw more than one variant and {results.multiple_exposure_users === 1 ? 'is' : 'are'} left out of

@@ -8,9 +8,12 @@ import * as v from 'valibot';
 export const ExperimentSettingsSchema = v.strictObject({
   /** The analysis results use unless a request asks otherwise (default sequential: valid at every look). */
   analysis: v.optional(v.picklist(['sequential', 'fixed'], 'Must be "sequential" or "fixed"')),
-  /** The metric the decision is taken on: conversion (default) or revenue per exposed user in one currency. */
+  /** The metric the decision is taken on: conversion (default), trial started (trial tests) or revenue per exposed user in one currency. */
   primary_metric: v.optional(
-    v.pipe(v.string(), v.regex(/^(conversion|revenue:[A-Z]{3})$/, 'Must be "conversion" or "revenue:" and a currency such as "revenue:USD"')),
+    v.pipe(
+      v.string(),
+      v.regex(/^(conversion|trial_started|revenue:[A-Z]{3})$/, 'Must be "conversion", "trial_started" or "revenue:" and a currency such as "revenue:USD"'),
+    ),
   ),
   /** The smallest relative lift worth detecting (default 0.10): power planning and the no_difference decision. */
   target_uplift: v.optional(v.pipe(v.number(), v.minValue(0.001), v.maxValue(10))),
