@@ -187,6 +187,7 @@ test('results count client purchases, server sales, refunds and trials of linked
   }
   const after = (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json;
   const seen = compare(after, bruteForce(exposures, money, links, from), 'after identify');
+  compareCsv(await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results?format=csv`)).text(), bruteForce(exposures, money, links, from));
   // Late exposures with earlier times, under the other id of linked users: records before the old first exposure may now count.
   const late: Json[] = [];
   for (const e of exposures.filter((_, i) => i % 3 === 0)) {
@@ -235,4 +236,30 @@ function compare(body: Json, expected: ReturnType<typeof bruteForce>, where: str
     }
   }
   return { refunds, trials };
+}
+
+/** The CSV's net, gross and refunded revenue and trial columns against the brute force (CSV numbers are the JSON's, printed by String). */
+function compareCsv(csv: string, expected: ReturnType<typeof bruteForce>): void {
+  const [header, ...rows] = csv
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
+  const column = (row: string[], name: string) => {
+    const index = header!.indexOf(name);
+    assert.notEqual(index, -1, `the CSV has ${name}`);
+    return row[index]!;
+  };
+  assert.equal(rows.length, 2);
+  for (const row of rows) {
+    const f = expected[row[0]!]!;
+    assert.equal(Number(column(row, 'trial_starts')), f.trialStarts, `${row[0]} CSV trial starts`);
+    assert.equal(Number(column(row, 'trial_conversions')), f.trialConversions, `${row[0]} CSV trial conversions`);
+    assert.equal(Number(column(row, 'trial_started_rate')), f.trialStarts / f.exposed, `${row[0]} CSV trial started rate`);
+    for (const currency of ['USD', 'EUR']) {
+      const net = (f.net.get(currency) ?? []).reduce((sum, amount) => sum + amount, 0);
+      close(Number(column(row, `revenue_${currency}`)), net, `${row[0]} CSV net ${currency}`);
+      close(Number(column(row, `revenue_gross_${currency}`)), f.gross.get(currency) ?? 0, `${row[0]} CSV gross ${currency}`);
+      close(Number(column(row, `revenue_refunded_${currency}`)), f.refunded.get(currency) ?? 0, `${row[0]} CSV refunded ${currency}`);
+    }
+  }
 }
