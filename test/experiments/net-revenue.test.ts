@@ -23,7 +23,7 @@ interface Exposure {
 interface Money {
   user: string;
   ts: number;
-  /** sale, refund, trial_started or trial_converted (a client purchase is a sale). */
+  /** sale, renewal, refund, trial_started or trial_converted (a client purchase is a sale). */
   kind: string;
   revenue: number;
   currency: string;
@@ -70,7 +70,8 @@ function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, st
     const counted = money.filter(
       (m) => one(m.user) === id && (m.paywall === null || m.paywall === PAYWALL) && m.ts >= user.first && m.ts <= user.first + WINDOW_HOURS * HOUR,
     );
-    if (counted.some((m) => m.kind !== 'refund' && m.kind !== 'trial_started')) f.conversions++;
+    // A renewal converts no one: the user converted with the purchase it renews, or before the exposure.
+    if (counted.some((m) => m.kind === 'sale' || m.kind === 'trial_converted')) f.conversions++;
     const starts = counted.filter((m) => m.kind === 'trial_started').map((m) => m.ts);
     if (starts.length > 0) {
       f.trialStarts++;
@@ -148,7 +149,7 @@ test('results count client purchases, server sales, refunds and trials of linked
       }
       const kind = pick < 0.45 ? 'sale' : pick < 0.6 ? 'renewal' : pick < 0.75 ? 'refund' : pick < 0.88 ? 'trial_started' : 'trial_converted';
       const revenue = kind === 'trial_started' ? 0 : [2.5, 9.99, 49.99][Math.floor(rand() * 3)]!;
-      money.push({ user: buyer, ts, kind: kind === 'renewal' ? 'sale' : kind, revenue, currency, paywall });
+      money.push({ user: buyer, ts, kind, revenue, currency, paywall });
       records.push({
         id: `r${seq++}`,
         user_id: buyer,
@@ -201,6 +202,56 @@ test('results count client purchases, server sales, refunds and trials of linked
   compare(moved, bruteForce(exposures, money, links, from), 'after late exposures');
   // The workload exercises what it checks.
   assert.ok(seen.refunds > 0 && seen.trials > 0, JSON.stringify(seen));
+});
+
+test('renewals add revenue and convert no one: a subscriber is one conversion however often they renew', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const doc = {
+    name: 'Renewals',
+    default_locale: 'en',
+    strings: { en: { title: 'Go Pro' } },
+    root: { type: 'text', props: { text_key: 'title' } },
+    variants: [
+      { id: 'control', weight: 1, control: true },
+      { id: 'annual', weight: 1 },
+    ],
+  };
+  assert.equal((await api(url, keys.secret, '/api/paywalls/renewals', doc, 'PUT')).status, 201);
+  assert.equal((await api(url, keys.secret, '/api/paywalls/renewals/publish', '')).status, 200);
+  const from = Date.parse(((await (await api(url, keys.secret, '/api/paywalls/renewals/phases')).json()) as Json).phases.at(-1).started_at);
+  const seen = from + HOUR;
+  await ingest(url, keys.sdk, {
+    events: ['new', 'old', 'lapsed'].map((user) => ({
+      id: user,
+      type: 'screen_impression',
+      paywall_id: 'renewals',
+      variant_id: 'control',
+      user_id: user,
+      ts: seen,
+    })),
+  });
+  const record = (id: string, user: string, type: string, ts: number) => ({ id, user_id: user, type, ts, product_id: 'pro', revenue: 10, currency: 'USD' });
+  const stored = await api(url, keys.secret, '/api/purchases', {
+    purchases: [
+      // Bought after the exposure, then renewed twice: one conversion, 30 of revenue.
+      record('n1', 'new', 'initial_purchase', seen + 1000),
+      record('n2', 'new', 'renewal', seen + 2000),
+      record('n3', 'new', 'renewal', seen + 3000),
+      // Subscribed before the exposure: the renewal after it adds its revenue, the paywall converted no one.
+      record('o1', 'old', 'initial_purchase', seen - 1000),
+      record('o2', 'old', 'renewal', seen + 1000),
+      // A renewal alone (its purchase before paywalld knew the user) converts no one either.
+      record('l1', 'lapsed', 'renewal', seen + 1000),
+    ],
+  });
+  assert.equal(((await stored.json()) as Json).accepted, 6);
+  const body = (await (await api(url, keys.secret, '/api/paywalls/renewals/results')).json()) as Json;
+  const control = body.variants.find((variant: Json) => variant.variant_id === 'control');
+  assert.equal(control.exposed_users, 3);
+  assert.equal(control.conversions, 1);
+  assert.equal(control.revenue[0].gross, 50);
+  assert.equal(control.revenue[0].total, 50);
+  assert.equal(body.days.at(-1).variants.control.conversions, 1);
 });
 
 function close(actual: number, expected: number, message: string): void {

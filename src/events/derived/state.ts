@@ -72,7 +72,7 @@ interface CachedFold {
 
 const RECORD_KINDS: Record<string, FoldRecord['kind']> = {
   initial_purchase: 'sale',
-  renewal: 'sale',
+  renewal: 'renewal',
   non_renewing_purchase: 'sale',
   trial_converted: 'trial_converted',
   trial_started: 'trial_started',

@@ -207,6 +207,11 @@ export class PhaseFold {
       this.revenue.refund(key, record.revenue);
       return;
     }
+    // A renewal continues a purchase: the user converted with it (once), or before the exposure (not on this paywall).
+    if (kind === 'renewal') {
+      this.revenue.paid(key, record.revenue);
+      return;
+    }
     if (kind === 'trial_converted' && !(ts <= (this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY))) this.trialConverted.set(user, ts);
     if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
     this.revenue.paid(key, record.revenue);

@@ -24,14 +24,16 @@ export interface VariantFigures {
 
 /**
  * A purchase record (src/purchases/) as a fold counts it: a sale adds revenue
- * and converts, a refund takes revenue away and converts no one, a trial
- * start or conversion marks the user (a trial conversion is a sale too).
+ * and converts, a renewal adds revenue and converts no one (it continues a
+ * purchase: docs/revenue.md, "Attribution"), a refund takes revenue away and
+ * converts no one, a trial start or conversion marks the user (a trial
+ * conversion is a sale too).
  */
 export interface FoldRecord {
   /** The ordinal the user is counted under (linked ids joined). */
   user: number;
   ts: number;
-  kind: 'sale' | 'refund' | 'trial_started' | 'trial_converted';
+  kind: 'sale' | 'renewal' | 'refund' | 'trial_started' | 'trial_converted';
   revenue: number;
   currency: string;
 }
