@@ -6,6 +6,7 @@ import { bearer, startTestServer } from '../helpers/server.ts';
 import { random } from './workload.ts';
 
 const PAYWALL = 'net';
+const TWIN = 'net-twin';
 const WINDOW_HOURS = 6;
 const HOUR = 3_600_000;
 
@@ -39,7 +40,7 @@ const SERVER_TYPES: Record<string, string> = {
 };
 
 /** The figures of docs/revenue.md, "Attribution", computed over the raw records. */
-function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, string>, from: number) {
+function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, string>, from: number, paywall = PAYWALL) {
   const one = (id: string) => links.get(id) ?? id;
   const users = new Map<string, { variants: Set<string>; first: number }>();
   for (const e of exposures) {
@@ -68,7 +69,7 @@ function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, st
     const f = figures[[...user.variants][0]!]!;
     f.exposed++;
     const counted = money.filter(
-      (m) => one(m.user) === id && (m.paywall === null || m.paywall === PAYWALL) && m.ts >= user.first && m.ts <= user.first + WINDOW_HOURS * HOUR,
+      (m) => one(m.user) === id && (m.paywall === null || m.paywall === paywall) && m.ts >= user.first && m.ts <= user.first + WINDOW_HOURS * HOUR,
     );
     // A renewal converts no one: the user converted with the purchase it renews, or before the exposure.
     if (counted.some((m) => m.kind === 'sale' || m.kind === 'trial_converted')) f.conversions++;
@@ -110,10 +111,17 @@ test('results count client purchases, server sales, refunds and trials of linked
   assert.ok(put.status === 200 || put.status === 201, await put.text());
   assert.equal((await api(url, keys.secret, `/api/paywalls/${PAYWALL}/publish`, '')).status, 200);
   const from = Date.parse(((await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/phases`)).json()) as Json).phases.at(-1).started_at);
+  // A twin paywall with the same exposures: a second fold of the project, asked less often, applies the joins it missed at once.
+  assert.equal((await api(url, keys.secret, `/api/paywalls/${TWIN}`, doc, 'PUT')).status, 201);
+  assert.equal((await api(url, keys.secret, `/api/paywalls/${TWIN}/publish`, '')).status, 200);
+  const twinFrom = Date.parse(((await (await api(url, keys.secret, `/api/paywalls/${TWIN}/phases`)).json()) as Json).phases.at(-1).started_at);
   const rand = random(22);
   const exposures: Exposure[] = [];
   const money: Money[] = [];
   const links = new Map<string, string>();
+  /** Second devices of signed-in users, linked after the first links were read (their own random numbers: the workload above stays as it was). */
+  const devices = random(23);
+  const deviceLinks = new Map<string, string>();
   const events: Json[] = [];
   const records: Json[] = [];
   let seq = 0;
@@ -126,6 +134,14 @@ test('results count client purchases, server sales, refunds and trials of linked
     const variant = rand() < 0.5 ? 'control' : 'annual';
     const first = at(from + 60_000, 2);
     const seen = rand() < 0.05 ? ['control', 'annual'] : [variant];
+    if (identified && devices() < 0.3) {
+      // Sent before the first device's events, the second device gets the smaller ordinal: its link moves the user's fold state onto it.
+      const device = `device-${i}`;
+      deviceLinks.set(device, signedIn);
+      const v = devices() < 0.2 ? (variant === 'control' ? 'annual' : 'control') : variant;
+      exposures.push({ user: device, ts: first + 30_000, variant: v });
+      events.push({ id: `e${seq++}`, type: 'screen_impression', paywall_id: PAYWALL, variant_id: v, user_id: device, ts: first + 30_000 });
+    }
     for (const [n, v] of seen.entries()) {
       const ts = first + n * 60_000;
       const user = identified && rand() < 0.3 ? signedIn : anonymous;
@@ -180,8 +196,12 @@ test('results count client purchases, server sales, refunds and trials of linked
   assert.equal(((await stored.json()) as Json).accepted, records.length);
   const expectedBefore = bruteForce(exposures, money, new Map(), from);
   await ingest(url, keys.sdk, { events });
+  const twinEvents = events.filter((e) => e.type === 'screen_impression').map((e) => ({ ...e, id: `twin-${e.id}`, paywall_id: TWIN }));
+  await ingest(url, keys.sdk, { events: twinEvents });
   const before = (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json;
   compare(before, expectedBefore, 'before identify');
+  const twin = async () => (await (await api(url, keys.secret, `/api/paywalls/${TWIN}/results`)).json()) as Json;
+  compare(await twin(), bruteForce(exposures, money, new Map(), twinFrom, TWIN), 'twin before identify');
   for (const [anonymous, user] of links) {
     const linked = await api(url, keys.sdk, '/api/sdk/identify', { anonymous_id: anonymous, user_id: user });
     assert.equal(linked.status, 200, await linked.text());
@@ -189,6 +209,19 @@ test('results count client purchases, server sales, refunds and trials of linked
   const after = (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json;
   const seen = compare(after, bruteForce(exposures, money, links, from), 'after identify');
   compareCsv(await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results?format=csv`)).text(), bruteForce(exposures, money, links, from));
+  // The second devices' links, read by the fold the first ones were joined in.
+  for (const [device, user] of deviceLinks) {
+    const linked = await api(url, keys.sdk, '/api/sdk/identify', { anonymous_id: device, user_id: user });
+    assert.equal(linked.status, 200, await linked.text());
+    links.set(device, user);
+  }
+  assert.ok(deviceLinks.size > 5, `${deviceLinks.size} second devices`);
+  compare(
+    (await (await api(url, keys.secret, `/api/paywalls/${PAYWALL}/results`)).json()) as Json,
+    bruteForce(exposures, money, links, from),
+    'after second devices',
+  );
+  compare(await twin(), bruteForce(exposures, money, links, twinFrom, TWIN), 'twin after both links');
   // Late exposures with earlier times, under the other id of linked users: records before the old first exposure may now count.
   const late: Json[] = [];
   for (const e of exposures.filter((_, i) => i % 3 === 0)) {

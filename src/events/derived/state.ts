@@ -9,7 +9,8 @@
 
 import { PhaseFold } from '../../experiments/fold/experiment-fold.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from '../../experiments/fold/fold-types.ts';
-import { LinkedUsers, type PurchaseFeed, type PurchaseRow } from '../../experiments/fold/purchase-records.ts';
+import { type LinkedUsers, ProjectJoins } from '../../experiments/fold/linked-users.ts';
+import type { PurchaseFeed, PurchaseRow } from '../../experiments/fold/purchase-records.ts';
 import { DEFAULT_SEGMENT, ExperimentLogs } from '../../experiments/fold/segments.ts';
 import type { Stats } from '../schema.ts';
 import { KNOWN_EVENT_TYPES } from '../schema.ts';
@@ -61,9 +62,10 @@ interface CachedFold {
   fold: PhaseFold;
   version: number;
   users: number;
-  /** The links the fold joined users by, their count then, and the last purchase record read. */
-  linked: LinkedUsers;
-  links: number;
+  projectId: string;
+  /** The joins of the project's links applied (a ProjectJoins position), its changes seen, and the last purchase record read. */
+  joinsRead: number;
+  linkChanges: number;
   recordSeq: number;
   /** Records of users the events have not seen yet: read again when new users appear. */
   waiting: PurchaseRow[];
@@ -109,6 +111,8 @@ export class DerivedState {
   readonly experiments = new ExperimentLogs();
   /** The folds of recently asked segments and phases, brought up to date at each ask (least recently used first). */
   private readonly folds = new Map<string, CachedFold>();
+  /** Per project, its users as the identity links join them, shared by its folds. */
+  private readonly joins = new Map<string, ProjectJoins>();
   /** project → paywall → variant → day → group */
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
   /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
@@ -175,8 +179,8 @@ export class DerivedState {
 
   /**
    * The experiment counts of one segment (null: the default split) over one
-   * phase, with the purchase records and identity links `feed` reads; new
-   * links rebuild the fold (they join users the fold counted apart).
+   * phase, with the purchase records and identity links `feed` reads; a new
+   * link joins, in the fold, the users it counted apart.
    */
   results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery, feed: PurchaseFeed): FoldResult {
     const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
@@ -189,24 +193,48 @@ export class DerivedState {
     const key = JSON.stringify([projectId, paywallId, audience, query]);
     let entry = this.folds.get(key);
     this.folds.delete(key);
-    const links = feed.links(projectId);
-    if (!entry || entry.links !== links.count || entry.linked.stale()) {
-      const linked = new LinkedUsers(projectId, this.users, links.read());
-      entry = { fold: new PhaseFold(segment, query, linked), version: -1, users: 0, linked, links: links.count, recordSeq: 0, waiting: [], result: undefined };
-    }
+    const project = this.joinsOf(projectId, feed);
+    // A new fold has counted nobody yet: the joins made before it have nothing to move.
+    entry ??= {
+      fold: new PhaseFold(segment, query, project.linked),
+      projectId,
+      joinsRead: project.end,
+      linkChanges: project.changes,
+      version: -1,
+      users: 0,
+      recordSeq: 0,
+      waiting: [],
+      result: undefined,
+    };
+    const joins = project.since(entry.joinsRead);
+    const linked = entry.linkChanges !== project.changes;
+    entry.joinsRead = project.end;
+    entry.linkChanges = project.changes;
     this.folds.set(key, entry);
     const rows = feed.recordsSince(projectId, entry.recordSeq);
     // Each fold holds a few arrays of one number per user of the project: few are kept.
     if (this.folds.size > CACHED_FOLDS) this.folds.delete(this.folds.keys().next().value!);
-    if (entry.result && entry.version === version && entry.users === users && rows.length === 0) return entry.result;
+    project.forget(Math.min(...[...this.folds.values()].filter((other) => other.projectId === projectId).map((other) => other.joinsRead)));
+    if (entry.result && entry.version === version && entry.users === users && rows.length === 0 && !linked) return entry.result;
     entry.recordSeq = rows.at(-1)?.seq ?? entry.recordSeq;
-    // A user gets an ordinal only as the users grow: only then can a waiting record find its user.
-    const retried = users === entry.users ? [] : entry.waiting.splice(0);
-    entry.fold.update(users, sources, foldRecords([...retried, ...rows], paywallId, entry.linked, entry.waiting));
+    // A waiting record finds its user once the users grow, or a link names one the events know.
+    const retried = users === entry.users && !linked ? [] : entry.waiting.splice(0);
+    entry.fold.update(users, sources, foldRecords([...retried, ...rows], paywallId, project.linked, entry.waiting), joins);
     entry.result = entry.fold.result();
     entry.version = version;
     entry.users = users;
     return entry.result;
+  }
+
+  /** The project's joined users, brought up to date with the links `feed` reads. */
+  private joinsOf(projectId: string, feed: PurchaseFeed): ProjectJoins {
+    let project = this.joins.get(projectId);
+    if (!project) this.joins.set(projectId, (project = new ProjectJoins(projectId, this.users, feed.links(projectId))));
+    else {
+      feed.links(projectId);
+      project.update();
+    }
+    return project;
   }
 
   /** Every group with its key, for the checkpoint. */

@@ -165,6 +165,11 @@ export class UserDictionary {
     return this.projects.get(projectId)?.lookup(userId) ?? -1;
   }
 
+  /** The id of an ordinal the project has handed out. */
+  userId(projectId: string, ordinal: number): string {
+    return this.projects.get(projectId)!.userId(ordinal);
+  }
+
   /** Users of a project: every ordinal is below this. */
   count(projectId: string): number {
     return this.projects.get(projectId)?.size ?? 0;

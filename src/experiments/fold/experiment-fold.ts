@@ -26,6 +26,7 @@ import { DAY_MS, dayText } from '../../events/time.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
 import { addRevenue, CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
+import type { Join } from './linked-users.ts';
 
 const UNSEEN = -1;
 const MULTIPLE = -2;
@@ -72,10 +73,11 @@ export class PhaseFold {
   /**
    * Reads the entries added since the last update; `users` is the project's
    * user count (every ordinal is below it), `sources` every segment of the
-   * paywall (this one included), whose purchases may count here, and
-   * `records` the purchase records stored since the last update.
+   * paywall (this one included), whose purchases may count here,
+   * `records` the purchase records stored since the last update and `joins`
+   * the users new links joined since then.
    */
-  update(users: number, sources: Segment[], records: FoldRecord[]): void {
+  update(users: number, sources: Segment[], records: FoldRecord[], joins: Join[] = []): void {
     if (users > this.users) {
       this.variantOf = grown(this.variantOf, users, UNSEEN);
       this.firstExposure = grown(this.firstExposure, users, Number.POSITIVE_INFINITY);
@@ -90,6 +92,7 @@ export class PhaseFold {
       index[code] = query.variants.indexOf(name);
     });
     const moved: number[] = [];
+    for (const join of joins) for (const ordinal of join.joined) this.absorb(join.counted, ordinal, moved);
     const remap = this.linked.remap.size === 0 ? undefined : this.linked.remap;
     const exposures = segment.exposures;
     for (let i = this.exposuresRead; i < exposures.length; ) {
@@ -140,6 +143,36 @@ export class PhaseFold {
       if (this.records.has(user) || sources.some((source) => ordinals.some((ordinal) => source.lastPurchase?.has(ordinal) === true)))
         this.recount(user, sources);
     }
+  }
+
+  /**
+   * Counts what the fold knows of `ordinal` (counted on its own until a
+   * link joined it) under `user`: variants and first exposure combined,
+   * records moved; its revenue and trials are forgotten and `user` goes to
+   * `moved`, whose purchases are counted again from scratch, through every
+   * ordinal of the user. The answer is the one of a fold that had the link
+   * from the start.
+   */
+  private absorb(user: number, ordinal: number, moved: number[]): void {
+    const { variantOf, firstExposure } = this;
+    const theirs = variantOf[ordinal]!;
+    const ours = variantOf[user]!;
+    variantOf[user] = theirs === UNSEEN || theirs === ours ? ours : ours === UNSEEN ? theirs : MULTIPLE;
+    if (firstExposure[ordinal]! < firstExposure[user]!) firstExposure[user] = firstExposure[ordinal]!;
+    variantOf[ordinal] = UNSEEN;
+    firstExposure[ordinal] = Number.POSITIVE_INFINITY;
+    this.firstPurchase[ordinal] = Number.POSITIVE_INFINITY;
+    for (let slot = 0; slot < this.names.length; slot++) this.revenue.forget(ordinal * CURRENCY_SLOTS + slot);
+    this.trialStart.delete(ordinal);
+    this.trialConverted.delete(ordinal);
+    const records = this.records.get(ordinal);
+    if (records) {
+      this.records.delete(ordinal);
+      let list = this.records.get(user);
+      if (!list) this.records.set(user, (list = []));
+      for (const record of records) list.push({ ...record, user });
+    }
+    moved.push(user);
   }
 
   /** Forgets every revenue and trial of `user`, then counts each of their purchases (through each source's per-user chain of each of their ordinals) and records again. */

@@ -2,12 +2,11 @@
  * The purchase records of `POST /api/purchases` and the store connectors
  * (src/purchases/), and the identity links of `identify` (src/identity/), as
  * experiment results read them: the writer thread reads them on its own
- * connection when a result is asked, only the records stored since its
- * last read, and joins both to the users of the events (docs/revenue.md,
- * "Attribution").
+ * connection when a result is asked, only the records and links stored
+ * since its last read (linked-users.ts joins them to the users of the
+ * events: docs/revenue.md, "Attribution").
  */
 import type { Database } from '../../db/database.ts';
-import type { UserDictionary } from '../../events/derived/users.ts';
 
 export interface PurchaseRow {
   seq: number;
@@ -19,18 +18,41 @@ export interface PurchaseRow {
   paywall_id: string | null;
 }
 
+/** A time margin for reading new links: a link stored with a time up to this much before the newest one read (the clock stepped back) is still found. */
+const LINK_TIME_MARGIN_MS = 600_000;
+
+/** The links of one project the feed has read, in the order read (links are only ever added: the first link of an anonymous id stays). */
+export interface ProjectLinks {
+  /** anonymous id → user id */
+  readonly map: Map<string, string>;
+  /** [anonymous id, user id] in the order read: a fold applies those after the ones it has. */
+  readonly list: [string, string][];
+}
+
+interface LinkState extends ProjectLinks {
+  newest: number;
+  /** The connection's data_version when the links were last read: unchanged, no other connection has committed since. */
+  version: number;
+}
+
 /** Where the records and links come from: the database, read by the writer thread. */
 export class PurchaseFeed {
   private readonly since;
+  private readonly dataVersion;
   private readonly linkCount;
   private readonly linksOf;
+  private readonly linksAfter;
+  private readonly projects = new Map<string, LinkState>();
 
   constructor(db: Database) {
     this.since = db.prepare<[string, number], PurchaseRow>(
       'SELECT seq, user_id, type, ts, revenue, currency, paywall_id FROM purchases WHERE project_id = ? AND seq > ? ORDER BY seq',
     );
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.linkCount = db.prepare<[string], number>('SELECT count(*) FROM user_links WHERE project_id = ?').pluck();
-    this.linksOf = db.prepare<[string], { anonymous_id: string; user_id: string }>('SELECT anonymous_id, user_id FROM user_links WHERE project_id = ?');
+    const columns = 'SELECT anonymous_id, user_id, linked_at FROM user_links WHERE project_id = ?';
+    this.linksOf = db.prepare<[string], LinkRow>(columns);
+    this.linksAfter = db.prepare<[string, number], LinkRow>(`${columns} AND linked_at >= ?`);
   }
 
   /** The records of a project stored after `seq`, in order of storage. */
@@ -38,64 +60,38 @@ export class PurchaseFeed {
     return this.since.all(projectId, seq);
   }
 
-  /** Links are only ever added (the first link of an anonymous id stays): their count tells a change. */
-  links(projectId: string): { count: number; read: () => Map<string, string> } {
-    return {
-      count: this.linkCount.get(projectId) ?? 0,
-      read: () => new Map(this.linksOf.all(projectId).map((row) => [row.anonymous_id, row.user_id])),
-    };
+  /**
+   * The project's links, read again only when another connection has
+   * committed since the last read (the server's writes; the writer's own
+   * commits do not count) and the project's count of links moved: then only
+   * the links stored since the newest one read are fetched (all of them
+   * when the count shows one was missed).
+   */
+  links(projectId: string): ProjectLinks {
+    const version = this.dataVersion.get()!;
+    let state = this.projects.get(projectId);
+    if (state && state.version === version) return state;
+    if (!state) this.projects.set(projectId, (state = { map: new Map(), list: [], newest: Number.NEGATIVE_INFINITY, version }));
+    state.version = version;
+    const count = this.linkCount.get(projectId) ?? 0;
+    if (count === state.map.size) return state;
+    this.add(state, this.linksAfter.all(projectId, state.newest - LINK_TIME_MARGIN_MS));
+    if (count > state.map.size) this.add(state, this.linksOf.all(projectId));
+    return state;
+  }
+
+  private add(state: LinkState, rows: LinkRow[]): void {
+    for (const row of rows) {
+      if (state.map.has(row.anonymous_id)) continue;
+      state.map.set(row.anonymous_id, row.user_id);
+      state.list.push([row.anonymous_id, row.user_id]);
+      if (row.linked_at > state.newest) state.newest = row.linked_at;
+    }
   }
 }
 
-/**
- * The users of the events joined by the links: each linked user is counted
- * under one ordinal (the smallest of its ids that the events know), so an
- * exposure as the anonymous id and a purchase as the signed-in user are one
- * user. A link whose ids the events do not know yet is remembered: once
- * they appear the join is stale and the fold is rebuilt.
- */
-export class LinkedUsers {
-  /** ordinal → the ordinal its user is counted under (only for ordinals that are not their own). */
-  readonly remap = new Map<number, number>();
-  /** counted ordinal → every ordinal of the user, when there is more than one. */
-  readonly members = new Map<number, number[]>();
-  /** linked user id → the ordinal it is counted under (when the events know one of its ids). */
-  private readonly counted = new Map<string, number>();
-  private readonly unresolved: string[] = [];
-
-  constructor(
-    private readonly projectId: string,
-    private readonly users: UserDictionary,
-    private readonly links: Map<string, string>,
-  ) {
-    const groups = new Map<string, number[]>();
-    for (const [anonymous, user] of links) {
-      let group = groups.get(user);
-      if (!group) groups.set(user, (group = []));
-      for (const id of [anonymous, user]) {
-        const ordinal = users.lookup(projectId, id);
-        if (ordinal === -1) this.unresolved.push(id);
-        else if (!group.includes(ordinal)) group.push(ordinal);
-      }
-    }
-    for (const [user, group] of groups) {
-      if (group.length === 0) continue;
-      const counted = Math.min(...group);
-      this.counted.set(user, counted);
-      if (group.length === 1) continue;
-      this.members.set(counted, group);
-      for (const ordinal of group) if (ordinal !== counted) this.remap.set(ordinal, counted);
-    }
-  }
-
-  /** The ordinal a record's user id is counted under; -1 when the events never saw the user. */
-  ordinalOf(userId: string): number {
-    const user = this.links.get(userId) ?? userId;
-    return this.counted.get(user) ?? this.users.lookup(this.projectId, user);
-  }
-
-  /** Whether an id of a link has appeared in the events since the join was made. */
-  stale(): boolean {
-    return this.unresolved.some((id) => this.users.lookup(this.projectId, id) !== -1);
-  }
+interface LinkRow {
+  anonymous_id: string;
+  user_id: string;
+  linked_at: number;
 }
