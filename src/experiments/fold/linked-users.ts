@@ -82,15 +82,17 @@ export class LinkedUsers {
     if (!group || group.length < 2) return;
     let counted = group[0]!;
     for (const ordinal of group) if (ordinal < counted) counted = ordinal;
-    const before = new Set(group.map((ordinal) => this.remap.get(ordinal) ?? ordinal));
+    // What each member was counted under until now, other than `counted`: a fold moves what it knows of those.
+    const joined: number[] = [];
     for (const ordinal of group) {
+      const before = this.remap.get(ordinal) ?? ordinal;
+      if (before !== counted && !joined.includes(before)) joined.push(before);
       if (ordinal === counted) this.remap.delete(ordinal);
       else this.remap.set(ordinal, counted);
     }
-    for (const ordinal of before) if (ordinal !== counted) this.members.delete(ordinal);
+    for (const ordinal of joined) this.members.delete(ordinal);
     this.members.set(counted, group);
-    before.delete(counted);
-    if (before.size > 0) joins.push({ counted, joined: [...before] });
+    if (joined.length > 0) joins.push({ counted, joined });
   }
 
   /** The ordinal a record's user id is counted under; -1 when the events never saw the user. */
