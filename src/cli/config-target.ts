@@ -11,7 +11,7 @@ import { configurationServices } from '../context.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { Logger } from '../log.ts';
-import type { ProjectStore } from '../projects/store.ts';
+import type { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { requireExistingDatabase, UsageError } from './command.ts';
 
 export const TARGET_OPTIONS = {

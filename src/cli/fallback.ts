@@ -6,7 +6,7 @@ import { migrate } from '../db/migrate.ts';
 import { Logger } from '../log.ts';
 import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
 import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
-import type { ProjectStore } from '../projects/store.ts';
+import type { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, existingDbPath, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:

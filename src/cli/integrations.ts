@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
-import { IntegrationStore } from '../integrations/store.ts';
-import { KeyStore } from '../keys/store.ts';
-import { ProjectStore } from '../projects/store.ts';
+import { SqliteIntegrationStore as IntegrationStore } from '../integrations/sqlite-store.ts';
+import { SqliteKeyStore as KeyStore } from '../keys/sqlite-store.ts';
+import { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:

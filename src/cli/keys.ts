@@ -1,6 +1,7 @@
 import { SCOPES, type Scope } from '../keys/key.ts';
-import { KeyStore, keyInfo } from '../keys/store.ts';
-import { ProjectStore } from '../projects/store.ts';
+import { SqliteKeyStore as KeyStore } from '../keys/sqlite-store.ts';
+import { keyInfo } from '../keys/store.ts';
+import { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:

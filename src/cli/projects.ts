@@ -1,5 +1,5 @@
-import { KeyStore } from '../keys/store.ts';
-import { ProjectStore } from '../projects/store.ts';
+import { SqliteKeyStore as KeyStore } from '../keys/sqlite-store.ts';
+import { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:

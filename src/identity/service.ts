@@ -1,5 +1,5 @@
 import type { Identify, IdentifyResult } from './schema.ts';
-import type { IdentityStore } from './store.ts';
+import type { SqliteIdentityStore as IdentityStore } from './sqlite-store.ts';
 
 /** Catch-up pages per token lookup at most: a project of millions of users is hashed over several notifications, not in one pause. */
 const MAX_CATCH_UP_PAGES = 20;

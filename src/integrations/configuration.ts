@@ -5,7 +5,7 @@ import { issuesToErrors } from '../shared/issues.ts';
 import type { Connector } from './connector.ts';
 import { CONNECTORS } from './connectors.ts';
 import { type Integration, isProvider, type Provider } from './schema.ts';
-import type { IntegrationStore } from './store.ts';
+import type { SqliteIntegrationStore as IntegrationStore } from './sqlite-store.ts';
 
 function notFound(): DomainError {
   return new DomainError('integration_not_found', 'no connector for this provider is configured in this project');

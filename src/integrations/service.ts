@@ -6,7 +6,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
 import type { ConnectorContext, Notification } from './connector.ts';
 import type { Provider } from './schema.ts';
-import type { IntegrationStore } from './store.ts';
+import type { SqliteIntegrationStore as IntegrationStore } from './sqlite-store.ts';
 
 export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
 type HookOutcome = (typeof HOOK_OUTCOMES)[number];

@@ -1,5 +1,5 @@
 import { hashKey, KEY_PREFIX, RANDOM_LENGTH, type Scope } from './key.ts';
-import type { KeyStore } from './store.ts';
+import type { SqliteKeyStore as KeyStore } from './sqlite-store.ts';
 
 /** Who a request acts for, once its key is known. */
 interface Principal {

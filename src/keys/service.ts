@@ -1,7 +1,8 @@
 import { DomainError } from '../shared/errors.ts';
 import type { Scope } from './key.ts';
 import type { KeyRegistry } from './registry.ts';
-import { type CreatedKey, type KeyInfo, type KeyStore, keyInfo } from './store.ts';
+import type { SqliteKeyStore as KeyStore } from './sqlite-store.ts';
+import { type CreatedKey, type KeyInfo, keyInfo } from './store.ts';
 
 /**
  * What a project may do with its API keys. Every change is applied to the

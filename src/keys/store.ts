@@ -1,12 +1,14 @@
-import type { Database } from '../db/database.ts';
-import { newId } from '../ids.ts';
-import { DomainError } from '../shared/errors.ts';
-import { generateKey, type Scope } from './key.ts';
+/**
+ * API keys, stored as hashes. The interface every backend implements
+ * (sqlite-store.ts; CONTRIBUTING.md, "The storage seam"): each method is
+ * one transaction.
+ */
+import type { Scope } from './key.ts';
 
 /** Active keys a project may hold: far more than any app's rotations need, few enough that listing them stays small. */
-const MAX_ACTIVE_KEYS = 1000;
+export const MAX_ACTIVE_KEYS = 1000;
 
-interface KeyRow {
+export interface KeyRow {
   id: string;
   project_id: string;
   scope: Scope;
@@ -44,60 +46,21 @@ export function keyInfo(row: KeyRow): KeyInfo {
   };
 }
 
-export class KeyStore {
-  private readonly insert;
-  private readonly byProject;
-  private readonly byId;
-  private readonly revoke;
-  private readonly active;
-  private readonly activeInProject;
-  private readonly createUnderLimit;
-
-  constructor(db: Database) {
-    this.insert = db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.byProject = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id');
-    this.byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
-    this.revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
-    this.active = db.prepare<[], KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL');
-    this.activeInProject = db.prepare<[string], number>('SELECT count(*) FROM api_keys WHERE project_id = ? AND revoked_at IS NULL').pluck();
-    this.createUnderLimit = db.transaction((projectId: string, scope: Scope): CreatedKey => {
-      if (this.activeInProject.get(projectId)! >= MAX_ACTIVE_KEYS) {
-        throw new DomainError('too_many_keys', `a project may hold at most ${MAX_ACTIVE_KEYS} active keys: revoke one first`);
-      }
-      return this.create(projectId, scope);
-    });
-  }
-
-  /** Creates a key; the plain key is returned once and exists nowhere else afterwards. */
-  create(projectId: string, scope: Scope): CreatedKey {
-    const key = generateKey(scope);
-    const id = newId('key');
-    this.insert.run(id, projectId, scope, key.prefix, key.hash, Date.now());
-    return { id, key: key.plain, scope, prefix: key.prefix };
-  }
-
-  /** Creates a key unless the project already holds MAX_ACTIVE_KEYS active ones (too_many_keys), in one transaction. */
-  createLimited(projectId: string, scope: Scope): CreatedKey {
-    return this.createUnderLimit(projectId, scope);
-  }
-
-  list(projectId: string): KeyRow[] {
-    return this.byProject.all(projectId);
-  }
-
-  get(id: string): KeyRow | undefined {
-    return this.byId.get(id);
-  }
-
-  /** Revokes a key; revoking an already revoked key is not an error (idempotent). */
-  revokeKey(id: string): KeyRow {
-    const row = this.byId.get(id);
-    if (!row) throw new DomainError('key_not_found', 'no API key with that id');
-    this.revoke.run(Date.now(), id);
-    return this.byId.get(id)!;
-  }
-
-  allActive(): KeyRow[] {
-    return this.active.all();
-  }
+export interface KeyStore {
+  /**
+   * Creates a key unless the project already holds MAX_ACTIVE_KEYS active
+   * ones (too_many_keys), count and insert in one transaction. The plain key
+   * is returned once and exists nowhere else afterwards.
+   */
+  create(projectId: string, scope: Scope): Promise<CreatedKey>;
+  /** The project's keys, revoked ones included, oldest first. */
+  list(projectId: string): Promise<KeyRow[]>;
+  /**
+   * Revokes a key and returns it; revoking a revoked key is not an error.
+   * key_not_found for an unknown id, and, when `projectId` is given, for
+   * another project's key (reported exactly like a missing one).
+   */
+  revoke(id: string, projectId: string | undefined): Promise<KeyRow>;
+  /** Every active key of every project: what the in-memory registry loads. */
+  allActive(): Promise<KeyRow[]>;
 }

@@ -2,7 +2,7 @@ import type { Logger } from '../log.ts';
 import type { ProductCatalog } from './catalog.ts';
 import type { PaywallOutput } from './document/schema.ts';
 import { CompiledPaywall } from './resolve/compiled.ts';
-import type { PaywallStore } from './store.ts';
+import type { SqlitePaywallStore as PaywallStore } from './sqlite-store.ts';
 
 interface Entry {
   /** What the compiled form was built from: live revision and catalog state; '' for a paywall with nothing live. */

@@ -12,7 +12,8 @@ import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
-import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
+import type { SqlitePaywallStore as PaywallStore } from './sqlite-store.ts';
+import type { PaywallRow, RevisionRow } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

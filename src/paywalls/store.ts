@@ -1,4 +1,14 @@
-import type { Database } from '../db/database.ts';
+/**
+ * Paywalls and their revisions. Revisions are append-only; the paywall row
+ * says which is newest, which is live and whether it is archived. The
+ * interface every backend implements (sqlite-store.ts; CONTRIBUTING.md,
+ * "The storage seam"): each method is one transaction. A write takes the
+ * version the service read and checked (shared/stale.ts) and answers STALE
+ * when the paywall moved since.
+ */
+
+import type { PhaseDesign, PhaseOptions, PhaseRow } from '../experiments/phases.ts';
+import type { Stale } from '../shared/stale.ts';
 
 export interface PaywallRow {
   project_id: string;
@@ -21,148 +31,69 @@ export interface RevisionRow {
   published_at: number | null;
 }
 
-interface RevisionWithDocument extends RevisionRow {
+export interface StoredRevision extends RevisionRow {
   /** The validated document as JSON text. */
   document: string;
 }
 
 /** A non-archived paywall as the in-memory registry of live paywalls needs it. */
-interface ServedPaywallRow {
+export interface ServedPaywall {
   project_id: string;
   id: string;
   live_revision: number | null;
   /** The current phase's seed suffix (null: none, or no phase). */
   seed_suffix: string | null;
+  /** A number that changes whenever the project's product catalog does. */
+  catalog_stamp: number;
 }
 
-/**
- * SQL for paywalls and their revisions. Revisions are append-only; the
- * paywall row says which is newest, which is live and whether it is archived.
- * Callers that read, check and then write run the steps inside transaction().
- */
-export class PaywallStore {
-  private readonly db: Database;
-  private readonly byProject;
-  private readonly byId;
-  private readonly insertPaywall;
-  private readonly newRevision;
-  private readonly insertRevision;
-  private readonly setLive;
-  private readonly markPublished;
-  private readonly setArchived;
-  private readonly revisionList;
-  private readonly revisionById;
-  private readonly served;
-  private readonly suffix;
-  private readonly catalogs;
-  private readonly catalog;
+/** A new revision, validated by the service. */
+export interface RevisionWrite {
+  name: string;
+  /** The validated document as JSON text. */
+  document: string;
+  /** The products the document puts in a slot: each must exist (not deleted) when the revision is stored, else STALE. */
+  products: readonly string[];
+}
 
-  constructor(db: Database) {
-    this.db = db;
-    this.byProject = db.prepare<[string], PaywallRow>('SELECT * FROM paywalls WHERE project_id = ? ORDER BY id');
-    this.byId = db.prepare<[string, string], PaywallRow>('SELECT * FROM paywalls WHERE project_id = ? AND id = ?');
-    this.insertPaywall = db.prepare(
-      `INSERT INTO paywalls (project_id, id, name, latest_revision, version, created_at, updated_at)
-       VALUES (?, ?, ?, 1, 1, ?, ?)`,
-    );
-    this.newRevision = db.prepare(
-      `UPDATE paywalls SET name = ?, latest_revision = latest_revision + 1, version = version + 1, updated_at = ?
-       WHERE project_id = ? AND id = ?`,
-    );
-    this.insertRevision = db.prepare('INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at) VALUES (?, ?, ?, ?, ?)');
-    this.setLive = db.prepare(
-      `UPDATE paywalls SET live_revision = ?, archived_at = NULL, version = version + 1, updated_at = ?
-       WHERE project_id = ? AND id = ?`,
-    );
-    this.markPublished = db.prepare('UPDATE paywall_revisions SET published_at = ? WHERE project_id = ? AND paywall_id = ? AND revision = ?');
-    this.setArchived = db.prepare(
-      `UPDATE paywalls SET archived_at = ?, version = version + 1, updated_at = ?
-       WHERE project_id = ? AND id = ? AND archived_at IS NULL`,
-    );
-    this.revisionList = db.prepare<[string, string], RevisionRow>(
-      `SELECT revision, json_extract(document, '$.name') AS name, created_at, published_at
-       FROM paywall_revisions WHERE project_id = ? AND paywall_id = ? ORDER BY revision DESC`,
-    );
-    this.revisionById = db.prepare<[string, string, number], RevisionWithDocument>(
-      `SELECT revision, json_extract(document, '$.name') AS name, document, created_at, published_at
-       FROM paywall_revisions WHERE project_id = ? AND paywall_id = ? AND revision = ?`,
-    );
-    this.served = db.prepare<[], ServedPaywallRow>(
-      `SELECT project_id, id, live_revision,
-              (SELECT seed_suffix FROM paywall_phases ph WHERE ph.project_id = p.project_id AND ph.paywall_id = p.id ORDER BY number DESC LIMIT 1) AS seed_suffix
-       FROM paywalls p WHERE archived_at IS NULL`,
-    );
-    this.suffix = db
-      .prepare<[string, string], string | null>('SELECT seed_suffix FROM paywall_phases WHERE project_id = ? AND paywall_id = ? ORDER BY number DESC LIMIT 1')
-      .pluck();
-    // Product versions only grow and product rows are never removed, so their sum changes whenever the catalog does.
-    this.catalogs = db.prepare<[], { project_id: string; stamp: number }>('SELECT project_id, total(version) AS stamp FROM products GROUP BY project_id');
-    this.catalog = db.prepare<[string], number>('SELECT total(version) FROM products WHERE project_id = ?').pluck();
-  }
+/** Making a revision live, as the service checked it. */
+export interface Publication {
+  revision: number;
+  /** The revision's split, for the phase bookkeeping (phases.ts, `nextPhase`). */
+  design: PhaseDesign;
+  options: PhaseOptions;
+  /** The products the revision puts in a slot: each must exist when it goes live, else STALE. */
+  products: readonly string[];
+  now: number;
+}
 
-  /** Runs `fn` in an IMMEDIATE transaction: what it reads stays true until it has written. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
-  }
-
-  list(projectId: string): PaywallRow[] {
-    return this.byProject.all(projectId);
-  }
-
-  get(projectId: string, id: string): PaywallRow | undefined {
-    return this.byId.get(projectId, id);
-  }
-
-  /** Appends a revision (creating the paywall with revision 1 if needed) and returns the paywall after it. */
-  addRevision(projectId: string, id: string, name: string, document: string): PaywallRow {
-    const now = Date.now();
-    const existing = this.byId.get(projectId, id);
-    if (existing) this.newRevision.run(name, now, projectId, id);
-    else this.insertPaywall.run(projectId, id, name, now, now);
-    const revision = existing ? existing.latest_revision + 1 : 1;
-    this.insertRevision.run(projectId, id, revision, document, now);
-    return this.byId.get(projectId, id)!;
-  }
-
-  /** Makes `revision` the live one (unarchiving the paywall) and returns the paywall after it. */
-  publish(projectId: string, id: string, revision: number): PaywallRow {
-    const now = Date.now();
-    this.setLive.run(revision, now, projectId, id);
-    this.markPublished.run(now, projectId, id, revision);
-    return this.byId.get(projectId, id)!;
-  }
-
-  /** Archives the paywall (a no-op when it already is) and returns it. */
-  archive(projectId: string, id: string): PaywallRow {
-    const now = Date.now();
-    this.setArchived.run(now, now, projectId, id);
-    return this.byId.get(projectId, id)!;
-  }
-
-  revisions(projectId: string, id: string): RevisionRow[] {
-    return this.revisionList.all(projectId, id);
-  }
-
-  revision(projectId: string, id: string, revision: number): RevisionWithDocument | undefined {
-    return this.revisionById.get(projectId, id, revision);
-  }
-
-  /** Every paywall that is not archived, published or not. */
-  servedPaywalls(): ServedPaywallRow[] {
-    return this.served.all();
-  }
-
+export interface PaywallStore {
+  list(projectId: string): Promise<PaywallRow[]>;
+  get(projectId: string, id: string): Promise<PaywallRow | undefined>;
+  /** The paywall's revisions, newest first. */
+  revisions(projectId: string, id: string): Promise<RevisionRow[]>;
+  revision(projectId: string, id: string, revision: number): Promise<StoredRevision | undefined>;
+  /**
+   * Appends a revision (creating the paywall with revision 1 when `expected`
+   * is undefined) and returns the paywall after it; STALE when the paywall is
+   * no longer at `expected` (undefined: it must not exist) or a product of the
+   * revision is gone.
+   */
+  addRevision(projectId: string, id: string, write: RevisionWrite, expected: number | undefined): Promise<PaywallRow | Stale>;
+  /**
+   * Makes the revision live (unarchiving the paywall), marks it published and
+   * starts a phase when `nextPhase` says so, in one transaction: an event is
+   * never timed after a publish whose phase is not stored yet. Returns the
+   * paywall after it, the current phase and whether this publish started it;
+   * STALE when the paywall is no longer at `expected` or a product is gone.
+   */
+  publish(projectId: string, id: string, publication: Publication, expected: number): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean } | Stale>;
+  /** Archives the paywall (a no-op when it already is) and returns it; STALE when it is no longer at `expected`. */
+  archive(projectId: string, id: string, expected: number): Promise<PaywallRow | Stale>;
+  /** Every paywall that is not archived, published or not: what the in-memory live paywalls load. */
+  servedPaywalls(): Promise<ServedPaywall[]>;
+  /** One paywall as servedPaywalls() lists it; undefined when it does not exist or is archived. */
+  served(projectId: string, id: string): Promise<ServedPaywall | undefined>;
   /** A number per project that changes whenever its product catalog does. */
-  catalogStamps(): Map<string, number> {
-    return new Map(this.catalogs.all().map((row) => [row.project_id, row.stamp]));
-  }
-
-  /** The current phase's seed suffix: '' when it has none (or the paywall has no phase). */
-  seedSuffix(projectId: string, id: string): string {
-    return this.suffix.get(projectId, id) ?? '';
-  }
-
-  catalogStamp(projectId: string): number {
-    return this.catalog.get(projectId) ?? 0;
-  }
+  catalogStamp(projectId: string): Promise<number>;
 }

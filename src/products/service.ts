@@ -4,7 +4,8 @@ import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
 import type { ProductWrite } from './schema.ts';
-import type { ProductStore, StoredProduct } from './store.ts';
+import type { SqliteProductStore as ProductStore } from './sqlite-store.ts';
+import type { StoredProduct } from './store.ts';
 
 /** What products need of paywalls: implemented by the in-memory live paywalls, handed over by the context. */
 interface ProductUsers {

@@ -13,7 +13,8 @@ import {
   type PurchaseSource,
   type PurchaseType,
 } from './schema.ts';
-import type { PurchaseStore, StoredPurchase } from './store.ts';
+import type { SqlitePurchaseStore as PurchaseStore } from './sqlite-store.ts';
+import type { StoredPurchase } from './store.ts';
 
 /** Who else must learn of the users a record names (their appAccountTokens), in the same transaction. */
 interface UserRegistry {

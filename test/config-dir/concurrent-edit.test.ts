@@ -16,7 +16,7 @@ import { configurationServices } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { Logger } from '../../src/log.ts';
-import { ProductStore } from '../../src/products/store.ts';
+import { SqliteProductStore as ProductStore } from '../../src/products/sqlite-store.ts';
 import { EXAMPLE } from '../helpers/config-dir.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { watchConfigChanges } from '../../src/db/watch.ts';
-import { KeyStore } from '../../src/keys/store.ts';
-import { ProjectStore } from '../../src/projects/store.ts';
+import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
+import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 test('commits of other connections reach the watcher only when they change configuration', (t) => {

@@ -11,8 +11,8 @@ import { migrate } from '../../src/db/migrate.ts';
 import { DerivedStore } from '../../src/events/derived/checkpoint.ts';
 import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventSink } from '../../src/events/writer/sink.ts';
-import { KeyStore } from '../../src/keys/store.ts';
-import { ProjectStore } from '../../src/projects/store.ts';
+import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
+import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {

@@ -10,9 +10,9 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
-import { KeyStore } from '../../src/keys/store.ts';
+import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
 import { Logger } from '../../src/log.ts';
-import { ProjectStore } from '../../src/projects/store.ts';
+import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {

@@ -3,8 +3,8 @@ import type { TestContext } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { KeyRegistry } from '../../src/keys/registry.ts';
-import { KeyStore } from '../../src/keys/store.ts';
-import { ProjectStore } from '../../src/projects/store.ts';
+import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
+import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from './temp.ts';
 
 /** The real key registry over a fresh database with one project, for tests of the bare edge. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
-import { KeyStore } from '../../src/keys/store.ts';
+import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
 import { metric } from '../helpers/metrics.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';

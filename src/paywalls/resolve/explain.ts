@@ -10,7 +10,7 @@ import { DomainError } from '../../shared/errors.ts';
 import { pointer } from '../../shared/pointer.ts';
 import type { PaywallOutput } from '../document/schema.ts';
 import type { LivePaywalls } from '../live.ts';
-import type { PaywallStore } from '../store.ts';
+import type { SqlitePaywallStore as PaywallStore } from '../sqlite-store.ts';
 import { type Attributes, evalCondition, lookupPath } from '../targeting/condition.ts';
 import { assignBucket, pickByWeights } from '../targeting/hash.ts';
 import { localeChain } from '../targeting/locale.ts';

@@ -1,0 +1,36 @@
+/**
+ * The storage seam: every configuration store of one database, whatever the
+ * backend (CONTRIBUTING.md, "The storage seam"). Each store method is one
+ * transaction and returns a Promise; no transaction spans two calls. The
+ * SQLite backend is built by openSqliteStorage (sqlite-storage.ts).
+ */
+
+import type { PhaseStore } from '../experiments/store.ts';
+import type { IdentityStore } from '../identity/store.ts';
+import type { IntegrationStore } from '../integrations/store.ts';
+import type { KeyStore } from '../keys/store.ts';
+import type { PaywallStore } from '../paywalls/store.ts';
+import type { ProductStore } from '../products/store.ts';
+import type { ProjectStore } from '../projects/store.ts';
+import type { PurchaseStore } from '../purchases/store.ts';
+
+export interface Storage {
+  readonly projects: ProjectStore;
+  readonly keys: KeyStore;
+  readonly products: ProductStore;
+  readonly paywalls: PaywallStore;
+  readonly phases: PhaseStore;
+  readonly identity: IdentityStore;
+  readonly purchases: PurchaseStore;
+  readonly integrations: IntegrationStore;
+  /**
+   * Runs `steps` (store calls) so that they all take effect or none does,
+   * where the backend can: SQLite wraps them in one transaction on a
+   * connection nothing else uses meanwhile (a CLI command, `serve --seed`
+   * before the port opens). Undefined where it cannot: `paywalld apply`
+   * then goes step by step, as against a server.
+   */
+  readonly atomically: (<T>(steps: () => Promise<T>) => Promise<T>) | undefined;
+  /** Closes the connection (or pool); every store fails afterwards. */
+  close(): Promise<void>;
+}
