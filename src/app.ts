@@ -11,9 +11,9 @@ import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
 import { type Database, failFastOnLocks, openDatabase } from './db/database.ts';
 import { serverStorage } from './db/ephemeral.ts';
-import { retryWhileLocked } from './db/lock-retry.ts';
 import { migrate } from './db/migrate.ts';
 import { claimDatabase } from './db/owner.ts';
+import { openSqliteStorage } from './db/sqlite-storage.ts';
 import { watchConfigChanges } from './db/watch.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
@@ -100,15 +100,14 @@ export interface RunningServer {
 function buildRouter(ctx: AppContext): Router<Route> {
   const router = new Router<Route>();
   for (const { method, pattern, ...route } of featureRoutes(ctx)) {
-    // A lock held by another process is waited for with timers, and database failures answer 503 (db/lock-retry.ts).
-    const handler = route.handler;
-    const retried: typeof handler = (req, input) => retryWhileLocked(() => handler(req, input), { beforeWaiting: () => req.keepHeaders() });
     // A write to a database file deleted under the server would "succeed" into a file nobody can open again.
+    // (Locks and database failures are the stores' own business: each store method retries and answers database_unavailable.)
+    const handler = route.handler;
     const checked: typeof handler = (req, input) => {
       ctx.health.checkFile();
-      return retried(req, input);
+      return handler(req, input);
     };
-    router.add(method, pattern, { ...route, handler: method === 'GET' ? retried : checked });
+    router.add(method, pattern, { ...route, handler: method === 'GET' ? handler : checked });
   }
   // Last, so that it can document every route, its own included.
   for (const { method, pattern, ...route } of openApiApi(router)) router.add(method, pattern, route);
@@ -153,9 +152,9 @@ export async function startServer(
   log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate }),
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const storage = serverStorage(config.dbPath);
-  const temporary = storage.file !== config.dbPath;
-  config = { ...config, dbPath: storage.file };
+  const location = serverStorage(config.dbPath);
+  const temporary = location.file !== config.dbPath;
+  config = { ...config, dbPath: location.file };
   // Before anything opens the file: a second server must not even migrate it.
   const release = claimDatabase(config.dbPath);
   let db: Database;
@@ -169,9 +168,10 @@ export async function startServer(
   try {
     const migration = migrate(db);
     if (migration.applied.length > 0) log.info('database migrated', { db: config.dbPath, from: migration.from, to: migration.to });
-    const { ctx, hooks } = createContext(config, db, log);
-    const bootstrap = ctx.projects.isEmpty() ? ctx.projects.create('default') : undefined;
-    if (bootstrap) ctx.auth.reload();
+    const storage = openSqliteStorage(db);
+    const { ctx, hooks } = await createContext(config, db, storage, log);
+    const bootstrap = (await ctx.projects.isEmpty()) ? await ctx.projects.create('default') : undefined;
+    if (bootstrap) await ctx.auth.reload();
     if (config.keysFile !== undefined && !bootstrap) {
       log.info('keys file not written: the database has a project already, whose keys are stored as hashes only', { keys_file: config.keysFile });
     } else if (config.keysFile !== undefined && bootstrap) {
@@ -214,16 +214,16 @@ export async function startServer(
         stopWatching();
         await stopBackups?.();
         for (const listener of hooks.shutdown) await listener();
-        db.close();
+        await storage.close();
         release();
-        storage.remove();
+        location.remove();
         log.flush();
       })());
     return { port, ctx, router, bootstrap, stop };
   } catch (error) {
     db.close();
     release();
-    storage.remove();
+    location.remove();
     for (const step of undo) step();
     throw error;
   }

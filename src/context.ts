@@ -6,18 +6,15 @@
  */
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { Storage } from './db/storage.ts';
 import { EventService } from './events/service.ts';
-import { PhaseStore } from './experiments/phases.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
-import { SqliteIdentityStore as IdentityStore } from './identity/sqlite-store.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
 import { IntegrationService } from './integrations/service.ts';
-import { SqliteIntegrationStore as IntegrationStore } from './integrations/sqlite-store.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
-import { SqliteKeyStore as KeyStore } from './keys/sqlite-store.ts';
 import type { Logger } from './log.ts';
 import { MetricsRegistry } from './metrics/registry.ts';
 import { PaywallDrafts } from './paywalls/draft/drafts.ts';
@@ -25,16 +22,15 @@ import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
-import { SqlitePaywallStore as PaywallStore } from './paywalls/sqlite-store.ts';
 import { ProductManager } from './products/service.ts';
-import { SqliteProductStore as ProductStore } from './products/sqlite-store.ts';
-import { SqliteProjectStore as ProjectStore } from './projects/sqlite-store.ts';
+import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
-import { SqlitePurchaseStore as PurchaseStore } from './purchases/sqlite-store.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
   readonly db: Database;
+  /** Every configuration store (db/storage.ts). */
+  readonly storage: Storage;
   readonly log: Logger;
   /** Prometheus metrics; services register theirs here. */
   readonly metrics: MetricsRegistry;
@@ -72,11 +68,9 @@ interface ContextHooks {
   shutdown: (() => void | Promise<void>)[];
 }
 
-/** The configuration's services on one connection: the server's, and those of CLI commands that change a database file. */
+/** The configuration's services on one storage: the server's, and those of CLI commands that change a database. */
 interface ConfigurationServices {
   readonly projects: ProjectStore;
-  readonly keyStore: KeyStore;
-  readonly paywallStore: PaywallStore;
   readonly paywalls: LivePaywalls;
   readonly paywallManager: PaywallManager;
   /** Validate-only and preview of documents that are not stored (the dashboard's editor). */
@@ -84,27 +78,35 @@ interface ConfigurationServices {
   readonly products: ProductManager;
 }
 
-export function configurationServices(db: Database, log: Logger): ConfigurationServices {
-  const keyStore = new KeyStore(db);
-  const productStore = new ProductStore(db);
-  const paywallStore = new PaywallStore(db);
-  const paywalls = new LivePaywalls(paywallStore, productStore, log);
+/** Builds the services and loads the live paywalls. */
+export async function configurationServices(storage: Storage, log: Logger): Promise<ConfigurationServices> {
+  const paywalls = new LivePaywalls(storage.paywalls, storage.products, log);
+  await paywalls.reload();
   return {
-    projects: new ProjectStore(db, keyStore),
-    keyStore,
-    paywallStore,
+    projects: storage.projects,
     paywalls,
-    paywallManager: new PaywallManager(paywallStore, productStore, paywalls, new PhaseStore(db)),
-    drafts: new PaywallDrafts(productStore),
-    products: new ProductManager(productStore, paywalls),
+    paywallManager: new PaywallManager(storage.paywalls, storage.products, paywalls, storage.phases),
+    drafts: new PaywallDrafts(storage.products),
+    products: new ProductManager(storage.products, paywalls),
   };
 }
 
-export function createContext(config: ServeConfig, db: Database, log: Logger): { ctx: AppContext; hooks: ContextHooks } {
+/** A reload after another process's change: a failure keeps the last state (served meanwhile) and is logged; the next change tries again. */
+function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): () => void {
+  return () => {
+    reload().catch((error: unknown) =>
+      log.error('reload failed; serving the last state', { view, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+}
+
+/** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
+export async function createContext(config: ServeConfig, db: Database, storage: Storage, log: Logger): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
-  const { projects, keyStore, paywallStore, paywalls, paywallManager, drafts, products } = configurationServices(db, log);
-  const auth = new KeyRegistry(keyStore);
+  const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
+  const auth = new KeyRegistry(storage.keys);
+  await auth.reload();
   metrics.gauge(
     'paywalld_key_registry_reloads_total',
     'Full reloads of the in-memory key registry: at start and after other processes changed the configuration.',
@@ -131,34 +133,34 @@ export function createContext(config: ServeConfig, db: Database, log: Logger): {
     paywalls,
   });
   const hooks: ContextHooks = {
-    externalChange: [() => auth.reload(), () => paywalls.reload()],
+    externalChange: [reloadLogged(log, 'keys', () => auth.reload()), reloadLogged(log, 'paywalls', () => paywalls.reload())],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
   };
-  const identity = new IdentityService(new IdentityStore(db));
-  const purchases = new PurchaseService(new PurchaseStore(db), identity, metrics);
-  const integrationStore = new IntegrationStore(db);
+  const identity = new IdentityService(storage.identity);
+  const purchases = new PurchaseService(storage.purchases, metrics);
   const ctx: AppContext = {
     config,
     db,
+    storage,
     log,
     metrics,
     lifecycle,
     projects,
     auth,
-    keys: new KeyService(keyStore, auth),
+    keys: new KeyService(storage.keys, auth),
     paywalls,
     fallbackBundles,
     paywallManager,
     drafts,
-    explainer: new ResolveExplainer(paywalls, paywallStore),
+    explainer: new ResolveExplainer(paywalls, storage.paywalls),
     products,
     events,
     experiments: new ExperimentResults(events, paywallManager),
     health: new Health(db, lifecycle, config.dbPath),
     identity,
     purchases,
-    integrations: new IntegrationService(new IntegrationConfiguration(integrationStore), integrationStore, purchases, identity, metrics, log),
+    integrations: new IntegrationService(new IntegrationConfiguration(storage.integrations), storage.integrations, purchases, identity, metrics, log),
   };
   return { ctx, hooks };
 }

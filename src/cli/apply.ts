@@ -64,7 +64,7 @@ export const applyCommand: Command = {
     const options = saved?.options ?? { publish: values.publish ?? false, prune: values.prune ?? false };
     // A saved plan knows its target; flags naming one win (and a different one is refused below).
     const named = values.server !== undefined || values.db !== undefined;
-    const target = openTarget(saved?.source && !named ? { ...saved.source, key: values.key } : values);
+    const target = await openTarget(saved?.source && !named ? { ...saved.source, key: values.key } : values);
     try {
       const plan = await makePlan(desired, target.backend, options);
       const drift = saved && planDrift(saved, plan);
@@ -88,7 +88,7 @@ export const applyCommand: Command = {
       for (const note of [...plan.notes, ...(unrecorded ? [unrecorded] : [])]) print(`Note: ${note}.`);
       return 0;
     } finally {
-      target.close();
+      await target.close();
     }
   },
 };

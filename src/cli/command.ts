@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { dbPath, SETTINGS } from '../config.ts';
-import { type Database, openDatabase } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { openSqliteStorage } from '../db/sqlite-storage.ts';
+import type { Storage } from '../db/storage.ts';
 
 export interface Command {
   name: string;
@@ -45,14 +47,14 @@ export function requireExistingDatabase(file: string): string {
 }
 
 /**
- * Opens the database a command works on, bringing its schema up to date
- * first. It must exist unless `create` (the commands that may start a database).
+ * Opens the storage a command works on, bringing the database's schema up to
+ * date first. It must exist unless `create` (the commands that may start a database).
  */
-export function openForCommand(dbFlag: string | undefined, options: { create?: boolean } = {}): Database {
+export function openForCommand(dbFlag: string | undefined, options: { create?: boolean } = {}): Storage {
   const db = openDatabase(options.create ? dbPath(dbFlag) : existingDbPath(dbFlag));
   try {
     migrate(db);
-    return db;
+    return openSqliteStorage(db);
   } catch (error) {
     db.close();
     throw error;

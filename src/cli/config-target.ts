@@ -10,8 +10,9 @@ import { StoreBackend } from '../config-dir/store-backend.ts';
 import { configurationServices } from '../context.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { openSqliteStorage } from '../db/sqlite-storage.ts';
 import { Logger } from '../log.ts';
-import type { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
+import type { ProjectStore } from '../projects/store.ts';
 import { requireExistingDatabase, UsageError } from './command.ts';
 
 export const TARGET_OPTIONS = {
@@ -46,11 +47,11 @@ interface TargetSource {
 interface OpenTarget {
   backend: ConfigBackend;
   source: TargetSource;
-  close(): void;
+  close(): Promise<void>;
 }
 
-function projectOf(projects: ProjectStore, wanted: string | undefined, file: string): string {
-  const all = projects.list();
+async function projectOf(projects: ProjectStore, wanted: string | undefined, file: string): Promise<string> {
+  const all = await projects.list();
   if (wanted !== undefined) {
     if (!all.some((p) => p.id === wanted)) throw new UsageError(`no project ${wanted} in ${file} (see: paywalld projects list)`);
     return wanted;
@@ -60,14 +61,14 @@ function projectOf(projects: ProjectStore, wanted: string | undefined, file: str
   throw new UsageError(`${file} holds ${all.length} projects: name one with --project ID (see: paywalld projects list)`);
 }
 
-export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): OpenTarget {
+export async function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): Promise<OpenTarget> {
   const server = flags.server ?? (env.PAYWALLD_SERVER || undefined);
   if (server !== undefined) {
     if (flags.db !== undefined) throw new UsageError('give --server or --db, not both');
     if (flags.project !== undefined) throw new UsageError('--project goes with --db; with --server the key names the project');
     const key = flags.key ?? (env.PAYWALLD_KEY || undefined);
     if (key === undefined) throw new UsageError("--server needs the project's secret key: set PAYWALLD_KEY (or pass --key)");
-    return { backend: new HttpBackend(server, key), source: { server }, close: () => {} };
+    return { backend: new HttpBackend(server, key), source: { server }, close: async () => {} };
   }
   if (flags.key !== undefined) throw new UsageError('--key goes with --server');
   const file = flags.db ?? readEnv(env).db;
@@ -76,15 +77,21 @@ export function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.
   const db = openDatabase(requireExistingDatabase(file), { mustExist: true });
   try {
     migrate(db);
-    const services = configurationServices(db, new Logger('error'));
-    const projectId = projectOf(services.projects, flags.project, file);
-    return {
-      backend: new StoreBackend(db, projectId, services, `${file} (project ${projectId})`),
-      source: { db: file, project: projectId },
-      close: () => db.close(),
-    };
   } catch (error) {
     db.close();
+    throw error;
+  }
+  const storage = openSqliteStorage(db);
+  try {
+    const services = await configurationServices(storage, new Logger('error'));
+    const projectId = await projectOf(services.projects, flags.project, file);
+    return {
+      backend: new StoreBackend(storage, projectId, services, `${file} (project ${projectId})`),
+      source: { db: file, project: projectId },
+      close: () => storage.close(),
+    };
+  } catch (error) {
+    await storage.close();
     throw error;
   }
 }

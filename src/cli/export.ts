@@ -27,7 +27,7 @@ export const exportCommand: Command = {
     }
     if (positionals.length !== 1) throw new UsageError('export takes exactly one DIR');
     const dir = positionals[0]!;
-    const target = openTarget(values);
+    const target = await openTarget(values);
     try {
       const summary = await exportDirectory(target.backend, dir);
       const unrecorded = recordBase(dir, target.backend.target, summary.base);
@@ -36,7 +36,7 @@ export const exportCommand: Command = {
       if (unrecorded) print(`Note: ${unrecorded}.`);
       return 0;
     } finally {
-      target.close();
+      await target.close();
     }
   },
 };

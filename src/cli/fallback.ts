@@ -3,10 +3,12 @@ import path from 'node:path';
 import { configurationServices } from '../context.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
+import { openSqliteStorage } from '../db/sqlite-storage.ts';
+import type { Storage } from '../db/storage.ts';
 import { Logger } from '../log.ts';
 import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
 import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
-import type { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
+import type { ProjectStore } from '../projects/store.ts';
 import { type Command, DB_HELP, DB_OPTION, existingDbPath, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -26,12 +28,12 @@ Options:
 ${DB_HELP}`;
 
 /** The project to bundle: the one named, or the only one there is. */
-function pickProject(projects: ProjectStore, named: string | undefined): string {
+async function pickProject(projects: ProjectStore, named: string | undefined): Promise<string> {
   if (named !== undefined) {
-    if (!projects.get(named)) throw new Error(`there is no project ${named} (see: paywalld projects list)`);
+    if (!(await projects.get(named))) throw new Error(`there is no project ${named} (see: paywalld projects list)`);
     return named;
   }
-  const all = projects.list();
+  const all = await projects.list();
   if (all.length === 1) return all[0]!.id;
   throw new UsageError(all.length === 0 ? 'the database has no project' : 'the database has several projects: name one with --project ID');
 }
@@ -52,7 +54,7 @@ export const fallbackCommand: Command = {
   name: 'fallback',
   summary: 'write the offline fallback bundle an app ships with its client',
   help,
-  run(argv) {
+  async run(argv) {
     const { values, positionals } = parse(argv, {
       ...DB_OPTION,
       out: { type: 'string' },
@@ -67,10 +69,12 @@ export const fallbackCommand: Command = {
     if (!values.out) throw new UsageError('fallback needs --out FILE');
     const out = path.resolve(values.out);
     const db = openDatabase(existingDbPath(values.db), { mustExist: true });
+    let storage: Storage | undefined;
     try {
       migrate(db);
-      const services = configurationServices(db, new Logger('error', { sink: (text) => process.stderr.write(text) }));
-      const projectId = pickProject(services.projects, values.project);
+      storage = openSqliteStorage(db);
+      const services = await configurationServices(storage, new Logger('error', { sink: (text) => process.stderr.write(text) }));
+      const projectId = await pickProject(services.projects, values.project);
       const live = services.paywalls;
       const ids = values.paywall ? [...new Set(values.paywall)] : live.liveIds(projectId);
       const missing = ids.filter((id) => !live.get(projectId, id));
@@ -81,7 +85,8 @@ export const fallbackCommand: Command = {
       print(`Wrote ${bundle.paywalls.map((p) => `${p.paywall_id} (revision ${p.revision})`).join(', ')} to ${out}`);
       return 0;
     } finally {
-      db.close();
+      if (storage) await storage.close();
+      else db.close();
     }
   },
 };

@@ -1,8 +1,5 @@
 import fs from 'node:fs';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
-import { SqliteIntegrationStore as IntegrationStore } from '../integrations/sqlite-store.ts';
-import { SqliteKeyStore as KeyStore } from '../keys/sqlite-store.ts';
-import { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -29,7 +26,7 @@ export const integrationsCommand: Command = {
   name: 'integrations',
   summary: 'configure the store connectors (Stripe, RevenueCat, App Store)',
   help,
-  run(argv) {
+  async run(argv) {
     const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' }, project: { type: 'string' }, config: { type: 'string' } });
     if (values.help) {
       print(help);
@@ -51,14 +48,14 @@ export const integrationsCommand: Command = {
         throw new UsageError('the --config file is not JSON');
       }
     }
-    const db = openForCommand(values.db);
+    const storage = openForCommand(values.db);
     try {
-      if (!new ProjectStore(db, new KeyStore(db)).get(values.project)) {
+      if (!(await storage.projects.get(values.project))) {
         process.stderr.write(`paywalld: no project with id ${values.project}\n`);
         return 1;
       }
-      const integrations = new IntegrationConfiguration(new IntegrationStore(db));
-      const shown = sub === 'set' ? integrations.configure(values.project, provider, config) : integrations.describe(values.project, provider);
+      const integrations = new IntegrationConfiguration(storage.integrations);
+      const shown = await (sub === 'set' ? integrations.configure(values.project, provider, config) : integrations.describe(values.project, provider));
       if (values.json) print(JSON.stringify(shown));
       else {
         print(`${shown.provider} connector of ${values.project}: secrets ${shown.fingerprint}, updated ${shown.updated_at}`);
@@ -66,7 +63,7 @@ export const integrationsCommand: Command = {
       }
       return 0;
     } finally {
-      db.close();
+      await storage.close();
     }
   },
 };

@@ -1,7 +1,5 @@
 import { SCOPES, type Scope } from '../keys/key.ts';
-import { SqliteKeyStore as KeyStore } from '../keys/sqlite-store.ts';
 import { keyInfo } from '../keys/store.ts';
-import { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -23,7 +21,7 @@ export const keysCommand: Command = {
   name: 'keys',
   summary: 'create, list and revoke API keys',
   help,
-  run(argv) {
+  async run(argv) {
     const { values, positionals } = parse(argv, {
       ...DB_OPTION,
       json: { type: 'boolean' },
@@ -43,20 +41,20 @@ export const keysCommand: Command = {
     if (sub !== 'revoke' && !values.project) throw new UsageError(`keys ${sub} needs --project ID`);
     if (sub === 'create' && !SCOPES.includes(values.scope as Scope)) throw new UsageError('keys create needs --scope sdk or --scope secret');
 
-    const db = openForCommand(values.db);
+    const storage = openForCommand(values.db);
     try {
-      const keys = new KeyStore(db);
+      const keys = storage.keys;
       if (sub === 'revoke') {
-        const revoked = keyInfo(keys.revokeKey(rest[0]!));
+        const revoked = keyInfo(await keys.revoke(rest[0]!, undefined));
         print(values.json ? JSON.stringify(revoked) : `Revoked ${revoked.id} (${revoked.prefix}…)`);
         return 0;
       }
-      if (!new ProjectStore(db, keys).get(values.project!)) {
+      if (!(await storage.projects.get(values.project!))) {
         process.stderr.write(`paywalld: no project with id ${values.project}\n`);
         return 1;
       }
       if (sub === 'create') {
-        const created = keys.createLimited(values.project!, values.scope as Scope);
+        const created = await keys.create(values.project!, values.scope as Scope);
         if (values.json) print(JSON.stringify(created));
         else {
           print(`Created ${created.scope} key ${created.id}: ${created.key}`);
@@ -64,13 +62,13 @@ export const keysCommand: Command = {
         }
         return 0;
       }
-      const list = keys.list(values.project!).map(keyInfo);
+      const list = (await keys.list(values.project!)).map(keyInfo);
       if (values.json) print(JSON.stringify({ keys: list }));
       else
         for (const k of list) print(`${k.id}  ${k.scope.padEnd(6)}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`);
       return 0;
     } finally {
-      db.close();
+      await storage.close();
     }
   },
 };

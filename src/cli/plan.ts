@@ -44,7 +44,7 @@ export const planCommand: Command = {
     const dir = positionals[0]!;
     const desired = readDirectory(dir);
     const options = { publish: values.publish ?? false, prune: values.prune ?? false };
-    const target = openTarget(values);
+    const target = await openTarget(values);
     try {
       const plan = await makePlan(desired, target.backend, options);
       for (const line of formatPlan(plan, dir)) print(line);
@@ -55,7 +55,7 @@ export const planCommand: Command = {
       }
       return 0;
     } finally {
-      target.close();
+      await target.close();
     }
   },
 };

@@ -1,5 +1,3 @@
-import { SqliteKeyStore as KeyStore } from '../keys/sqlite-store.ts';
-import { SqliteProjectStore as ProjectStore } from '../projects/sqlite-store.ts';
 import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -17,7 +15,7 @@ export const projectsCommand: Command = {
   name: 'projects',
   summary: 'create and list projects',
   help,
-  run(argv) {
+  async run(argv) {
     const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' } });
     if (values.help) {
       print(help);
@@ -26,9 +24,9 @@ export const projectsCommand: Command = {
     const [sub, ...rest] = positionals;
     if (sub === 'create') {
       if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');
-      const db = openForCommand(values.db, { create: true });
+      const storage = openForCommand(values.db, { create: true });
       try {
-        const created = new ProjectStore(db, new KeyStore(db)).create(rest[0]!);
+        const created = await storage.projects.create(rest[0]!);
         if (values.json) print(JSON.stringify(created));
         else {
           print(`Created project ${created.project.name} (${created.project.id})`);
@@ -37,19 +35,19 @@ export const projectsCommand: Command = {
           print('Store these keys now: they will not be shown again.');
         }
       } finally {
-        db.close();
+        await storage.close();
       }
       return 0;
     }
     if (sub === 'list') {
       if (rest.length !== 0) throw new UsageError('projects list takes no arguments');
-      const db = openForCommand(values.db);
+      const storage = openForCommand(values.db);
       try {
-        const projects = new ProjectStore(db, new KeyStore(db)).list();
+        const projects = await storage.projects.list();
         if (values.json) print(JSON.stringify({ projects }));
         else for (const p of projects) print(`${p.id}  ${p.created_at}  ${p.name}`);
       } finally {
-        db.close();
+        await storage.close();
       }
       return 0;
     }

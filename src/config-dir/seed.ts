@@ -3,7 +3,7 @@
  * (the paywalls paywalld.json lists, or all) before the port opens, so a CI
  * job gets a ready server with known paywalls from one command.
  */
-import type { Database } from '../db/database.ts';
+import type { Storage } from '../db/storage.ts';
 import type { Logger } from '../log.ts';
 import type { LivePaywalls } from '../paywalls/live.ts';
 import type { PaywallManager } from '../paywalls/management.ts';
@@ -14,20 +14,20 @@ import { makePlan } from './plan.ts';
 import { StoreBackend } from './store-backend.ts';
 import { formatDiagnostic, validateDirectory } from './validate.ts';
 
-/** What seeding uses of the server: its connection, log and services. */
+/** What seeding uses of the server: its storage, log and services. */
 interface SeedServices {
-  db: Database;
+  storage: Storage;
   log: Logger;
-  projects: { list(): Project[] };
+  projects: { list(): Promise<Project[]> };
   paywalls: LivePaywalls;
   paywallManager: PaywallManager;
   products: ProductManager;
 }
 
 /** The project seeded: the one created at start, else the database's only one. */
-function seedProject(ctx: SeedServices, created: CreatedProject | undefined): string {
+async function seedProject(ctx: SeedServices, created: CreatedProject | undefined): Promise<string> {
   if (created) return created.project.id;
-  const projects = ctx.projects.list();
+  const projects = await ctx.projects.list();
   if (projects.length === 1) return projects[0]!.id;
   throw new Error(`--seed needs an empty database or one with a single project; this one has ${projects.length}`);
 }
@@ -35,8 +35,8 @@ function seedProject(ctx: SeedServices, created: CreatedProject | undefined): st
 export async function seed(ctx: SeedServices, dir: string, created: CreatedProject | undefined): Promise<void> {
   const { errors, desired } = validateDirectory(dir);
   if (!desired) throw new Error(`--seed ${dir} is not valid:\n${errors.map((e) => formatDiagnostic(e, 'error')).join('\n')}`);
-  const projectId = seedProject(ctx, created);
-  const backend = new StoreBackend(ctx.db, projectId, ctx, `project ${projectId}`);
+  const projectId = await seedProject(ctx, created);
+  const backend = new StoreBackend(ctx.storage, projectId, ctx, `project ${projectId}`);
   const plan = await makePlan(desired, backend, { publish: true, prune: false });
   await applyPlan(plan, backend, () => {});
   ctx.log.info('seeded', { dir, project_id: projectId, steps: plan.steps.length, live: ctx.paywalls.compiledCount() });

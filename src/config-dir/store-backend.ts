@@ -1,9 +1,9 @@
 /**
- * A configuration target that is a database file (or the server's own
- * connection, for `serve --seed`): the paywall and product services the
- * management API runs, so every rule and precondition is the server's.
+ * A configuration target that is a database (or the server's own storage,
+ * for `serve --seed`): the paywall and product services the management API
+ * runs, so every rule and precondition is the server's.
  */
-import type { Database } from '../db/database.ts';
+import type { Storage } from '../db/storage.ts';
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 import { type PaywallManager, paywallTag } from '../paywalls/management.ts';
 import { type ProductManager, productTag } from '../products/service.ts';
@@ -16,9 +16,9 @@ function preconditions(expect: Expect): { ifMatch: string; ifNoneMatch: string }
 }
 
 /** The service's refusal as a TargetError, with the validation errors spelled out. */
-function refused<T>(what: string, run: () => T): T {
+async function refused<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof DomainError) {
       const details = (error.errors ?? []).map((e) => `${e.path || '/'}: ${e.message}`).join('; ');
@@ -29,81 +29,71 @@ function refused<T>(what: string, run: () => T): T {
 }
 
 export class StoreBackend implements ConfigBackend {
-  readonly transactional = true;
+  readonly transactional: boolean;
   private readonly paywalls: PaywallManager;
   private readonly products: ProductManager;
 
-  /** `services`: the server's own (serve --seed), or ones built on the file (configurationServices). */
+  /** `services`: the server's own (serve --seed), or ones built on the storage (configurationServices). */
   constructor(
-    private readonly db: Database,
+    private readonly storage: Storage,
     private readonly projectId: string,
     services: { paywallManager: PaywallManager; products: ProductManager },
     readonly target: string,
   ) {
     this.paywalls = services.paywallManager;
     this.products = services.products;
+    this.transactional = storage.atomically !== undefined;
   }
 
   async read(): Promise<CurrentState> {
-    const products = this.products.list(this.projectId).map((stored) => ({
+    const products = (await this.products.list(this.projectId)).map((stored) => ({
       id: stored.product.id,
       name: stored.product.name,
       store_ids: stored.product.store_ids,
       tag: productTag(stored),
     }));
-    const paywalls = this.paywalls.list(this.projectId).map((info) => {
-      const { row, document } = this.paywalls.get(this.projectId, info.id);
-      return {
+    const paywalls = [];
+    for (const info of await this.paywalls.list(this.projectId)) {
+      const { row, document } = await this.paywalls.get(this.projectId, info.id);
+      paywalls.push({
         id: info.id,
         status: info.status,
         revision: info.revision,
         liveRevision: info.live_revision,
         tag: paywallTag(row),
         document: document as PaywallOutput,
-      };
-    });
+      });
+    }
     return { products, paywalls };
   }
 
   async revision(paywallId: string, revision: number): Promise<PaywallOutput> {
-    return this.paywalls.revision(this.projectId, paywallId, revision).document as PaywallOutput;
+    return (await this.paywalls.revision(this.projectId, paywallId, revision)).document as PaywallOutput;
   }
 
   async putProduct(id: string, content: ProductContent, expect: Expect): Promise<void> {
-    refused(`product ${id}`, () => this.products.write(this.projectId, id, content, preconditions(expect)));
+    await refused(`product ${id}`, () => this.products.write(this.projectId, id, content, preconditions(expect)));
   }
 
   async deleteProduct(id: string, ifMatch: string): Promise<void> {
-    refused(`product ${id}`, () => this.products.delete(this.projectId, id, ifMatch));
+    await refused(`product ${id}`, () => this.products.delete(this.projectId, id, ifMatch));
   }
 
   async putPaywall(id: string, document: PaywallOutput, expect: Expect): Promise<{ revision: number; tag: string }> {
-    const { row } = refused(`paywall ${id}`, () => this.paywalls.write(this.projectId, id, document, preconditions(expect)));
+    const { row } = await refused(`paywall ${id}`, () => this.paywalls.write(this.projectId, id, document, preconditions(expect)));
     return { revision: row.latest_revision, tag: paywallTag(row) };
   }
 
   async publish(id: string, revision: number, ifMatch: string): Promise<string> {
-    return paywallTag(refused(`paywall ${id}`, () => this.paywalls.publish(this.projectId, id, revision, ifMatch)).row);
+    return paywallTag((await refused(`paywall ${id}`, () => this.paywalls.publish(this.projectId, id, revision, ifMatch))).row);
   }
 
   async archive(id: string, ifMatch: string): Promise<string> {
-    return paywallTag(refused(`paywall ${id}`, () => this.paywalls.archive(this.projectId, id, ifMatch)));
+    return paywallTag(await refused(`paywall ${id}`, () => this.paywalls.archive(this.projectId, id, ifMatch)));
   }
 
-  /**
-   * One IMMEDIATE transaction around every step: the services' own
-   * transactions become savepoints inside it, and a failure rolls all back.
-   * The steps await nothing but this connection, so no other work interleaves.
-   */
+  /** All steps or none where the storage can (Storage.atomically), else one after the other, as against a server. */
   async atomically<T>(steps: () => Promise<T>): Promise<T> {
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = await steps();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw error;
-    }
+    return this.storage.atomically ? this.storage.atomically(steps) : steps();
   }
 }

@@ -10,7 +10,6 @@
  * 50/50 → 90/10, most of the new control's users would have had the
  * treatment in the phase before (carry-over).
  */
-import type { Database } from '../db/database.ts';
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 
 /** What defines the split of users into variants: the part of a document a phase is about. */
@@ -63,59 +62,27 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export class PhaseStore {
-  private readonly list;
-  private readonly current;
-  private readonly close;
-  private readonly insert;
-
-  constructor(db: Database) {
-    this.list = db.prepare<[string, string], PhaseRow>(
-      'SELECT number, revision, started_at, ended_at, design, seed_suffix FROM paywall_phases WHERE project_id = ? AND paywall_id = ? ORDER BY number',
-    );
-    this.current = db.prepare<[string, string], PhaseRow>(
-      `SELECT number, revision, started_at, ended_at, design, seed_suffix FROM paywall_phases
-       WHERE project_id = ? AND paywall_id = ? ORDER BY number DESC LIMIT 1`,
-    );
-    this.close = db.prepare('UPDATE paywall_phases SET ended_at = ? WHERE project_id = ? AND paywall_id = ? AND number = ?');
-    this.insert = db.prepare(
-      'INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design, seed_suffix) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-  }
-
-  phases(projectId: string, paywallId: string): PhaseRow[] {
-    return this.list.all(projectId, paywallId);
-  }
-
-  /** The current phase, undefined before the first publish. */
-  currentPhase(projectId: string, paywallId: string): PhaseRow | undefined {
-    return this.current.get(projectId, paywallId);
-  }
-
-  /**
-   * Called inside the publish transaction: starts phase n + 1 (ending phase n
-   * at the same instant) when the split changed or `forceNew` is set, with a
-   * seed suffix of its own unless `reseed` is false (then it keeps phase n's).
-   * Returns the phase that is current afterwards and whether it started now.
-   */
-  published(
-    projectId: string,
-    paywallId: string,
-    revision: number,
-    design: PhaseDesign,
-    options: PhaseOptions,
-    now: number,
-  ): { phase: PhaseRow; started: boolean } {
-    const text = canonical(design);
-    const current = this.current.get(projectId, paywallId);
-    if (current && !options.forceNew && canonical(JSON.parse(current.design)) === text) return { phase: current, started: false };
-    if (current) this.close.run(now, projectId, paywallId, current.number);
-    const number = (current?.number ?? 0) + 1;
-    // The first phase hashes with the paywall's seed as it is: publishing for the first time moves nobody.
-    const suffix = current === undefined ? null : options.reseed ? `#${number}` : current.seed_suffix;
-    this.insert.run(projectId, paywallId, number, revision, now, text, suffix);
-    return { phase: { number, revision, started_at: now, ended_at: null, design: text, seed_suffix: suffix }, started: true };
-  }
+/**
+ * What a publish does to the phases, decided inside the publish's
+ * transaction from the current phase: start phase n + 1 (ending phase n at
+ * the same instant) when the split changed or `forceNew` is set, with a seed
+ * suffix of its own unless `reseed` is false (then it keeps phase n's); else
+ * phase n goes on. Every backend's PaywallStore.publish writes what this
+ * says, ending the current phase when one started.
+ */
+export function nextPhase(
+  current: PhaseRow | undefined,
+  revision: number,
+  design: PhaseDesign,
+  options: PhaseOptions,
+  now: number,
+): { phase: PhaseRow; started: boolean } {
+  const text = canonical(design);
+  if (current && !options.forceNew && canonical(JSON.parse(current.design)) === text) return { phase: current, started: false };
+  const number = (current?.number ?? 0) + 1;
+  // The first phase hashes with the paywall's seed as it is: publishing for the first time moves nobody.
+  const suffix = current === undefined ? null : options.reseed ? `#${number}` : current.seed_suffix;
+  return { phase: { number, revision, started_at: now, ended_at: null, design: text, seed_suffix: suffix }, started: true };
 }
 
 /** A phase as GET /api/paywalls/{id}/phases lists it: the default split's weights and each audience's, and the seed users are hashed with. */

@@ -20,9 +20,9 @@ interface ExperimentCounts {
 
 /** Where the phases and settings come from: the paywalls feature (paywall_not_found for an unknown paywall). */
 interface PhaseSource {
-  phases(projectId: string, paywallId: string): PhaseRow[];
+  phases(projectId: string, paywallId: string): Promise<PhaseRow[]>;
   /** The `experiment` object of the live revision (else the newest). */
-  experimentSettings(projectId: string, paywallId: string): ExperimentSettings | undefined;
+  experimentSettings(projectId: string, paywallId: string): Promise<ExperimentSettings | undefined>;
 }
 
 export class ExperimentResults {
@@ -33,8 +33,8 @@ export class ExperimentResults {
 
   /** The results of phase `number` (default: the current one) and `audience` (null: the default split); `analysis` overrides the paywall's. */
   async results(projectId: string, paywallId: string, number: number | undefined, audience: string | null, analysis?: Analysis): Promise<Results> {
-    const list = this.phases.phases(projectId, paywallId);
-    const settings = this.phases.experimentSettings(projectId, paywallId);
+    const list = await this.phases.phases(projectId, paywallId);
+    const settings = await this.phases.experimentSettings(projectId, paywallId);
     const read = readSettings(settings, analysis);
     const row = number === undefined ? list.at(-1) : list.find((candidate) => candidate.number === number);
     if (!row) {

@@ -90,7 +90,7 @@ export class IncomingRequest implements Request {
 
   /**
    * Copies every header, for handlers that run after the uWS callback
-   * returned (after the body arrived, or retried after a lock). A repeated
+   * returned (after the body arrived). A repeated
    * header keeps its first value, as uWS's getHeader does, so a handler
    * reads what the edge read.
    */

@@ -20,10 +20,8 @@ export interface Request {
   readonly principal: Principal | undefined;
   /** The request body; empty unless the route asked for one. */
   readonly body: Buffer;
-  /** A request header by lower-case name, '' when absent. */
+  /** A request header by lower-case name, '' when absent. Read headers before the first await: after it, only a route with a body still has them. */
   header(name: string): string;
-  /** Copies every header now, so that header() still works after the uWS callback returned (a retried handler). */
-  keepHeaders(): void;
   /** The query's name/value pairs, decoded as URLSearchParams decodes them (parsed on first use). */
   query(): QueryPairs;
 }

@@ -19,7 +19,7 @@ export function identityApi(identity: IdentityService): RouteDefinition[] {
         auth: 'sdk',
         responses: { 200: { description: 'the link, new or as it was', schema: IdentifyResultSchema } },
       },
-      handler: (req, { body }) => json(200, identity.identify(projectOf(req), body)),
+      handler: async (req, { body }) => json(200, await identity.identify(projectOf(req), body)),
     }),
   ];
 }

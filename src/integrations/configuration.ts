@@ -5,7 +5,7 @@ import { issuesToErrors } from '../shared/issues.ts';
 import type { Connector } from './connector.ts';
 import { CONNECTORS } from './connectors.ts';
 import { type Integration, isProvider, type Provider } from './schema.ts';
-import type { SqliteIntegrationStore as IntegrationStore } from './sqlite-store.ts';
+import type { IntegrationStore } from './store.ts';
 
 function notFound(): DomainError {
   return new DomainError('integration_not_found', 'no connector for this provider is configured in this project');
@@ -25,7 +25,7 @@ export class IntegrationConfiguration {
   }
 
   /** Creates or replaces the project's configuration of a provider; answers what GET shows. */
-  configure(projectId: string, provider: string, body: unknown): Integration {
+  async configure(projectId: string, provider: string, body: unknown): Promise<Integration> {
     this.connector(provider);
     const { schema, check } = CONNECTORS[provider as Provider];
     const parsed = v.safeParse(schema as v.GenericSchema, body);
@@ -34,14 +34,14 @@ export class IntegrationConfiguration {
     }
     const errors = check?.(parsed.output as never) ?? [];
     if (errors.length > 0) throw new DomainError('validation_failed', 'the configuration is invalid; see errors', { errors });
-    this.store.put(projectId, provider as Provider, parsed.output, Date.now());
+    await this.store.put(projectId, provider as Provider, parsed.output, Date.now());
     return this.describe(projectId, provider);
   }
 
   /** The configuration without its secrets: a fingerprint of them, and the path the store must call. */
-  describe(projectId: string, provider: string): Integration {
+  async describe(projectId: string, provider: string): Promise<Integration> {
     const connector = this.connector(provider);
-    const stored = this.store.get(projectId, connector.provider);
+    const stored = await this.store.get(projectId, connector.provider);
     if (!stored) throw notFound();
     return {
       provider: connector.provider,
@@ -53,9 +53,9 @@ export class IntegrationConfiguration {
   }
 
   /** The connector of a provider and the project's configuration of it; integration_not_found without one. */
-  configured(projectId: string, provider: string): { connector: Connector<unknown>; config: unknown } {
+  async configured(projectId: string, provider: string): Promise<{ connector: Connector<unknown>; config: unknown }> {
     const connector = this.connector(provider);
-    const stored = this.store.get(projectId, connector.provider);
+    const stored = await this.store.get(projectId, connector.provider);
     if (!stored) throw notFound();
     return { connector, config: stored.config };
   }

@@ -11,10 +11,10 @@ export interface Notification {
 export interface ConnectorContext {
   now: number;
   /** initial_purchase, trial_converted or renewal: what a paid period of this subscription is, from the records before it. */
-  paidPeriodType(source: PurchaseSource, originalTransactionId: string): PurchaseType;
-  refundedSoFar(source: PurchaseSource, transactionId: string): number;
-  userOfCustomer(customer: string): string | undefined;
-  userOfAppAccountToken(token: string): string | undefined;
+  paidPeriodType(source: PurchaseSource, originalTransactionId: string): Promise<PurchaseType>;
+  refundedSoFar(source: PurchaseSource, transactionId: string): Promise<number>;
+  userOfCustomer(customer: string): Promise<string | undefined>;
+  userOfAppAccountToken(token: string): Promise<string | undefined>;
 }
 
 /** What a verified notification comes to. */
@@ -37,5 +37,5 @@ export interface Connector<Config> {
   secretOf(config: Config): string;
   /** What GET may show of the configuration beside the fingerprint. */
   publicView(config: Config): Record<string, unknown>;
-  receive(config: Config, notification: Notification, context: ConnectorContext): Translation;
+  receive(config: Config, notification: Notification, context: ConnectorContext): Translation | Promise<Translation>;
 }

@@ -29,7 +29,7 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         auth: 'secret',
         responses: { 200: { description: 'the connector as GET shows it', schema: IntegrationSchema } },
       },
-      handler: (req, { params, body }) => json(200, integrations.configuration.configure(projectOf(req), params.provider, body)),
+      handler: async (req, { params, body }) => json(200, await integrations.configuration.configure(projectOf(req), params.provider, body)),
     }),
     route({
       method: 'GET',
@@ -42,7 +42,8 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         auth: 'secret',
         responses: { 200: { description: 'the connector', schema: IntegrationSchema } },
       },
-      handler: (req, { params }) => json(200, integrations.configuration.describe(projectOf(req), params.provider), { 'Cache-Control': 'no-store' }),
+      handler: async (req, { params }) =>
+        json(200, await integrations.configuration.describe(projectOf(req), params.provider), { 'Cache-Control': 'no-store' }),
     }),
     route({
       method: 'POST',
@@ -61,9 +62,9 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
       // edge leaves it alone (auth: 'none') and the connector checks it against the project's configuration.
       // The body is parsed by the connector once the origin is checked where it can be (Stripe's HMAC covers the raw
       // bytes, RevenueCat's proof is a header): a keyless caller's megabyte of nested brackets costs no parse.
-      handler: (req, { params, body }) => {
+      handler: async (req, { params, body }) => {
         const notification = { body, header: (name: string) => req.header(name) };
-        return json(200, integrations.receive(params.provider, params.project, notification));
+        return json(200, await integrations.receive(params.provider, params.project, notification));
       },
     }),
   ];

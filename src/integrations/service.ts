@@ -6,7 +6,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
 import type { ConnectorContext, Notification } from './connector.ts';
 import type { Provider } from './schema.ts';
-import type { SqliteIntegrationStore as IntegrationStore } from './sqlite-store.ts';
+import type { IntegrationStore } from './store.ts';
 
 export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
 type HookOutcome = (typeof HOOK_OUTCOMES)[number];
@@ -34,8 +34,8 @@ export class IntegrationService {
    * One notification: verified (invalid_signature otherwise, nothing stored), translated, and its
    * records stored in one durable transaction before this returns.
    */
-  receive(provider: string, projectId: string, notification: Notification): { outcome: HookOutcome; stored: number } {
-    const { connector, config } = this.configuration.configured(projectId, provider);
+  async receive(provider: string, projectId: string, notification: Notification): Promise<{ outcome: HookOutcome; stored: number }> {
+    const { connector, config } = await this.configuration.configured(projectId, provider);
     const context: ConnectorContext = {
       now: Date.now(),
       paidPeriodType: (source, original) => this.purchases.paidPeriodType(projectId, source, original),
@@ -46,7 +46,7 @@ export class IntegrationService {
     let outcome: HookOutcome;
     let inserted = 0;
     try {
-      const translation = connector.receive(config, notification, context);
+      const translation = await connector.receive(config, notification, context);
       if (translation.kind === 'unused') outcome = 'unused_type';
       else if (translation.kind === 'no_user') {
         outcome = 'no_user';
@@ -56,9 +56,11 @@ export class IntegrationService {
         inserted =
           records.length === 0
             ? 0
-            : this.purchases.record(projectId, records, context.now, () => {
-                if (customer) this.store.linkCustomer(projectId, connector.provider, customer.id, customer.userId);
-                if (aliases) this.identity.linkAll(projectId, aliases.ids, aliases.userId, context.now);
+            : await this.purchases.record(projectId, {
+                records,
+                receivedAt: context.now,
+                ...(customer && { customer: { provider: connector.provider, ...customer } }),
+                ...(aliases && { aliases }),
               });
         outcome = inserted < records.length || records.length === 0 ? 'duplicate' : 'stored';
       }

@@ -1,5 +1,6 @@
+import { ViewUpdates } from '../shared/view-updates.ts';
 import { hashKey, KEY_PREFIX, RANDOM_LENGTH, type Scope } from './key.ts';
-import type { SqliteKeyStore as KeyStore } from './sqlite-store.ts';
+import type { KeyStore } from './store.ts';
 
 /** Who a request acts for, once its key is known. */
 interface Principal {
@@ -17,7 +18,8 @@ const VERIFIED_LIMIT = 10_000;
  * text (in memory only) so repeated requests skip the SHA-256, which costs a
  * visible share of a resolve request. This process's own creations and
  * revocations are applied one key at a time (add, remove); reload() rebuilds
- * both maps from the database, for changes other processes committed.
+ * both maps from the store, at start and for changes other processes
+ * committed, while lookups go on with the previous maps.
  */
 export class KeyRegistry {
   /** No key is longer, so the edge refuses a longer token without looking it up. */
@@ -25,34 +27,40 @@ export class KeyRegistry {
 
   private byHash = new Map<string, Principal>();
   private verified = new Map<string, Principal>();
+  private readonly updates = new ViewUpdates();
   /** Full rebuilds since start (a /metrics counter): only start-up and other processes' changes cause one. */
   reloads = 0;
 
-  constructor(private readonly store: KeyStore) {
-    this.reload();
-  }
+  constructor(private readonly store: KeyStore) {}
 
-  reload(): void {
-    const byHash = new Map<string, Principal>();
-    for (const row of this.store.allActive()) {
-      byHash.set(row.hash, { projectId: row.project_id, keyId: row.id, scope: row.scope });
-    }
-    this.byHash = byHash;
-    this.verified = new Map();
-    this.reloads++;
+  /** Loads every active key; the previous maps serve until it is done, and stay when it fails. */
+  reload(): Promise<void> {
+    return this.updates.reload(async () => {
+      const byHash = new Map<string, Principal>();
+      for (const row of await this.store.allActive()) {
+        byHash.set(row.hash, { projectId: row.project_id, keyId: row.id, scope: row.scope });
+      }
+      this.byHash = byHash;
+      this.verified = new Map();
+      this.reloads++;
+    });
   }
 
   /** A key this process just created. */
-  add(plain: string, principal: Principal): void {
-    this.byHash.set(hashKey(plain), principal);
+  add(plain: string, principal: Principal): Promise<void> {
+    return this.updates.run(() => {
+      this.byHash.set(hashKey(plain), principal);
+    });
   }
 
   /** A key this process just revoked: gone from both maps, so its next request is refused. */
-  remove(hash: string): void {
-    const principal = this.byHash.get(hash);
-    if (!principal) return;
-    this.byHash.delete(hash);
-    for (const [token, known] of this.verified) if (known === principal) this.verified.delete(token);
+  remove(hash: string): Promise<void> {
+    return this.updates.run(() => {
+      const principal = this.byHash.get(hash);
+      if (!principal) return;
+      this.byHash.delete(hash);
+      for (const [token, known] of this.verified) if (known === principal) this.verified.delete(token);
+    });
   }
 
   /** How many active keys are in memory (a /metrics gauge). */

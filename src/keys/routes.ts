@@ -17,7 +17,7 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the keys', schema: KeyListSchema } },
       },
-      handler: (req) => json(200, { keys: keys.list(projectOf(req)) }),
+      handler: async (req) => json(200, { keys: await keys.list(projectOf(req)) }),
     }),
     route({
       method: 'POST',
@@ -32,8 +32,8 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         auth: 'secret',
         responses: { 201: { description: 'the new key', schema: CreatedKeySchema } },
       },
-      handler: (req, { body: { scope } }) => {
-        return json(201, keys.create(projectOf(req), scope), { 'Cache-Control': 'no-store' });
+      handler: async (req, { body: { scope } }) => {
+        return json(201, await keys.create(projectOf(req), scope), { 'Cache-Control': 'no-store' });
       },
     }),
     route({
@@ -47,7 +47,7 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the revoked key', schema: KeyInfoSchema } },
       },
-      handler: (req, { params }) => json(200, keys.revoke(projectOf(req), params.id)),
+      handler: async (req, { params }) => json(200, await keys.revoke(projectOf(req), params.id)),
     }),
   ];
 }

@@ -1,8 +1,10 @@
 import type { Logger } from '../log.ts';
-import type { ProductCatalog } from './catalog.ts';
+import type { Product } from '../products/schema.ts';
+import { ViewUpdates } from '../shared/view-updates.ts';
+import { type ProductCatalog, productsById } from './catalog.ts';
 import type { PaywallOutput } from './document/schema.ts';
 import { CompiledPaywall } from './resolve/compiled.ts';
-import type { SqlitePaywallStore as PaywallStore } from './sqlite-store.ts';
+import type { PaywallStore } from './store.ts';
 
 interface Entry {
   /** What the compiled form was built from: live revision and catalog state; '' for a paywall with nothing live. */
@@ -18,18 +20,19 @@ const NONE: readonly string[] = Object.freeze([]);
  * resolve endpoint and the events feature run no SQL: live revisions are
  * compiled once and replaced (a Map.set, atomic for the event loop) when a
  * revision is published, a paywall archived, a product it uses changed, or
- * another process commits to the database.
+ * another process commits to the database. Updates load from the store
+ * asynchronously, one at a time (shared/view-updates.ts); the previous state
+ * serves meanwhile, and stays when a load fails.
  */
 export class LivePaywalls {
   private byProject = new Map<string, Map<string, Entry>>();
   private projectsByPaywall = new Map<string, readonly string[]>();
+  private readonly updates = new ViewUpdates();
   constructor(
     private readonly store: PaywallStore,
     private readonly products: ProductCatalog,
     private readonly log: Logger,
-  ) {
-    this.reload();
-  }
+  ) {}
 
   /** The compiled live revision, or undefined when the paywall is unknown, unpublished or archived. */
   get(projectId: string, paywallId: string): CompiledPaywall | undefined {
@@ -75,67 +78,94 @@ export class LivePaywalls {
     return ids;
   }
 
-  /** Rebuilds from the database, recompiling only what changed; for commits made by other processes. */
-  reload(): void {
-    const catalogs = this.store.catalogStamps();
-    const next = new Map<string, Map<string, Entry>>();
-    for (const row of this.store.servedPaywalls()) {
-      const suffix = row.seed_suffix ?? '';
-      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${catalogs.get(row.project_id) ?? 0}:${suffix}`;
-      const previous = this.byProject.get(row.project_id)?.get(row.id);
-      const entry = previous?.stamp === stamp ? previous : this.compile(row.project_id, row.id, row.live_revision, suffix, stamp);
-      let paywalls = next.get(row.project_id);
-      if (!paywalls) next.set(row.project_id, (paywalls = new Map()));
-      paywalls.set(row.id, entry);
-    }
-    this.byProject = next;
-    this.reindex();
+  /** Rebuilds from the store, recompiling only what changed: at start, and for commits made by other processes. */
+  reload(): Promise<void> {
+    return this.updates.reload(async () => {
+      const next = new Map<string, Map<string, Entry>>();
+      const catalogs = new Map<string, Promise<ReadonlyMap<string, Product>>>();
+      const catalogOf = (projectId: string) => {
+        let catalog = catalogs.get(projectId);
+        if (!catalog) catalogs.set(projectId, (catalog = productsById(this.products, projectId)));
+        return catalog;
+      };
+      for (const row of await this.store.servedPaywalls()) {
+        const suffix = row.seed_suffix ?? '';
+        const stamp = row.live_revision === null ? '' : `${row.live_revision}:${row.catalog_stamp}:${suffix}`;
+        const previous = this.byProject.get(row.project_id)?.get(row.id);
+        const entry =
+          previous?.stamp === stamp ? previous : await this.compile(row.project_id, row.id, row.live_revision, suffix, stamp, () => catalogOf(row.project_id));
+        let paywalls = next.get(row.project_id);
+        if (!paywalls) next.set(row.project_id, (paywalls = new Map()));
+        paywalls.set(row.id, entry);
+      }
+      this.byProject = next;
+      this.reindex();
+    });
   }
 
-  /** After this process changed one paywall (a new revision, a publication, archiving). */
-  refresh(projectId: string, paywallId: string): void {
-    const row = this.store.get(projectId, paywallId);
-    let paywalls = this.byProject.get(projectId);
-    if (!row || row.archived_at !== null) {
-      paywalls?.delete(paywallId);
-    } else {
-      // A publish that starts a reseeded phase changes the suffix, even when it republishes the live revision.
-      const suffix = this.store.seedSuffix(projectId, paywallId);
-      const stamp = row.live_revision === null ? '' : `${row.live_revision}:${this.store.catalogStamp(projectId)}:${suffix}`;
-      if (paywalls?.get(paywallId)?.stamp === stamp) return;
-      if (!paywalls) this.byProject.set(projectId, (paywalls = new Map()));
-      paywalls.set(paywallId, this.compile(projectId, paywallId, row.live_revision, suffix, stamp));
-    }
-    this.reindex();
+  /** After this process changed one paywall (a new revision, a publication, archiving): served once this resolves. */
+  refresh(projectId: string, paywallId: string): Promise<void> {
+    return this.updates.run(async () => {
+      const row = await this.store.served(projectId, paywallId);
+      if (!row) {
+        this.byProject.get(projectId)?.delete(paywallId);
+      } else {
+        // A publish that starts a reseeded phase changes the suffix, even when it republishes the live revision.
+        const suffix = row.seed_suffix ?? '';
+        const stamp = row.live_revision === null ? '' : `${row.live_revision}:${row.catalog_stamp}:${suffix}`;
+        if (this.byProject.get(projectId)?.get(paywallId)?.stamp === stamp) return;
+        const entry = await this.compile(projectId, paywallId, row.live_revision, suffix, stamp, () => productsById(this.products, projectId));
+        let paywalls = this.byProject.get(projectId);
+        if (!paywalls) this.byProject.set(projectId, (paywalls = new Map()));
+        paywalls.set(paywallId, entry);
+      }
+      this.reindex();
+    });
   }
 
   /** After this process changed a product: recompiles the live paywalls that use it, and restamps the others. */
-  refreshProduct(projectId: string, productId: string): void {
-    const paywalls = this.byProject.get(projectId);
-    if (!paywalls) return;
-    const catalog = this.store.catalogStamp(projectId);
-    for (const [paywallId, entry] of paywalls) {
-      if (!entry.compiled) continue;
-      const { revision, seedSuffix } = entry.compiled;
-      const stamp = `${revision}:${catalog}:${seedSuffix}`;
-      paywalls.set(
-        paywallId,
-        entry.compiled.productIds.has(productId) ? this.compile(projectId, paywallId, revision, seedSuffix, stamp) : { stamp, compiled: entry.compiled },
-      );
-    }
+  refreshProduct(projectId: string, productId: string): Promise<void> {
+    return this.updates.run(async () => {
+      const paywalls = this.byProject.get(projectId);
+      if (!paywalls) return;
+      const catalog = await this.store.catalogStamp(projectId);
+      let products: Promise<ReadonlyMap<string, Product>> | undefined;
+      const entries: [string, Entry][] = [];
+      for (const [paywallId, entry] of paywalls) {
+        if (!entry.compiled) continue;
+        const { revision, seedSuffix } = entry.compiled;
+        const stamp = `${revision}:${catalog}:${seedSuffix}`;
+        const uses = entry.compiled.productIds.has(productId);
+        entries.push([
+          paywallId,
+          uses
+            ? await this.compile(projectId, paywallId, revision, seedSuffix, stamp, () => (products ??= productsById(this.products, projectId)))
+            : { stamp, compiled: entry.compiled },
+        ]);
+      }
+      // All at once: resolve never sees some paywalls with the change and others without.
+      for (const [paywallId, entry] of entries) paywalls.set(paywallId, entry);
+    });
   }
 
-  private compile(projectId: string, paywallId: string, liveRevision: number | null, seedSuffix: string, stamp: string): Entry {
+  private async compile(
+    projectId: string,
+    paywallId: string,
+    liveRevision: number | null,
+    seedSuffix: string,
+    stamp: string,
+    catalog: () => Promise<ReadonlyMap<string, Product>>,
+  ): Promise<Entry> {
     if (liveRevision === null) return { stamp, compiled: undefined };
+    const [revision, products] = await Promise.all([this.store.revision(projectId, paywallId, liveRevision), catalog()]);
     try {
-      const revision = this.store.revision(projectId, paywallId, liveRevision);
       if (!revision) throw new Error(`revision ${liveRevision} is missing`);
       const compiled = new CompiledPaywall({
         paywallId,
         revision: liveRevision,
         seedSuffix,
         document: JSON.parse(revision.document) as PaywallOutput,
-        product: (productId) => this.products.find(projectId, productId),
+        product: (productId) => products.get(productId),
       });
       return { stamp, compiled };
     } catch (error) {

@@ -1,19 +1,20 @@
 import * as v from 'valibot';
-import { type PhaseOptions, type PhaseRow, type PhaseStore, phaseDesign, phaseInfo, phaseSeed } from '../experiments/phases.ts';
+import { type PhaseOptions, type PhaseRow, phaseDesign, phaseInfo, phaseSeed } from '../experiments/phases.ts';
+import type { PhaseStore } from '../experiments/store.ts';
 import { DomainError, type FieldError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
 import type { JsonValue } from '../shared/json.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
-import type { ProductCatalog } from './catalog.ts';
+import { STALE, untilCurrent } from '../shared/stale.ts';
+import { type ProductCatalog, productsById } from './catalog.ts';
 import type { ExperimentSettings } from './document/experiment.ts';
 import { type DocumentError, type PaywallDeps, type PaywallOutput, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
-import type { SqlitePaywallStore as PaywallStore } from './sqlite-store.ts';
-import type { PaywallRow, RevisionRow } from './store.ts';
+import type { PaywallRow, PaywallStore, RevisionRow } from './store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -62,9 +63,11 @@ function invalid(detail: string, errors: FieldError[]): DomainError {
 }
 
 /**
- * What the management API does to paywalls: every write validates, checks
- * its preconditions and commits in one IMMEDIATE transaction, then updates
- * the in-memory live paywalls so the SDK endpoint serves the change at once.
+ * What the management API does to paywalls: every write reads the paywall,
+ * checks its preconditions, validates and hands the store the version it
+ * read, which stores it in one transaction only if nothing moved since
+ * (shared/stale.ts; else all of it runs again). The in-memory live paywalls
+ * serve the change before it is answered.
  */
 export class PaywallManager {
   constructor(
@@ -75,27 +78,27 @@ export class PaywallManager {
   ) {}
 
   /** The experiment phases of a paywall, oldest first; 404 for an unknown paywall. */
-  phases(projectId: string, id: string): PhaseRow[] {
-    if (!this.store.get(projectId, id)) throw notFound();
+  async phases(projectId: string, id: string): Promise<PhaseRow[]> {
+    if (!(await this.store.get(projectId, id))) throw notFound();
     return this.phaseStore.phases(projectId, id);
   }
 
   /** The `experiment` settings results are read with: the live revision's, else the newest revision's. */
-  experimentSettings(projectId: string, id: string): ExperimentSettings | undefined {
-    const row = this.store.get(projectId, id);
+  async experimentSettings(projectId: string, id: string): Promise<ExperimentSettings | undefined> {
+    const row = await this.store.get(projectId, id);
     if (!row) throw notFound();
-    const stored = this.store.revision(projectId, id, row.live_revision ?? row.latest_revision);
+    const stored = await this.store.revision(projectId, id, row.live_revision ?? row.latest_revision);
     return stored === undefined ? undefined : (JSON.parse(stored.document) as PaywallOutput).experiment;
   }
 
-  list(projectId: string): PaywallInfo[] {
-    return this.store.list(projectId).map(paywallInfo);
+  async list(projectId: string): Promise<PaywallInfo[]> {
+    return (await this.store.list(projectId)).map(paywallInfo);
   }
 
-  get(projectId: string, id: string): { row: PaywallRow; document: unknown } {
-    const row = this.store.get(projectId, id);
+  async get(projectId: string, id: string): Promise<{ row: PaywallRow; document: unknown }> {
+    const row = await this.store.get(projectId, id);
     if (!row) throw notFound();
-    const revision = this.store.revision(projectId, id, row.latest_revision)!;
+    const revision = (await this.store.revision(projectId, id, row.latest_revision))!;
     return { row, document: JSON.parse(revision.document) };
   }
 
@@ -106,38 +109,39 @@ export class PaywallManager {
   }
 
   /** Stores `document` as the paywall's newest revision (a draft), creating the paywall if it is new; checked here, errors at pointers into it (config-dir hands over one it checked already). */
-  write(
+  async write(
     projectId: string,
     id: string,
     document: JsonValue | PaywallOutput,
     preconditions: Preconditions,
-  ): { row: PaywallRow; warnings: PaywallWarning[]; created: boolean } {
+  ): Promise<{ row: PaywallRow; warnings: PaywallWarning[]; created: boolean }> {
     if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
-    const result = this.store.transaction(() => {
-      const current = this.store.get(projectId, id);
+    const result = await untilCurrent(async () => {
+      const current = await this.store.get(projectId, id);
       const tag = current && paywallTag(current);
       requireIfMatch(preconditions.ifMatch, tag);
       requireIfNoneMatch(preconditions.ifNoneMatch, tag);
-      const validation = validatePaywall(document, this.deps(projectId));
+      const validation = validatePaywall(document, await this.deps(projectId));
       if (!validation.ok) throw invalid('the paywall document is invalid; see errors', validation.errors);
-      const row = this.store.addRevision(projectId, id, validation.value.name, JSON.stringify(validation.value));
-      return { row, warnings: validation.warnings, created: current === undefined };
+      const write = { name: validation.value.name, document: JSON.stringify(validation.value), products: slotProducts(validation.value) };
+      const row = await this.store.addRevision(projectId, id, write, current?.version);
+      return row === STALE ? STALE : { row, warnings: validation.warnings, created: current === undefined };
     });
-    this.live.refresh(projectId, id);
+    await this.live.refresh(projectId, id);
     return result;
   }
 
   /** The phases as GET /api/paywalls/{id}/phases lists them, with the seed each hashes users with. */
-  phaseList(projectId: string, id: string): ReturnType<typeof phaseInfo>[] {
-    const rows = this.phases(projectId, id);
-    const base = this.baseSeed(projectId, id);
+  async phaseList(projectId: string, id: string): Promise<ReturnType<typeof phaseInfo>[]> {
+    const rows = await this.phases(projectId, id);
+    const base = await this.baseSeed(projectId, id);
     return rows.map((row) => phaseInfo(row, base));
   }
 
   /** The paywall's seed before any phase suffix: the live (else newest) revision's `seed`, else the paywall id. */
-  private baseSeed(projectId: string, id: string): string {
-    const row = this.store.get(projectId, id);
-    const stored = row && this.store.revision(projectId, id, row.live_revision ?? row.latest_revision);
+  private async baseSeed(projectId: string, id: string): Promise<string> {
+    const row = await this.store.get(projectId, id);
+    const stored = row && (await this.store.revision(projectId, id, row.live_revision ?? row.latest_revision));
     return (stored && (JSON.parse(stored.document) as PaywallOutput).seed) ?? id;
   }
 
@@ -146,23 +150,23 @@ export class PaywallManager {
    * unarchiving the paywall; says which phase is current and whether this
    * publish started it.
    */
-  publish(
+  async publish(
     projectId: string,
     id: string,
     revision: number | undefined,
     ifMatch: string,
     options: PhaseOptions = { forceNew: false, reseed: true },
-  ): { row: PaywallRow; phase: PhaseRow; started: boolean; seed: string } {
-    const result = this.store.transaction(() => {
-      const current = this.store.get(projectId, id);
+  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string }> {
+    const result = await untilCurrent(async () => {
+      const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, paywallTag(current));
       const target = revision ?? current.latest_revision;
-      const stored = this.store.revision(projectId, id, target);
+      const stored = await this.store.revision(projectId, id, target);
       if (!stored) throw noSuchRevision();
       // Products may have been deleted since the revision was written; a live revision must name existing ones.
       const document: unknown = JSON.parse(stored.document);
-      const deps = this.deps(projectId);
+      const deps = await this.deps(projectId);
       const validation = validatePaywall(document, deps);
       if (!validation.ok)
         throw revisionInvalid(
@@ -170,44 +174,44 @@ export class PaywallManager {
           slotProducts(document).filter((product) => !deps.productExists(product)),
           validation.errors,
         );
-      const published = this.store.publish(projectId, id, target);
-      // In the same transaction: an event is never timed after a publish whose phase is not stored yet.
-      const { phase, started } = this.phaseStore.published(projectId, id, target, phaseDesign(validation.value), options, Date.now());
-      return { row: published, phase, started, seed: phaseSeed(validation.value.seed ?? id, phase) };
+      const publication = { revision: target, design: phaseDesign(validation.value), options, products: slotProducts(validation.value), now: Date.now() };
+      const published = await this.store.publish(projectId, id, publication, current.version);
+      return published === STALE ? STALE : { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase) };
     });
-    this.live.refresh(projectId, id);
+    await this.live.refresh(projectId, id);
     return result;
   }
 
   /** Stops serving the paywall; its revisions are kept and publishing again brings it back. */
-  archive(projectId: string, id: string, ifMatch: string): PaywallRow {
-    const row = this.store.transaction(() => {
-      const current = this.store.get(projectId, id);
+  async archive(projectId: string, id: string, ifMatch: string): Promise<PaywallRow> {
+    const row = await untilCurrent(async () => {
+      const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, paywallTag(current));
-      return this.store.archive(projectId, id);
+      return this.store.archive(projectId, id, current.version);
     });
-    this.live.refresh(projectId, id);
+    await this.live.refresh(projectId, id);
     return row;
   }
 
-  revisions(projectId: string, id: string): RevisionInfo[] {
-    const paywall = this.store.get(projectId, id);
+  async revisions(projectId: string, id: string): Promise<RevisionInfo[]> {
+    const paywall = await this.store.get(projectId, id);
     if (!paywall) throw notFound();
-    return this.store.revisions(projectId, id).map((row) => revisionInfo(row, paywall));
+    return (await this.store.revisions(projectId, id)).map((row) => revisionInfo(row, paywall));
   }
 
   /** One revision; its tag changes whenever its info does (the live flag follows the paywall's version). */
-  revision(projectId: string, id: string, revision: number): { info: RevisionInfo; document: unknown; tag: string } {
-    const paywall = this.store.get(projectId, id);
+  async revision(projectId: string, id: string, revision: number): Promise<{ info: RevisionInfo; document: unknown; tag: string }> {
+    const paywall = await this.store.get(projectId, id);
     if (!paywall) throw notFound();
-    const row = this.store.revision(projectId, id, revision);
+    const row = await this.store.revision(projectId, id, revision);
     if (!row) throw noSuchRevision();
     return { info: revisionInfo(row, paywall), document: JSON.parse(row.document), tag: entityTag(`${paywall.version}-${revision}`) };
   }
 
-  private deps(projectId: string): PaywallDeps {
-    return { productExists: (productId) => this.products.find(projectId, productId) !== undefined };
+  private async deps(projectId: string): Promise<PaywallDeps> {
+    const products = await productsById(this.products, projectId);
+    return { productExists: (productId) => products.has(productId) };
   }
 }
 

@@ -46,7 +46,10 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the paywalls, by id', schema: PaywallListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req) => taggedJson(req.header('if-none-match'), { paywalls: paywalls.list(projectOf(req)) }),
+      handler: async (req) => {
+        const ifNoneMatch = req.header('if-none-match');
+        return taggedJson(ifNoneMatch, { paywalls: await paywalls.list(projectOf(req)) });
+      },
     }),
     route({
       method: 'GET',
@@ -59,9 +62,10 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the paywall', schema: PaywallDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req, { params }) => {
-        const { row, document } = paywalls.get(projectOf(req), params.id);
-        return taggedJson(req.header('if-none-match'), { ...paywallInfo(row), document }, paywallTag(row));
+      handler: async (req, { params }) => {
+        const ifNoneMatch = req.header('if-none-match');
+        const { row, document } = await paywalls.get(projectOf(req), params.id);
+        return taggedJson(ifNoneMatch, { ...paywallInfo(row), document }, paywallTag(row));
       },
     }),
     route({
@@ -80,8 +84,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
           201: { description: 'the paywall was created with revision 1', schema: PaywallWrittenSchema },
         },
       },
-      handler: (req, { params: { id }, body: document }) => {
-        const { row, warnings, created } = paywalls.write(projectOf(req), id, document, preconditions(req));
+      handler: async (req, { params: { id }, body: document }) => {
+        const { row, warnings, created } = await paywalls.write(projectOf(req), id, document, preconditions(req));
         const headers: Record<string, string> = { ETag: paywallTag(row) };
         if (created) headers.Location = `/api/paywalls/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, { ...paywallInfo(row), warnings }, headers);
@@ -100,8 +104,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the paywall, now live, and its current experiment phase', schema: PublishedSchema } },
       },
-      handler: (req, { params, body: { revision, new_phase: forceNew = false, reseed = true } }) => {
-        const { row, phase, started, seed } = paywalls.publish(projectOf(req), params.id, revision, req.header('if-match'), { forceNew, reseed });
+      handler: async (req, { params, body: { revision, new_phase: forceNew = false, reseed = true } }) => {
+        const { row, phase, started, seed } = await paywalls.publish(projectOf(req), params.id, revision, req.header('if-match'), { forceNew, reseed });
         return json(200, { ...paywallInfo(row), phase: { number: phase.number, started, seed } }, { ETag: paywallTag(row) });
       },
     }),
@@ -116,7 +120,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the phases', schema: PhaseListSchema } },
       },
-      handler: (req, { params }) => json(200, { phases: paywalls.phaseList(projectOf(req), params.id) }, { 'Cache-Control': 'no-store' }),
+      handler: async (req, { params }) => json(200, { phases: await paywalls.phaseList(projectOf(req), params.id) }, { 'Cache-Control': 'no-store' }),
     }),
     route({
       method: 'DELETE',
@@ -129,8 +133,8 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the archived paywall', schema: PaywallInfoSchema } },
       },
-      handler: (req, { params }) => {
-        const row = paywalls.archive(projectOf(req), params.id, req.header('if-match'));
+      handler: async (req, { params }) => {
+        const row = await paywalls.archive(projectOf(req), params.id, req.header('if-match'));
         return json(200, paywallInfo(row), { ETag: paywallTag(row) });
       },
     }),
@@ -145,7 +149,10 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the revisions', schema: RevisionListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req, { params }) => taggedJson(req.header('if-none-match'), { revisions: paywalls.revisions(projectOf(req), params.id) }),
+      handler: async (req, { params }) => {
+        const ifNoneMatch = req.header('if-none-match');
+        return taggedJson(ifNoneMatch, { revisions: await paywalls.revisions(projectOf(req), params.id) });
+      },
     }),
     route({
       method: 'GET',
@@ -159,9 +166,10 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the revision', schema: RevisionDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req, { params }) => {
-        const { info, document, tag } = paywalls.revision(projectOf(req), params.id, params.revision);
-        return taggedJson(req.header('if-none-match'), { ...info, document }, tag);
+      handler: async (req, { params }) => {
+        const ifNoneMatch = req.header('if-none-match');
+        const { info, document, tag } = await paywalls.revision(projectOf(req), params.id, params.revision);
+        return taggedJson(ifNoneMatch, { ...info, document }, tag);
       },
     }),
   ];

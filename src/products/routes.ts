@@ -18,7 +18,10 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the products, by id', schema: ProductListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req) => taggedJson(req.header('if-none-match'), { products: products.list(projectOf(req)).map((stored) => stored.product) }),
+      handler: async (req) => {
+        const ifNoneMatch = req.header('if-none-match');
+        return taggedJson(ifNoneMatch, { products: (await products.list(projectOf(req))).map((stored) => stored.product) });
+      },
     }),
     route({
       method: 'GET',
@@ -31,9 +34,10 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the product', schema: ProductSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
-      handler: (req, { params }) => {
-        const stored = products.get(projectOf(req), params.id);
-        return taggedJson(req.header('if-none-match'), stored.product, productTag(stored));
+      handler: async (req, { params }) => {
+        const ifNoneMatch = req.header('if-none-match');
+        const stored = await products.get(projectOf(req), params.id);
+        return taggedJson(ifNoneMatch, stored.product, productTag(stored));
       },
     }),
     route({
@@ -52,9 +56,9 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
           201: { description: 'the product was created', schema: ProductSchema },
         },
       },
-      handler: (req, { params: { id }, body: write }) => {
+      handler: async (req, { params: { id }, body: write }) => {
         const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
-        const { stored, created } = products.write(projectOf(req), id, write, preconditions);
+        const { stored, created } = await products.write(projectOf(req), id, write, preconditions);
         const headers: Record<string, string> = { ETag: productTag(stored) };
         if (created) headers.Location = `/api/products/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, stored.product, headers);
@@ -71,8 +75,8 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         auth: 'secret',
         responses: { 204: { description: 'deleted' } },
       },
-      handler: (req, { params }) => {
-        products.delete(projectOf(req), params.id, req.header('if-match'));
+      handler: async (req, { params }) => {
+        await products.delete(projectOf(req), params.id, req.header('if-match'));
         return empty(204);
       },
     }),

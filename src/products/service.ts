@@ -3,16 +3,16 @@ import { DomainError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
+import { untilCurrent } from '../shared/stale.ts';
 import type { ProductWrite } from './schema.ts';
-import type { SqliteProductStore as ProductStore } from './sqlite-store.ts';
-import type { StoredProduct } from './store.ts';
+import type { ProductStore, StoredProduct } from './store.ts';
 
 /** What products need of paywalls: implemented by the in-memory live paywalls, handed over by the context. */
 interface ProductUsers {
   /** The live paywalls that put this product in a slot. */
   usingProduct(projectId: string, productId: string): string[];
-  /** After a product changed: live paywalls that use it serve the change at once. */
-  refreshProduct(projectId: string, productId: string): void;
+  /** After a product changed: live paywalls that use it serve the change once this resolves. */
+  refreshProduct(projectId: string, productId: string): Promise<void>;
 }
 
 /** A product's ETag: its version, which grows with every change (deletion included). */
@@ -26,8 +26,10 @@ function notFound(): DomainError {
 
 /**
  * What the management API (and `paywalld apply`) does to products: writes and
- * deletions check their preconditions inside the transaction, a product in a
- * live paywall's slot cannot be deleted, and live paywalls serve a change at once.
+ * deletions check their preconditions against the product as read and store
+ * only if it is still that version (shared/stale.ts), a product in a live
+ * paywall's slot cannot be deleted, and live paywalls serve a change before
+ * it is answered.
  */
 export class ProductManager {
   constructor(
@@ -35,36 +37,39 @@ export class ProductManager {
     private readonly users: ProductUsers,
   ) {}
 
-  list(projectId: string): StoredProduct[] {
-    return this.store.list(projectId).map((product) => this.get(projectId, product.id));
+  list(projectId: string): Promise<StoredProduct[]> {
+    return this.store.list(projectId);
   }
 
-  get(projectId: string, id: string): StoredProduct {
-    const stored = this.store.get(projectId, id);
+  async get(projectId: string, id: string): Promise<StoredProduct> {
+    const stored = await this.store.get(projectId, id);
     if (!stored) throw notFound();
     return stored;
   }
 
   /** Creates or replaces the product; `created` says which. */
-  write(projectId: string, id: string, write: ProductWrite, preconditions: Preconditions): { stored: StoredProduct; created: boolean } {
+  async write(projectId: string, id: string, write: ProductWrite, preconditions: Preconditions): Promise<{ stored: StoredProduct; created: boolean }> {
     if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a product id is ${ID_RULE}`);
     if (write.id !== undefined && write.id !== id) {
       throw new DomainError('validation_failed', 'the request document is invalid; see errors', {
         errors: [{ path: '/id', message: 'Must be the id in the path' }],
       });
     }
-    const result = this.store.write(projectId, id, write, (current) => {
+    const result = await untilCurrent(async () => {
+      const current = await this.store.get(projectId, id);
       const tag = current && productTag(current);
       requireIfMatch(preconditions.ifMatch, tag);
       requireIfNoneMatch(preconditions.ifNoneMatch, tag);
+      return this.store.write(projectId, id, write, current?.version);
     });
-    this.users.refreshProduct(projectId, id);
+    await this.users.refreshProduct(projectId, id);
     return result;
   }
 
   /** Deletes the product unless a live paywall puts it in a slot. */
-  delete(projectId: string, id: string, ifMatch: string): void {
-    this.store.delete(projectId, id, (current) => {
+  async delete(projectId: string, id: string, ifMatch: string): Promise<void> {
+    await untilCurrent(async () => {
+      const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, productTag(current));
       const users = this.users.usingProduct(projectId, id);
@@ -74,7 +79,8 @@ export class ProductManager {
           `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`,
         );
       }
+      return this.store.delete(projectId, id, current.version);
     });
-    this.users.refreshProduct(projectId, id);
+    await this.users.refreshProduct(projectId, id);
   }
 }

@@ -25,7 +25,7 @@ export function purchasesApi(purchases: PurchaseService): RouteDefinition[] {
           200: { description: 'done: do not retry (rejected records are listed by index; duplicates were stored before)', schema: PurchaseResultSchema },
         },
       },
-      handler: (req, { body }) => json(200, purchases.ingest(body, projectOf(req))),
+      handler: async (req, { body }) => json(200, await purchases.ingest(body, projectOf(req))),
     }),
   ];
 }

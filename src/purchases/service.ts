@@ -13,13 +13,7 @@ import {
   type PurchaseSource,
   type PurchaseType,
 } from './schema.ts';
-import type { SqlitePurchaseStore as PurchaseStore } from './sqlite-store.ts';
-import type { StoredPurchase } from './store.ts';
-
-/** Who else must learn of the users a record names (their appAccountTokens), in the same transaction. */
-interface UserRegistry {
-  remember(projectId: string, userIds: Iterable<string>): void;
-}
+import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 
 const RECORD_FIELDS = Object.keys(PurchaseSchema.pipe[0].entries).join(', ');
 
@@ -61,7 +55,6 @@ export class PurchaseService {
 
   constructor(
     private readonly store: PurchaseStore,
-    private readonly users: UserRegistry,
     metrics: MetricsRegistry,
   ) {
     const counter = metrics.counter('paywalld_purchases_total', 'Purchase records received, by source and outcome (stored, duplicate, rejected).');
@@ -72,7 +65,7 @@ export class PurchaseService {
   }
 
   /** POST /api/purchases: each record checked on its own; the valid ones stored in one durable transaction. */
-  ingest(body: unknown, projectId: string): PurchaseResult {
+  async ingest(body: unknown, projectId: string): Promise<PurchaseResult> {
     const receivedAt = Date.now();
     const envelope = v.safeParse(PurchaseEnvelopeSchema, body, { abortEarly: true });
     if (!envelope.success) {
@@ -89,27 +82,22 @@ export class PurchaseService {
       if ('code' in checked) rejected.push({ index, ...checked });
       else records.push(checked);
     });
-    const accepted = records.length === 0 ? 0 : this.record(projectId, records, receivedAt);
+    const accepted = records.length === 0 ? 0 : await this.record(projectId, { records, receivedAt });
     this.counted('api', 'rejected', rejected.length);
     return { accepted, duplicates: records.length - accepted, rejected };
   }
 
   /**
-   * Stores records (a connector's), with `alongside` in the same transaction;
-   * returns how many were new. Durable when it returns.
+   * Stores records (a connector's) with what belongs with them (the users'
+   * appAccountTokens, a customer, aliases) in one transaction; returns how
+   * many were new. Durable when it resolves.
    */
-  record(projectId: string, records: readonly PurchaseRecord[], receivedAt = Date.now(), alongside?: () => void): number {
-    const inserted = this.store.insert(projectId, records, receivedAt, () => {
-      this.users.remember(
-        projectId,
-        records.map((r) => r.userId),
-      );
-      alongside?.();
-    });
-    const source = records[0]?.source;
+  async record(projectId: string, batch: PurchaseBatch): Promise<number> {
+    const inserted = await this.store.insert(projectId, batch);
+    const source = batch.records[0]?.source;
     if (source) {
       this.counted(source, 'stored', inserted);
-      this.counted(source, 'duplicate', records.length - inserted);
+      this.counted(source, 'duplicate', batch.records.length - inserted);
     }
     return inserted;
   }
@@ -118,19 +106,19 @@ export class PurchaseService {
    * What a paid period of a subscription is, from what the source reported before:
    * the first payment after a trial start is its conversion, a later one a renewal.
    */
-  paidPeriodType(projectId: string, source: PurchaseSource, originalTransactionId: string): PurchaseType {
-    const before = this.store.typesForSubscription(projectId, source, originalTransactionId);
+  async paidPeriodType(projectId: string, source: PurchaseSource, originalTransactionId: string): Promise<PurchaseType> {
+    const before = await this.store.typesForSubscription(projectId, source, originalTransactionId);
     const paid = before.has('initial_purchase') || before.has('trial_converted') || before.has('renewal');
     if (paid) return 'renewal';
     return before.has('trial_started') ? 'trial_converted' : 'initial_purchase';
   }
 
   /** What was refunded so far on one payment (Stripe reports a charge's refunds cumulatively). */
-  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): number {
+  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): Promise<number> {
     return this.store.refundedSoFar(projectId, source, transactionId);
   }
 
-  list(projectId: string): StoredPurchase[] {
+  list(projectId: string): Promise<StoredPurchase[]> {
     return this.store.list(projectId);
   }
 }

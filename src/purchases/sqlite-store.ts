@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
-import type { PurchaseRecord, PurchaseSource, PurchaseType } from './schema.ts';
-import type { StoredPurchase } from './store.ts';
+import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
+import type { PurchaseSource, PurchaseType } from './schema.ts';
+import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 
 type Row = [
   projectId: string,
@@ -58,40 +59,43 @@ function toStored(row: StoredRow): StoredPurchase {
   };
 }
 
-/**
- * Purchase records on the server's connection. Each request's records are
- * one IMMEDIATE transaction (the connection runs with synchronous=FULL):
- * when `insert` returns they are on disk, and a record whose (project,
- * source, id) is already stored is skipped by the unique key, never stored twice.
- */
-export class SqlitePurchaseStore {
-  private readonly insertRow;
-  private readonly typesOf;
-  private readonly refunded;
-  private readonly byProject;
-  private readonly insertTx;
+/** What a batch writes beside its records, inside the records' transaction: the identity and integrations stores on the same connection. */
+interface BatchCompanions {
+  identity: {
+    link(projectId: string, id: string, userId: string, now: number): boolean;
+    remember(projectId: string, userIds: Iterable<string>): void;
+  };
+  customers: { linkCustomer(projectId: string, provider: string, customer: string, userId: string): void };
+}
 
-  constructor(db: Database) {
-    this.insertRow = db.prepare<Row>(
+/** Purchase records on one connection: each batch is one IMMEDIATE transaction (the connection runs with synchronous=FULL). */
+export class SqlitePurchaseStore implements PurchaseStore {
+  readonly insert;
+  readonly typesForSubscription;
+  readonly refundedSoFar;
+  readonly list;
+
+  constructor(db: Database, companions: BatchCompanions) {
+    const insertRow = db.prepare<Row>(
       `INSERT INTO purchases (project_id, source, purchase_id, user_id, type, ts, product_id, store, store_product_id, revenue, currency,
          transaction_id, original_transaction_id, paywall_id, received_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (project_id, source, purchase_id) DO NOTHING`,
     );
-    this.typesOf = db
+    const typesOf = db
       .prepare<[string, string, string], PurchaseType>(
         'SELECT DISTINCT type FROM purchases WHERE project_id = ? AND source = ? AND original_transaction_id = ?',
       )
       .pluck();
-    this.refunded = db
+    const refunded = db
       .prepare<[string, string, string], number>(
         "SELECT coalesce(sum(revenue), 0) FROM purchases WHERE project_id = ? AND source = ? AND transaction_id = ? AND type = 'refund'",
       )
       .pluck();
-    this.byProject = db.prepare<[string], StoredRow>('SELECT * FROM purchases WHERE project_id = ? ORDER BY seq');
-    this.insertTx = db.transaction((projectId: string, records: readonly PurchaseRecord[], receivedAt: number, alongside: (() => void) | undefined) => {
+    const byProject = db.prepare<[string], StoredRow>('SELECT * FROM purchases WHERE project_id = ? ORDER BY seq');
+    this.insert = sqliteWrite(db, (projectId: string, batch: PurchaseBatch): number => {
       let inserted = 0;
-      for (const r of records) {
+      for (const r of batch.records) {
         const row: Row = [
           projectId,
           r.source,
@@ -107,35 +111,30 @@ export class SqlitePurchaseStore {
           r.transactionId,
           r.originalTransactionId,
           r.paywallId,
-          receivedAt,
+          batch.receivedAt,
         ];
-        inserted += this.insertRow.run(...row).changes;
+        inserted += insertRow.run(...row).changes;
       }
-      alongside?.();
+      companions.identity.remember(
+        projectId,
+        batch.records.map((r) => r.userId),
+      );
+      const { customer, aliases } = batch;
+      if (customer) companions.customers.linkCustomer(projectId, customer.provider, customer.id, customer.userId);
+      if (aliases) {
+        for (const id of aliases.ids) if (id !== aliases.userId) companions.identity.link(projectId, id, aliases.userId, batch.receivedAt);
+        companions.identity.remember(projectId, [aliases.userId]);
+      }
       return inserted;
     });
-  }
-
-  /**
-   * Stores the records in one durable transaction, with `alongside` (writes that
-   * belong with them) in it too; returns how many were new.
-   */
-  insert(projectId: string, records: readonly PurchaseRecord[], receivedAt: number, alongside?: () => void): number {
-    return this.insertTx.immediate(projectId, records, receivedAt, alongside);
-  }
-
-  /** The types already stored for one subscription of a source: tells a trial's conversion from a renewal. */
-  typesForSubscription(projectId: string, source: PurchaseSource, originalTransactionId: string): Set<PurchaseType> {
-    return new Set(this.typesOf.all(projectId, source, originalTransactionId));
-  }
-
-  /** What was refunded so far on one payment of a source (Stripe reports refunds cumulatively). */
-  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): number {
-    return this.refunded.get(projectId, source, transactionId) ?? 0;
-  }
-
-  /** Every record of the project in order of storage. */
-  list(projectId: string): StoredPurchase[] {
-    return this.byProject.all(projectId).map(toStored);
+    this.typesForSubscription = sqliteRead(
+      db,
+      (projectId: string, source: PurchaseSource, originalTransactionId: string) => new Set(typesOf.all(projectId, source, originalTransactionId)),
+    );
+    this.refundedSoFar = sqliteRead(
+      db,
+      (projectId: string, source: PurchaseSource, transactionId: string): number => refunded.get(projectId, source, transactionId) ?? 0,
+    );
+    this.list = sqliteRead(db, (projectId: string): StoredPurchase[] => byProject.all(projectId).map(toStored));
   }
 }

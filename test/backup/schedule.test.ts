@@ -6,9 +6,8 @@ import { type TestContext, test } from 'node:test';
 import { parseInterval, prune, scheduleBackups, snapshotName } from '../../src/backup/schedule.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
+import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { Logger } from '../../src/log.ts';
-import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { DIST } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { until } from '../helpers/until.ts';
@@ -28,7 +27,7 @@ function liveDatabase(t: TestContext) {
 
 test('scheduled snapshots are consistent copies, named by time, and only the newest are kept', async (t) => {
   const { dir, file, db, written, log, logged } = liveDatabase(t);
-  new ProjectStore(db, new KeyStore(db)).create('kept');
+  await openSqliteStorage(db).projects.create('kept');
   let clock = Date.parse('2026-11-25T06:00:00Z');
   const backups = path.join(dir, 'backups');
   fs.mkdirSync(backups);

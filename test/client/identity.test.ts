@@ -27,7 +27,7 @@ test('without a user id the client creates one anonymous id, keeps it across res
   assert.equal(after.user_id, 'alice');
   assert.deepEqual(await restarted.flush(), { pending: 0 });
 
-  assert.equal(server.server.ctx.identity.links(server.projectId).get(anonymous), 'alice');
+  assert.equal((await server.server.ctx.identity.links(server.projectId)).get(anonymous), 'alice');
   const users = (await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((event) => [event.type, event.user_id]);
   assert.deepEqual(users, [
     ['screen_impression', anonymous],

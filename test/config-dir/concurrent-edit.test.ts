@@ -15,8 +15,8 @@ import { validateDirectory } from '../../src/config-dir/validate.ts';
 import { configurationServices } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { Logger } from '../../src/log.ts';
-import { SqliteProductStore as ProductStore } from '../../src/products/sqlite-store.ts';
 import { EXAMPLE } from '../helpers/config-dir.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -38,11 +38,12 @@ function edited(): DesiredState {
 
 test('database target: an edit between plan and write is refused and the whole apply rolls back', async (t) => {
   const db = openDatabase(path.join(tempDir(t), 'paywalld.db'));
-  t.after(() => db.close());
   migrate(db);
-  const services = configurationServices(db, new Logger('error'));
-  const { project } = services.projects.create('acme');
-  const backend = new StoreBackend(db, project.id, services, 'test.db');
+  const storage = openSqliteStorage(db);
+  t.after(() => storage.close());
+  const services = await configurationServices(storage, new Logger('error'));
+  const { project } = await services.projects.create('acme');
+  const backend = new StoreBackend(storage, project.id, services, 'test.db');
   await applyPlan(await makePlan(desired(), backend, { publish: true, prune: false }), backend, () => {});
 
   const plan = await makePlan(edited(), backend, { publish: true, prune: false });
@@ -51,8 +52,8 @@ test('database target: an edit between plan and write is refused and the whole a
     ['update-product', 'update-paywall', 'publish'],
   );
   const dashboard = services.paywallManager;
-  const { document } = dashboard.get(project.id, 'onboarding');
-  dashboard.write(project.id, 'onboarding', { ...(document as object), name: 'Edited in the dashboard' }, { ifMatch: '', ifNoneMatch: '' });
+  const { document } = await dashboard.get(project.id, 'onboarding');
+  await dashboard.write(project.id, 'onboarding', { ...(document as object), name: 'Edited in the dashboard' }, { ifMatch: '', ifNoneMatch: '' });
 
   const done: string[] = [];
   await assert.rejects(
@@ -67,8 +68,8 @@ test('database target: an edit between plan and write is refused and the whole a
     },
   );
   assert.deepEqual(done, [], 'nothing is reported done when the transaction rolled back');
-  assert.equal(new ProductStore(db).get(project.id, 'pro_annual')?.product.name, 'Pro Annual', 'the product change of the same apply was rolled back');
-  assert.equal(dashboard.get(project.id, 'onboarding').row.name, 'Edited in the dashboard');
+  assert.equal((await storage.products.get(project.id, 'pro_annual'))?.product.name, 'Pro Annual', 'the product change of the same apply was rolled back');
+  assert.equal((await dashboard.get(project.id, 'onboarding')).row.name, 'Edited in the dashboard');
 });
 
 test('server target: the write carries If-Match, the server refuses it, and apply says what was done before', async (t) => {

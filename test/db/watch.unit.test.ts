@@ -3,12 +3,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { watchConfigChanges } from '../../src/db/watch.ts';
-import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
-import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-test('commits of other connections reach the watcher only when they change configuration', (t) => {
+test('commits of other connections reach the watcher only when they change configuration', async (t) => {
   t.mock.timers.enable({ apis: ['setInterval'] });
   const file = path.join(tempDir(t), 'watch.db');
   const server = openDatabase(file);
@@ -27,20 +26,20 @@ test('commits of other connections reach the watcher only when they change confi
   t.mock.timers.tick(10);
   assert.equal(changes, 0);
 
-  const created = new ProjectStore(other, new KeyStore(other)).create('from another process');
+  const elsewhere = openSqliteStorage(other);
+  const created = await elsewhere.projects.create('from another process');
   t.mock.timers.tick(10);
   assert.equal(changes, 1);
   t.mock.timers.tick(10);
   assert.equal(changes, 1);
 
-  const keys = new KeyStore(other);
-  keys.revokeKey(keys.list(created.project.id)[0]!.id);
+  await elsewhere.keys.revoke((await elsewhere.keys.list(created.project.id))[0]!.id, undefined);
   other.exec('INSERT INTO scratch VALUES (3)');
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
 
   // The server's own writes are announced by the code making them, never by the watch.
-  new ProjectStore(server, new KeyStore(server)).create('from this process');
+  await openSqliteStorage(server).projects.create('from this process');
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
 });

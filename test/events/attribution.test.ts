@@ -20,15 +20,15 @@ test("the seed's exact keyless sample is attributed through its paywall's projec
   assert.equal(row!.ts, ts);
   assert.equal(row!.variant_id, null);
   // Stored for the project that owns the paywall, not for any other.
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   assert.deepEqual(await exported(url, other.keys.secret), []);
 });
 
 test('a keyless event for a paywall id that two projects have is unattributable; a key settles it', async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   await publishPaywall(url, keys.secret, 'shared');
   await publishPaywall(url, other.keys.secret, 'shared');
   const event = { type: 'screen_impression', paywall_id: 'shared', ts: Date.now() };
@@ -122,8 +122,8 @@ test('a paywall that is not published yet derives no variant (stored without one
 
 test("another project's draft with the same id does not take a live paywall's keyless events", async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   await publishPaywall(url, keys.secret, 'onboarding');
   const draft = await fetch(`${url}/api/paywalls/onboarding`, {
     method: 'PUT',

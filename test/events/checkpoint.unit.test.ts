@@ -8,25 +8,24 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { DerivedStore } from '../../src/events/derived/checkpoint.ts';
 import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventSink } from '../../src/events/writer/sink.ts';
-import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
-import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {
   return [projectId, 'onboarding', 'screen_impression', ts, ts, null, ts, eventId, 'user-1', 'control', null, null, null, null, null];
 }
 
-test('a checkpoint refused the write lock is written whole by the next one', (t) => {
+test('a checkpoint refused the write lock is written whole by the next one', async (t) => {
   const file = path.join(tempDir(t), 'checkpoint.db');
   const db = openDatabase(file);
   t.after(() => db.close());
   migrate(db);
-  const projects = new ProjectStore(db, new KeyStore(db));
-  const first = projects.create('first').project.id;
-  const second = projects.create('second').project.id;
+  const { projects } = openSqliteStorage(db);
+  const first = (await projects.create('first')).project.id;
+  const second = (await projects.create('second')).project.id;
   const store = new DerivedStore(db);
   store.start();
   const sink = new EventSink(db, store);

@@ -45,8 +45,8 @@ test('events without an id are never duplicates', async (t) => {
 
 test('the same id in two projects is two events', async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   const events = numbered('shared', 3);
   assert.equal((await ingest(url, keys.sdk, { events })).accepted, 3);
   assert.equal((await ingest(url, other.keys.sdk, { events })).accepted, 3);

@@ -11,8 +11,8 @@ import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
-import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
+import { SqliteKeyStore } from '../../src/keys/sqlite-store.ts';
+import { SqliteProjectStore } from '../../src/projects/sqlite-store.ts';
 import { exported, fetchStats, ingest, KNOWN_TYPES, openTestDb } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
@@ -217,14 +217,15 @@ test('statistics asked while the derived state is still being rebuilt answer 503
  * A database migrated only up to `version`, as an older paywalld left it: one project, and the
  * insert of an event row with the columns every version has (paywall 'pw', variant 'control').
  */
-function databaseAtVersion(t: TestContext, version: number) {
+async function databaseAtVersion(t: TestContext, version: number) {
   const dbPath = path.join(tempDir(t), 'paywalld.db');
   const db = openDatabase(dbPath);
   migrate(
     db,
     migrations.filter((migration) => migration.version <= version),
   );
-  const { project, keys } = new ProjectStore(db, new KeyStore(db)).create('old');
+  // Only the stores whose tables an old schema has: the storage as a whole prepares statements for all of them.
+  const { project, keys } = await new SqliteProjectStore(db, new SqliteKeyStore(db)).create('old');
   const insert = db.prepare(
     `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
      VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
@@ -233,7 +234,7 @@ function databaseAtVersion(t: TestContext, version: number) {
 }
 
 test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', async (t) => {
-  const { dbPath, db: old, project, keys, insert } = databaseAtVersion(t, 4);
+  const { dbPath, db: old, project, keys, insert } = await databaseAtVersion(t, 4);
   const now = Date.now();
   const events: Json[] = [];
   for (let i = 0; i < 300; i++) {
@@ -261,7 +262,7 @@ test('a database from before migration 5 keeps its events: the first start count
 });
 
 test('a database from before migration 8 (text-keyed indexes and a checkpoint) is rebuilt at its first start: statistics, dedup and export order', async (t) => {
-  const { dbPath, db: old, project, keys, insert } = databaseAtVersion(t, 7);
+  const { dbPath, db: old, project, keys, insert } = await databaseAtVersion(t, 7);
   const now = Date.now();
   const events: Json[] = [];
   for (let i = 0; i < 300; i++) {

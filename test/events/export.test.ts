@@ -79,8 +79,8 @@ test('paywallId, from and to narrow the export; dates cover whole UTC days', asy
 test("the export needs a secret key and holds only its project's events", async (t) => {
   const { url, keys, server } = await startTestServer(t);
   await problem(await fetch(`${url}/api/events`, { headers: bearer(keys.sdk) }), 403, 'insufficient_scope');
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'mine' }] });
   await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'theirs' }] });
   // Each project sees its own event and only that: an export that answered nothing would fail here.

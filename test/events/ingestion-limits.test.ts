@@ -41,8 +41,8 @@ function codes(rejected: Json[]): string[] {
 test('keyless events of more distinct variants than a paywall may have are refused before the commit; a restart and other projects are unaffected', async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
   await publishPaywall(url, keys.secret, 'pw');
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   const ts = Date.now();
   const extra = 50;
   const events = Array.from({ length: VARIANTS_PER_PAYWALL + extra }, (_, i) => ({
@@ -85,8 +85,8 @@ test('keyless events of more distinct variants than a paywall may have are refus
 
 test('a database holding more variants than a segment can code (stored before the limits) starts, logs it and serves', async (t) => {
   const { keys, server, dbPath } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   await server.stop();
   // What the old writer stored before it failed: 65,540 distinct variants of one paywall's default segment.
   const db = openDatabase(dbPath, { mustExist: true });

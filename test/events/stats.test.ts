@@ -154,8 +154,8 @@ test('a paywall without events in the range has no variants; conversion_rate is 
 
 test("statistics are the key's project's only", async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
   assert.deepEqual((await (await stats(url, keys.secret, 'pw')).json()).variants, []);
   assert.equal((await (await stats(url, other.keys.secret, 'pw')).json()).variants.length, 1);

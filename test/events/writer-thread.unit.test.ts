@@ -8,11 +8,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
-import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
 import { Logger } from '../../src/log.ts';
-import { SqliteProjectStore as ProjectStore } from '../../src/projects/sqlite-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {
@@ -24,7 +23,7 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
   const db = openDatabase(file);
   t.after(() => db.close());
   migrate(db);
-  const projectId = new ProjectStore(db, new KeyStore(db)).create('writer').project.id;
+  const projectId = (await openSqliteStorage(db).projects.create('writer')).project.id;
 
   const transactions: number[] = [];
   const writer = new EventWriter({

@@ -14,7 +14,7 @@ const doc = (auth: RouteDoc['auth']): RouteDoc => ({ operationId: 'test', errors
 
 /** A bare edge with the real key registry: an sdk, a secret and a public route. */
 async function edge(t: TestContext, policy: Partial<EdgePolicy>, log = new Logger('error')) {
-  const keys = keyRegistry(t);
+  const keys = await keyRegistry(t);
   const router = new Router<Route>();
   router.add('GET', '/sdk', { doc: doc('sdk'), handler: () => json(200, { ok: true }) });
   router.add('POST', '/sdk', { doc: doc('sdk'), maxBody: 1024, handler: () => json(200, { ok: true }) });
@@ -87,8 +87,8 @@ test('management routes are limited per key id, whatever the spelling of the hea
   const get = (authorization: string) => fetch(`${url}/manage`, { headers: { authorization } }).then((r) => r.status);
   // Spaces and the scheme's case change the text, not the key: one bucket.
   assert.deepEqual([await get(`Bearer ${keys.secret}`), await get(`bearer   ${keys.secret}`), await get(`BEARER ${keys.secret}  `)], [200, 200, 429]);
-  const other = keys.store.create(keys.projectId, 'secret');
-  keys.auth.reload();
+  const other = await keys.store.create(keys.projectId, 'secret');
+  await keys.auth.reload();
   assert.equal(await get(`Bearer ${other.key}`), 200);
   // Unknown keys share the client's bucket, however many are tried.
   assert.deepEqual([await get('Bearer a'), await get('Bearer b'), await get('Bearer c')], [401, 401, 429]);

@@ -24,7 +24,7 @@ test('an anonymous id is linked once: the first link wins, later ones answer the
     linked: false,
   });
   await identify(url, keys.sdk, { anonymous_id: 'anon-2', user_id: 'alice' });
-  assert.deepEqual([...server.ctx.identity.links(projectId)].sort(), [
+  assert.deepEqual([...(await server.ctx.identity.links(projectId))].sort(), [
     ['anon-1', 'alice'],
     ['anon-2', 'alice'],
   ]);
@@ -32,15 +32,15 @@ test('an anonymous id is linked once: the first link wins, later ones answer the
 
 test('links belong to their project', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   await identify(url, keys.sdk, { anonymous_id: 'anon', user_id: 'alice' });
   assert.deepEqual(await (await identify(url, other.keys.sdk, { anonymous_id: 'anon', user_id: 'bob' })).json(), {
     anonymous_id: 'anon',
     user_id: 'bob',
     linked: true,
   });
-  assert.equal(server.ctx.identity.links(projectId).get('anon'), 'alice');
+  assert.equal((await server.ctx.identity.links(projectId)).get('anon'), 'alice');
 });
 
 test('bad bodies are refused with validation_failed and link nothing; a key is required', async (t) => {
@@ -59,14 +59,14 @@ test('bad bodies are refused with validation_failed and link nothing; a key is r
     401,
     'missing_api_key',
   );
-  assert.equal(server.ctx.identity.links(projectId).size, 0);
+  assert.equal((await server.ctx.identity.links(projectId)).size, 0);
 });
 
 test('every user identify names is known by its appAccountToken (UUID v5, checked against Python uuid.uuid5)', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
   await identify(url, keys.sdk, { anonymous_id: 'anon-9', user_id: 'user-1' });
   // python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('ff1445ad-bcbd-4919-a44a-6c50ada1157e'), 'user-1'))"
-  assert.equal(server.ctx.identity.userOfAppAccountToken(projectId, '809e6b54-7522-528c-ad9a-b36f7d3f321d'), 'user-1');
-  assert.equal(server.ctx.identity.userOfAppAccountToken(projectId, '809E6B54-7522-528C-AD9A-B36F7D3F321D'), 'user-1');
-  assert.equal(server.ctx.identity.userOfAppAccountToken(projectId, '00000000-0000-5000-8000-000000000000'), undefined);
+  assert.equal(await server.ctx.identity.userOfAppAccountToken(projectId, '809e6b54-7522-528c-ad9a-b36f7d3f321d'), 'user-1');
+  assert.equal(await server.ctx.identity.userOfAppAccountToken(projectId, '809E6B54-7522-528C-AD9A-B36F7D3F321D'), 'user-1');
+  assert.equal(await server.ctx.identity.userOfAppAccountToken(projectId, '00000000-0000-5000-8000-000000000000'), undefined);
 });

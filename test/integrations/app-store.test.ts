@@ -90,7 +90,7 @@ async function setup(t: Parameters<typeof startTestServer>[0], seen: 'identify' 
     await ingest(server.url, server.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', user_id: 'user-1', ts: Date.now() }] });
   }
   const send = (options: Options) => deliver(server.url, 'app-store', server.projectId, notification(apple, options));
-  const stored = () => server.server.ctx.purchases.list(server.projectId).map((p) => [p.type, p.userId, p.revenue, p.currency]);
+  const stored = async () => (await server.server.ctx.purchases.list(server.projectId)).map((p) => [p.type, p.userId, p.revenue, p.currency]);
   return { ...server, apple, other, unmarked, send, stored };
 }
 
@@ -108,7 +108,7 @@ test('a free trial, its conversion, a renewal, a refund and an expiry; price in 
     { type: 'EXPIRED', subtype: 'VOLUNTARY' },
   ];
   for (const step of steps) assert.deepEqual(await (await send(step)).json(), { outcome: 'stored', stored: 1 }, step.type);
-  assert.deepEqual(stored(), [
+  assert.deepEqual(await stored(), [
     ['trial_started', 'user-1', 0, 'EUR'],
     ['trial_converted', 'user-1', 9.99, 'EUR'],
     ['renewal', 'user-1', 9.99, 'EUR'],
@@ -128,7 +128,7 @@ test('forged notifications answer 401 and store nothing: another key, another ro
   for (const signedPayload of ['x.y', 'a.b.c', 42]) {
     await problem(await deliver(url, 'app-store', projectId, JSON.stringify({ signedPayload })), 401, 'invalid_signature');
   }
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="refused"}'), 6);
 });
 
@@ -136,7 +136,7 @@ test("another app's bundle id is refused with 401", async (t) => {
   const { send, stored } = await setup(t);
   await problem(await send({ type: 'DID_RENEW', bundleId: 'com.other.app' }), 401, 'invalid_signature');
   await problem(await send({ type: 'DID_RENEW', transaction: { bundleId: 'com.other.app' } }), 401, 'invalid_signature');
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
 });
 
 test('a redelivered notification (same notificationUUID) is stored once; unused types answer 200 and are counted; an unknown token stores nothing', async (t) => {
@@ -155,7 +155,7 @@ test('a redelivered notification (same notificationUUID) is stored once; unused 
     outcome: 'no_user',
     stored: 0,
   });
-  assert.deepEqual(stored(), [['non_renewing_purchase', 'user-1', 4.99, 'EUR']]);
+  assert.deepEqual(await stored(), [['non_renewing_purchase', 'user-1', 4.99, 'EUR']]);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="unused_type"}'), 1);
 });
 
@@ -185,5 +185,5 @@ test('a body parsed before its signature verifies is refused unread when it hold
   const header = Buffer.from(JSON.stringify({ alg: 'ES256', x5c: [...apple.x5c, ...Array.from({ length: 50 }, () => 0)] })).toString('base64url');
   const padded = await problem(await deliver(url, 'app-store', projectId, JSON.stringify({ signedPayload: `${header}.e30.AA` })), 401, 'invalid_signature');
   assert.match(padded.detail, /header is not JSON/);
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
 });

@@ -38,7 +38,7 @@ async function setup(t: Parameters<typeof startTestServer>[0]) {
   const server = await startTestServer(t);
   await configured(server.url, server.keys.secret, 'revenuecat', { authorization: AUTHORIZATION });
   const send = (body: string, authorization = AUTHORIZATION) => deliver(server.url, 'revenuecat', server.projectId, body, { authorization });
-  const stored = () => server.server.ctx.purchases.list(server.projectId).map((p) => [p.type, p.userId, p.revenue, p.currency]);
+  const stored = async () => (await server.server.ctx.purchases.list(server.projectId)).map((p) => [p.type, p.userId, p.revenue, p.currency]);
   return { ...server, send, stored };
 }
 
@@ -56,7 +56,7 @@ test('event types map to records: trial through period_type, conversion, renewal
     rcEvent('e9', 'INITIAL_PURCHASE', { period_type: 'INTRO', price_in_purchased_currency: 0.99, app_user_id: 'bob', aliases: ['bob'] }),
   ];
   for (const body of events) assert.deepEqual(await (await send(body)).json(), { outcome: 'stored', stored: 1 });
-  assert.deepEqual(stored(), [
+  assert.deepEqual(await stored(), [
     ['trial_started', 'alice', 0, 'EUR'],
     ['trial_converted', 'alice', 9.99, 'EUR'],
     ['renewal', 'alice', 9.99, 'EUR'],
@@ -68,13 +68,13 @@ test('event types map to records: trial through period_type, conversion, renewal
     ['initial_purchase', 'bob', 0.99, 'EUR'],
   ]);
   // The app's own anonymous id among the aliases is linked to the user, as identify would; RevenueCat's own are not.
-  assert.deepEqual([...server.ctx.identity.links(projectId)], [['anon-device-1', 'alice']]);
+  assert.deepEqual([...(await server.ctx.identity.links(projectId))], [['anon-device-1', 'alice']]);
 });
 
 test('an anonymous app_user_id gives way to a real alias', async (t) => {
   const { send, stored } = await setup(t);
   await send(rcEvent('e1', 'INITIAL_PURCHASE', { app_user_id: '$RCAnonymousID:abc', aliases: ['$RCAnonymousID:abc', 'carol'] }));
-  assert.deepEqual(stored(), [['initial_purchase', 'carol', 9.99, 'EUR']]);
+  assert.deepEqual(await stored(), [['initial_purchase', 'carol', 9.99, 'EUR']]);
 });
 
 test('a wrong or missing Authorization answers 401 and stores nothing', async (t) => {
@@ -83,7 +83,7 @@ test('a wrong or missing Authorization answers 401 and stores nothing', async (t
   await problem(await send(body, 'Bearer rc-hook-secret-43'), 401, 'invalid_signature');
   await problem(await send(body, ''), 401, 'invalid_signature');
   await problem(await send(body, AUTHORIZATION.toLowerCase()), 401, 'invalid_signature');
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="revenuecat",outcome="refused"}'), 3);
 });
 
@@ -94,7 +94,7 @@ test('a retried event (same id) is stored once; TEST and other unused types answ
   assert.deepEqual(await (await send(body)).json(), { outcome: 'duplicate', stored: 0 });
   assert.deepEqual(await (await send(rcEvent('e2', 'TEST'))).json(), { outcome: 'unused_type', stored: 0 });
   assert.deepEqual(await (await send(rcEvent('e3', 'BILLING_ISSUE'))).json(), { outcome: 'unused_type', stored: 0 });
-  assert.equal(stored().length, 1);
+  assert.equal((await stored()).length, 1);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="revenuecat",outcome="unused_type"}'), 2);
   await problem(await send(rcEvent('e4', 'RENEWAL', { currency: null })), 400, 'invalid_notification');
   await problem(await send(JSON.stringify({ api_version: '1.0' })), 400, 'invalid_notification');
@@ -104,5 +104,5 @@ test('a body is not parsed before the Authorization header matches', async (t) =
   const { send, stored } = await setup(t);
   await problem(await send('['.repeat(512 * 1024), 'Bearer guess'), 401, 'invalid_signature');
   await problem(await send('not json'), 400, 'invalid_notification');
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
 });

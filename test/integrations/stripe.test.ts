@@ -49,7 +49,7 @@ async function setup(t: Parameters<typeof startTestServer>[0]) {
   const server = await startTestServer(t);
   await configured(server.url, server.keys.secret, 'stripe', { signing_secret: SECRET });
   const send = (body: string, header = signature(body)) => deliver(server.url, 'stripe', server.projectId, body, { 'stripe-signature': header });
-  const stored = () => server.server.ctx.purchases.list(server.projectId).map((p) => [p.type, p.userId, p.revenue, p.currency]);
+  const stored = async () => (await server.server.ctx.purchases.list(server.projectId)).map((p) => [p.type, p.userId, p.revenue, p.currency]);
   return { ...server, send, stored };
 }
 
@@ -60,14 +60,14 @@ test('a trial checkout, its conversion, a renewal and two partial refunds become
     assert.equal(response.status, 200, await response.clone().text());
     assert.deepEqual(await response.json(), { outcome: 'stored', stored: 1 });
   }
-  assert.deepEqual(stored(), [
+  assert.deepEqual(await stored(), [
     ['trial_started', 'alice', 0, 'USD'],
     ['trial_converted', 'alice', 9.99, 'USD'],
     ['renewal', 'alice', 9.99, 'USD'],
     ['refund', 'alice', 3, 'USD'],
     ['refund', 'alice', 6.99, 'USD'],
   ]);
-  const first = server.ctx.purchases.list(projectId)[0]!;
+  const first = (await server.ctx.purchases.list(projectId))[0]!;
   assert.equal(first.paywallId, 'onboarding');
   assert.equal(first.originalTransactionId, 'sub_1');
 });
@@ -77,7 +77,7 @@ test('zero-decimal currencies (JPY) are not divided; ISK stays two-decimal as in
   await send(checkout('evt_jpy', 1200, 'jpy'));
   await send(refund('evt_isk', 50000, 'isk', 'ch_isk'));
   await send(refund('evt_kwd', 52130, 'kwd', 'ch_kwd'));
-  assert.deepEqual(stored(), [
+  assert.deepEqual(await stored(), [
     ['initial_purchase', 'alice', 1200, 'JPY'],
     ['refund', 'alice', 500, 'ISK'],
     ['refund', 'alice', 52.13, 'KWD'],
@@ -94,11 +94,11 @@ test('forged, stale, future and missing signatures answer 401 and store nothing;
   await problem(await send(body, ''), 401, 'invalid_signature');
   await problem(await send(body, `t=${now}`), 401, 'invalid_signature');
   await problem(await send(body.replace('999', '1'), signature(body)), 401, 'invalid_signature');
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 6);
   const rolled = `${signature(body, 'whsec_old_secret_xx')},${signature(body).replace(/^t=\d+,/, '')}`;
   assert.equal((await send(body, rolled)).status, 200);
-  assert.equal(stored().length, 1);
+  assert.equal((await stored()).length, 1);
 });
 
 test('a redelivered event is stored once; an event type paywalld does not use answers 200 and is counted', async (t) => {
@@ -110,7 +110,7 @@ test('a redelivered event is stored once; an event type paywalld does not use an
   assert.deepEqual(await (await send(invoice('evt_10', 999, 'subscription_create'))).json(), { outcome: 'unused_type', stored: 0 });
   const unpaid = checkout('evt_11', 999).replace('"mode":"subscription"', '"payment_status":"unpaid","mode":"subscription"');
   assert.deepEqual(await (await send(unpaid)).json(), { outcome: 'unused_type', stored: 0 });
-  assert.equal(stored().length, 1);
+  assert.equal((await stored()).length, 1);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="unused_type"}'), 3);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="duplicate"}'), 1);
 });
@@ -121,7 +121,7 @@ test('a checkout that names no user is answered 200 and stores nothing; a signed
   assert.deepEqual(await (await send(anonymous)).json(), { outcome: 'no_user', stored: 0 });
   await problem(await send('not json'), 400, 'invalid_notification');
   await problem(await send(JSON.stringify({ type: 'invoice.paid' })), 400, 'invalid_notification');
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
 });
 
 test('configuration: secrets are write-only, GET shows a fingerprint; an unconfigured project or provider is 404', async (t) => {
@@ -147,5 +147,5 @@ test('a body is not parsed before its origin is known: nested brackets without a
   await problem(await deliver(url, 'stripe', 'prj_unknown', brackets, { 'stripe-signature': signature(brackets) }), 404, 'integration_not_found');
   await problem(await deliver(url, 'revenuecat', projectId, brackets, { authorization: 'Bearer guess' }), 404, 'integration_not_found');
   await problem(await send(brackets), 400, 'invalid_notification');
-  assert.deepEqual(stored(), []);
+  assert.deepEqual(await stored(), []);
 });

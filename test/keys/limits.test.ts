@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
-import { SqliteKeyStore as KeyStore } from '../../src/keys/sqlite-store.ts';
+import { SqliteKeyStore } from '../../src/keys/sqlite-store.ts';
 import { metric } from '../helpers/metrics.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
@@ -16,9 +16,9 @@ test('creating and revoking keys through the API updates the key registry in pla
   // Another process writes many keys (of other projects and this one): the server reloads once for it.
   const before = await reloads();
   const db = openDatabase(dbPath);
-  const store = new KeyStore(db);
+  const store = new SqliteKeyStore(db);
   db.transaction(() => {
-    for (let i = 0; i < 500; i++) store.create(projectId, 'sdk');
+    for (let i = 0; i < 500; i++) store.insert(projectId, 'sdk');
   })();
   db.close();
   await until(async () => (await active()) === 502, 'the server to load the keys another process wrote');
@@ -40,9 +40,9 @@ test('creating and revoking keys through the API updates the key registry in pla
 test('a project holds at most 1,000 active keys: the next is 409 too_many_keys until one is revoked', async (t) => {
   const { url, keys, dbPath, projectId } = await startTestServer(t);
   const db = openDatabase(dbPath);
-  const store = new KeyStore(db);
+  const store = new SqliteKeyStore(db);
   db.transaction(() => {
-    for (let i = 0; i < 997; i++) store.create(projectId, 'sdk');
+    for (let i = 0; i < 997; i++) store.insert(projectId, 'sdk');
   })();
   db.close();
   await until(async () => (await metric(url, keys.secret, 'paywalld_api_keys_active')) === 999, 'the server to load the keys');

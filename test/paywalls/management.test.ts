@@ -226,8 +226,8 @@ test("another project's paywall is a 404 everywhere, and the same id can exist i
   await client.putPaywall('onboarding', single({ en: { title: 'Ours' } }));
   await client.publish('onboarding');
 
-  const other = server.server.ctx.projects.create('other');
-  server.server.ctx.auth.reload();
+  const other = await server.server.ctx.projects.create('other');
+  await server.server.ctx.auth.reload();
   const theirs = api({ url: server.url, keys: other.keys });
   for (const [method, path] of [
     ['GET', '/api/paywalls/onboarding'],

@@ -92,8 +92,8 @@ test("another project's products are invisible (404) and do not satisfy a slot",
   const server = await startTestServer(t);
   const client = api(server);
   await client.putProduct('pro_annual', annual);
-  const other = server.server.ctx.projects.create('other');
-  server.server.ctx.auth.reload();
+  const other = await server.server.ctx.projects.create('other');
+  await server.server.ctx.auth.reload();
   const theirs = api({ url: server.url, keys: other.keys });
   await problem(await theirs.request('GET', '/api/products/pro_annual'), 404, 'product_not_found');
   await problem(await theirs.request('DELETE', '/api/products/pro_annual'), 404, 'product_not_found');

@@ -21,7 +21,7 @@ test('valid records are stored, a repeated id is a duplicate within a request an
     purchases: [purchase('p1'), purchase('p3', { product_id: null, store: 'app_store', store_product_id: 'com.x.pro' })],
   });
   assert.deepEqual(await again.json(), { accepted: 1, duplicates: 1, rejected: [] });
-  const stored = server.ctx.purchases.list(projectId);
+  const stored = await server.ctx.purchases.list(projectId);
   assert.deepEqual(
     stored.map((p) => [p.id, p.type, p.revenue, p.storeProductId]),
     [
@@ -34,12 +34,12 @@ test('valid records are stored, a repeated id is a duplicate within a request an
 
 test('the same id in two projects is two records', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
-  const other = server.ctx.projects.create('other');
-  server.ctx.auth.reload();
+  const other = await server.ctx.projects.create('other');
+  await server.ctx.auth.reload();
   assert.equal(((await (await send(url, keys.secret, { purchases: [purchase('same')] })).json()) as any).accepted, 1);
   assert.equal(((await (await send(url, other.keys.secret, { purchases: [purchase('same')] })).json()) as any).accepted, 1);
-  assert.equal(server.ctx.purchases.list(projectId).length, 1);
-  assert.equal(server.ctx.purchases.list(other.project.id).length, 1);
+  assert.equal((await server.ctx.purchases.list(projectId)).length, 1);
+  assert.equal((await server.ctx.purchases.list(other.project.id)).length, 1);
 });
 
 test('each bad record is rejected by index with a reason, and the others are stored', async (t) => {
@@ -84,7 +84,7 @@ test('each bad record is rejected by index with a reason, and the others are sto
   assert.match(body.rejected[10].message, /^user_id is required/);
   assert.ok(!JSON.stringify(body).includes('secret'), 'messages never echo input');
   assert.deepEqual(
-    server.ctx.purchases.list(projectId).map((p) => p.id),
+    (await server.ctx.purchases.list(projectId)).map((p) => p.id),
     ['ok'],
   );
 });
@@ -97,12 +97,12 @@ test('whole-request errors store nothing', async (t) => {
   const many = Array.from({ length: 1001 }, (_, i) => purchase(`m${i}`));
   await problem(await send(url, keys.secret, { purchases: many }), 413, 'too_many_purchases');
   await problem(await send(url, keys.sdk, { purchases: [purchase('x')] }), 403, 'insufficient_scope');
-  assert.equal(server.ctx.purchases.list(projectId).length, 0);
+  assert.equal((await server.ctx.purchases.list(projectId)).length, 0);
 });
 
 test('ts in seconds is stored in milliseconds', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
   const seconds = Math.floor(Date.now() / 1000) - 10;
   await send(url, keys.secret, { purchases: [purchase('s', { ts: seconds })] });
-  assert.equal(server.ctx.purchases.list(projectId)[0]!.ts, seconds * 1000);
+  assert.equal((await server.ctx.purchases.list(projectId))[0]!.ts, seconds * 1000);
 });

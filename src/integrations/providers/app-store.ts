@@ -44,13 +44,13 @@ export function checkAppStoreConfig(config: AppStoreConfig): FieldError[] {
 /** Notification types that carry a payment (their transaction's price). */
 const PAYMENTS = new Set(['SUBSCRIBED', 'DID_RENEW', 'OFFER_REDEEMED', 'ONE_TIME_CHARGE']);
 
-function typeOf(
+async function typeOf(
   notificationType: string,
   subtype: unknown,
   transaction: Record<string, unknown>,
   original: string,
   context: ConnectorContext,
-): PurchaseType | undefined {
+): Promise<PurchaseType | undefined> {
   if (PAYMENTS.has(notificationType)) {
     if (notificationType === 'ONE_TIME_CHARGE') return 'non_renewing_purchase';
     if (field(transaction, 'offerDiscountType') === 'FREE_TRIAL') return 'trial_started';
@@ -72,7 +72,7 @@ export const appStoreConnector: Connector<AppStoreConfig> = {
   provider: 'app-store',
   secretOf: (config) => [config.bundle_id, ...config.root_certificates].join('\n'),
   publicView: (config) => ({ bundle_id: config.bundle_id, root_certificates: rootsOf(config).map((root) => root.fingerprint256) }),
-  receive(config: AppStoreConfig, notification: Notification, context: ConnectorContext): Translation {
+  async receive(config: AppStoreConfig, notification: Notification, context: ConnectorContext): Promise<Translation> {
     // Parsed before anything verifies (the signature is inside): MAX_UNVERIFIED_VALUES keeps a keyless caller's parse short.
     const body = object(parseJson(notification.body, MAX_UNVERIFIED_VALUES), 'the body');
     const roots = rootsOf(config);
@@ -94,10 +94,10 @@ export const appStoreConnector: Connector<AppStoreConfig> = {
     const signedRenewal = field(appData, 'signedRenewalInfo');
     if (signedRenewal !== undefined) verifyAppleJws(signedRenewal, roots, context.now);
     const original = text(transaction, 'originalTransactionId');
-    const type = typeOf(notificationType, field(payload, 'subtype'), transaction, original, context);
+    const type = await typeOf(notificationType, field(payload, 'subtype'), transaction, original, context);
     if (type === undefined) return { kind: 'unused', type: notificationType };
     const token = field(transaction, 'appAccountToken');
-    const userId = typeof token === 'string' && token !== '' ? context.userOfAppAccountToken(token) : undefined;
+    const userId = typeof token === 'string' && token !== '' ? await context.userOfAppAccountToken(token) : undefined;
     if (userId === undefined) return { kind: 'no_user', type: notificationType };
     const currency = field(transaction, 'currency');
     const price = integer(transaction, 'price');

@@ -132,33 +132,33 @@ function invoiceSubscription(invoice: Record<string, unknown>): { id: string | n
   return { id, metadata: detailsObject };
 }
 
-function invoicePaid(eventId: string, ts: number, invoice: Record<string, unknown>, context: ConnectorContext): Translation {
+async function invoicePaid(eventId: string, ts: number, invoice: Record<string, unknown>, context: ConnectorContext): Promise<Translation> {
   // The first invoice of a subscription is the checkout's payment, recorded from checkout.session.completed.
   if (field(invoice, 'billing_reason') === 'subscription_create') return { kind: 'unused', type: 'invoice.paid (subscription_create)' };
   const subscription = invoiceSubscription(invoice);
   const customer = optionalText(invoice, 'customer');
-  const userId = metadataUser(subscription.metadata) ?? metadataUser(invoice) ?? (customer === null ? undefined : context.userOfCustomer(customer));
+  const userId = metadataUser(subscription.metadata) ?? metadataUser(invoice) ?? (customer === null ? undefined : await context.userOfCustomer(customer));
   if (userId === undefined) return { kind: 'no_user', type: 'invoice.paid' };
   const currency = currencyOf(invoice);
   const amount = stripeAmount(field(invoice, 'amount_paid'), currency);
   if (amount === 0) return { kind: 'unused', type: 'invoice.paid (nothing paid)' };
-  const type = subscription.id === null ? 'non_renewing_purchase' : context.paidPeriodType('stripe', subscription.id);
+  const type = subscription.id === null ? 'non_renewing_purchase' : await context.paidPeriodType('stripe', subscription.id);
   return {
     kind: 'records',
     records: [record(eventId, userId, type, ts, amount, currency, { transactionId: text(invoice, 'id'), originalTransactionId: subscription.id })],
   };
 }
 
-function chargeRefunded(eventId: string, ts: number, charge: Record<string, unknown>, context: ConnectorContext): Translation {
+async function chargeRefunded(eventId: string, ts: number, charge: Record<string, unknown>, context: ConnectorContext): Promise<Translation> {
   const customer = optionalText(charge, 'customer');
-  const userId = metadataUser(charge) ?? (customer === null ? undefined : context.userOfCustomer(customer));
+  const userId = metadataUser(charge) ?? (customer === null ? undefined : await context.userOfCustomer(customer));
   if (userId === undefined) return { kind: 'no_user', type: 'charge.refunded' };
   const currency = currencyOf(charge);
   const chargeId = text(charge, 'id');
   // amount_refunded is the charge's total so far: each refund event adds what is new since the last one recorded.
   const total = stripeAmount(field(charge, 'amount_refunded'), currency);
   const exponent = currency === 'ISK' ? 2 : minorUnitExponent(currency);
-  const added = Number((total - context.refundedSoFar('stripe', chargeId)).toFixed(exponent));
+  const added = Number((total - (await context.refundedSoFar('stripe', chargeId))).toFixed(exponent));
   if (added <= 0) return { kind: 'records', records: [] };
   return { kind: 'records', records: [record(eventId, userId, 'refund', ts, added, currency, { transactionId: chargeId })] };
 }
@@ -167,7 +167,7 @@ export const stripeConnector: Connector<StripeConfig> = {
   provider: 'stripe',
   secretOf: (config) => config.signing_secret,
   publicView: () => ({}),
-  receive(config: StripeConfig, notification: Notification, context: ConnectorContext): Translation {
+  async receive(config: StripeConfig, notification: Notification, context: ConnectorContext): Promise<Translation> {
     verifyStripeSignature(notification.header('stripe-signature'), notification.body, config.signing_secret, context.now);
     const event = object(parseJson(notification.body), 'the event');
     const eventId = text(event, 'id');
@@ -176,14 +176,9 @@ export const stripeConnector: Connector<StripeConfig> = {
     const ts = typeof created === 'number' && Number.isSafeInteger(created) ? created * 1000 : context.now;
     const data = object(field(event, 'data'), 'data');
     const subject = object(field(data, 'object'), 'data.object');
-    const translation =
-      type === 'checkout.session.completed'
-        ? checkoutCompleted(eventId, ts, subject)
-        : type === 'invoice.paid'
-          ? invoicePaid(eventId, ts, subject, context)
-          : type === 'charge.refunded'
-            ? chargeRefunded(eventId, ts, subject, context)
-            : ({ kind: 'unused', type } as const);
-    return translation;
+    if (type === 'checkout.session.completed') return checkoutCompleted(eventId, ts, subject);
+    if (type === 'invoice.paid') return invoicePaid(eventId, ts, subject, context);
+    if (type === 'charge.refunded') return chargeRefunded(eventId, ts, subject, context);
+    return { kind: 'unused', type };
   },
 };

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
+import type { Product } from '../../products/schema.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { IdSchema } from '../../shared/id.ts';
 import { ID_RULE } from '../../shared/id-pattern.ts';
 import type { JsonValue } from '../../shared/json.ts';
-import type { ProductCatalog } from '../catalog.ts';
+import { type ProductCatalog, productsById } from '../catalog.ts';
 import { type PaywallOutput, validatePaywall } from '../document/index.ts';
 import type { PaywallWarning } from '../document/warnings.ts';
 import { CompiledPaywall } from '../resolve/compiled.ts';
@@ -22,18 +23,18 @@ export class PaywallDrafts {
   constructor(private readonly products: ProductCatalog) {}
 
   /** The warnings a PUT of this document would answer; a DomainError with every error at its pointer when it is invalid. */
-  validate(projectId: string, paywallId: string, document: JsonValue): PaywallWarning[] {
-    return this.check(projectId, paywallId, document, '').warnings;
+  async validate(projectId: string, paywallId: string, document: JsonValue): Promise<PaywallWarning[]> {
+    return (await this.check(projectId, paywallId, document, '')).warnings;
   }
 
   /** The resolved paywall as serialised JSON, the bytes the SDK endpoint would send. */
-  preview(projectId: string, paywallId: string, request: PreviewRequest): Uint8Array {
-    const { value } = this.check(projectId, paywallId, request.document, '/document');
+  async preview(projectId: string, paywallId: string, request: PreviewRequest): Promise<Uint8Array> {
+    const { value, products } = await this.check(projectId, paywallId, request.document, '/document');
     const compiled = new CompiledPaywall({
       paywallId,
       revision: UNSAVED_REVISION,
       document: value,
-      product: (productId) => this.products.find(projectId, productId),
+      product: (productId) => products.get(productId),
     });
     const attributes: Record<string, unknown> = {};
     if (request.platform !== undefined) attributes.platform = request.platform;
@@ -47,16 +48,22 @@ export class PaywallDrafts {
     return compiled.serve(choice, locales, request.platform).body;
   }
 
-  private check(projectId: string, paywallId: string, document: unknown, prefix: string): { value: PaywallOutput; warnings: PaywallWarning[] } {
+  private async check(
+    projectId: string,
+    paywallId: string,
+    document: unknown,
+    prefix: string,
+  ): Promise<{ value: PaywallOutput; warnings: PaywallWarning[]; products: ReadonlyMap<string, Product> }> {
     if (!v.is(IdSchema, paywallId)) {
       throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
     }
-    const validation = validatePaywall(document, { productExists: (productId) => this.products.find(projectId, productId) !== undefined });
+    const products = await productsById(this.products, projectId);
+    const validation = validatePaywall(document, { productExists: (productId) => products.has(productId) });
     if (!validation.ok) {
       const errors = validation.errors.map((error) => ({ path: prefix + error.path, message: error.message }));
       throw new DomainError('validation_failed', 'the paywall document is invalid; see errors', { errors });
     }
-    return { value: validation.value, warnings: validation.warnings };
+    return { value: validation.value, warnings: validation.warnings, products };
   }
 }
 

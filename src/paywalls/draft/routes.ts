@@ -38,8 +38,8 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the document is valid', schema: DraftValidationSchema } },
       },
-      handler: (req, { params, body: document }) => {
-        const warnings = drafts.validate(projectOf(req), params.id, document);
+      handler: async (req, { params, body: document }) => {
+        const warnings = await drafts.validate(projectOf(req), params.id, document);
         return json(200, { valid: true, warnings }, { 'Cache-Control': 'no-store' });
       },
     }),
@@ -57,8 +57,8 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
         auth: 'secret',
         responses: { 200: { description: 'the resolved paywall', schema: ResolvedPaywallSchema } },
       },
-      handler: (req, { params, body: request }) => {
-        return rawJson(200, drafts.preview(projectOf(req), params.id, request), { 'Cache-Control': 'no-store' });
+      handler: async (req, { params, body: request }) => {
+        return rawJson(200, await drafts.preview(projectOf(req), params.id, request), { 'Cache-Control': 'no-store' });
       },
     }),
   ];

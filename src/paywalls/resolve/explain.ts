@@ -10,7 +10,7 @@ import { DomainError } from '../../shared/errors.ts';
 import { pointer } from '../../shared/pointer.ts';
 import type { PaywallOutput } from '../document/schema.ts';
 import type { LivePaywalls } from '../live.ts';
-import type { SqlitePaywallStore as PaywallStore } from '../sqlite-store.ts';
+import type { PaywallStore } from '../store.ts';
 import { type Attributes, evalCondition, lookupPath } from '../targeting/condition.ts';
 import { assignBucket, pickByWeights } from '../targeting/hash.ts';
 import { localeChain } from '../targeting/locale.ts';
@@ -137,9 +137,9 @@ export class ResolveExplainer {
     private readonly store: PaywallStore,
   ) {}
 
-  answer(projectId: string, request: ResolveRequest): Record<string, unknown> {
+  async answer(projectId: string, request: ResolveRequest): Promise<Record<string, unknown>> {
     const paywall = this.live.get(projectId, request.paywallId);
-    const revision = paywall && this.store.revision(projectId, request.paywallId, paywall.revision);
+    const revision = paywall && (await this.store.revision(projectId, request.paywallId, paywall.revision));
     if (!paywall || !revision) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
     const choice = paywall.choose(request.userId, request.attributes);
     const served = paywall.serve(choice, request.locales, request.platform);

@@ -42,7 +42,8 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
               headers: { 'WWW-Authenticate': 'Bearer error="insufficient_scope"' },
             });
           }
-          return json(200, explainer.answer(projectOf(req), request), { 'Cache-Control': 'no-store' });
+          // Off the hot path, which stays synchronous: only explain reads the store.
+          return explainer.answer(projectOf(req), request).then((body) => json(200, body, { 'Cache-Control': 'no-store' }));
         }
         const paywall = live.get(projectOf(req), request.paywallId);
         // Unknown, unpublished, archived and another project's paywalls look the same.
