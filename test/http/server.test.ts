@@ -10,6 +10,7 @@ import { Router } from '../../src/http/router.ts';
 import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
 import { rawRequest, responseHeadWhileSending } from '../helpers/raw.ts';
+import { until } from '../helpers/until.ts';
 
 const doc = { operationId: 'test', errors: [], summary: 'test', tag: 'test', auth: 'none', responses: {} } as const;
 
@@ -280,6 +281,46 @@ test('a client that goes away mid-stream stops the stream, and the server keeps 
   });
   assert.equal((await fetch(`${url}/ok`)).status, 200);
   assert.equal((await (await fetch(`${url}/stream`)).text()).split('\n').length, 20_001);
+});
+
+test('a client that goes away while an async handler awaits: the answer is dropped, never written, and the server keeps serving', async (t) => {
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const router = new Router<Route>();
+  // As a store-backed handler does: headers read first, then an await on the store.
+  router.add('GET', '/slow', {
+    doc,
+    handler: async (req) => {
+      const tag = req.header('x-tag');
+      entered();
+      await gate;
+      return json(200, { tag });
+    },
+  });
+  router.add('GET', '/ok', { doc, handler: () => json(200, { ok: true }) });
+  const lines: string[] = [];
+  const server = new HttpServer({ router, log: new Logger('info', { sink: (text) => lines.push(...text.trim().split('\n')) }) });
+  const port = await server.listen('127.0.0.1', 0);
+  t.after(() => server.close(1000));
+
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\nX-Tag: a\r\n\r\n');
+  await inside;
+  socket.destroy();
+  await until(() => lines.some((line) => line.includes('"path":"/slow"') && line.includes('"status":499')), 'the abort to be logged');
+  release();
+  // The handler's answer comes after the abort: the edge drops it (touching res now would crash the process).
+  await gate;
+  assert.equal((await fetch(`http://127.0.0.1:${port}/ok`)).status, 200);
+  assert.deepEqual(
+    lines.filter((line) => line.includes('"level":"error"')),
+    [],
+  );
+  const answered = await fetch(`http://127.0.0.1:${port}/slow`, { headers: { 'x-tag': 'b' } });
+  assert.deepEqual(await answered.json(), { tag: 'b' });
 });
 
 test('malformed requests never crash the server', async (t) => {
