@@ -1,0 +1,56 @@
+/**
+ * The backends the shared store suites (test/stores/) run against: each
+ * suite loops over them and tests a store through its interface only, so
+ * every backend keeps the same contract (CONTRIBUTING.md, "The storage seam").
+ */
+import path from 'node:path';
+import { type TestContext, test } from 'node:test';
+import type { Database } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
+import type { Storage } from '../../src/db/storage.ts';
+import { tempDir } from './temp.ts';
+
+export interface StorageBackend {
+  name: string;
+  /** A fresh, migrated, empty database's storage, closed when the test ends. */
+  open(t: TestContext): Promise<Storage>;
+  /**
+   * Makes every insert into `table` fail inside the database (as a full disk
+   * or a broken constraint would), so that a suite can check that a store
+   * method's writes are all or nothing; resolves to the undo.
+   */
+  refuseInserts(storage: Storage, table: string): Promise<() => Promise<void>>;
+}
+
+const sqliteConnections = new WeakMap<Storage, Database>();
+
+const sqlite: StorageBackend = {
+  name: 'sqlite',
+  async open(t) {
+    const db = openDatabase(path.join(tempDir(t), 'stores.db'));
+    migrate(db);
+    const storage = openSqliteStorage(db);
+    sqliteConnections.set(storage, db);
+    t.after(() => storage.close());
+    return storage;
+  },
+  async refuseInserts(storage, table) {
+    const db = sqliteConnections.get(storage)!;
+    const trigger = `refuse_${table}`;
+    db.exec(`CREATE TEMP TRIGGER ${trigger} BEFORE INSERT ON main.${table} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    return async () => {
+      db.exec(`DROP TRIGGER temp.${trigger}`);
+    };
+  },
+};
+
+export const STORAGE_BACKENDS: readonly StorageBackend[] = [sqlite];
+
+/** One test per backend, named after it, on a fresh storage. */
+export function storeTest(name: string, body: (storage: Storage, backend: StorageBackend, t: TestContext) => Promise<void>): void {
+  for (const backend of STORAGE_BACKENDS) {
+    test(`${backend.name}: ${name}`, async (t) => body(await backend.open(t), backend, t));
+  }
+}

@@ -1,0 +1,59 @@
+/** The product store's contract, on every backend: writes and deletions happen only at the version the caller read. */
+import assert from 'node:assert/strict';
+import { STALE } from '../../src/shared/stale.ts';
+import { storeTest } from '../helpers/storage-backends.ts';
+
+const monthly = { name: 'Monthly', store_ids: { app_store: 'com.acme.monthly' } };
+
+storeTest('write creates at version 1, replaces at the version read, and answers STALE (writing nothing) at any other', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  const created = await storage.products.write(project.id, 'monthly', monthly, undefined);
+  assert.notEqual(created, STALE);
+  if (created === STALE) return;
+  assert.equal(created.created, true);
+  assert.equal(created.stored.version, 1);
+  assert.deepEqual(created.stored.product.store_ids, monthly.store_ids);
+  assert.equal(created.stored.product.id, 'monthly');
+
+  assert.equal(await storage.products.write(project.id, 'monthly', { ...monthly, name: 'Lost' }, undefined), STALE, 'it exists');
+  assert.equal(await storage.products.write(project.id, 'monthly', { ...monthly, name: 'Lost' }, 7), STALE, 'not at version 7');
+  const replaced = await storage.products.write(project.id, 'monthly', { name: 'Monthly Pro', store_ids: {} }, 1);
+  assert.ok(replaced !== STALE);
+  assert.equal(replaced.created, false);
+  assert.equal(replaced.stored.version, 2);
+  assert.equal(replaced.stored.product.created_at, created.stored.product.created_at);
+  assert.deepEqual(await storage.products.get(project.id, 'monthly'), replaced.stored);
+  assert.equal(await storage.products.write(project.id, 'yearly', monthly, 1), STALE, 'a product that does not exist is not at version 1');
+  assert.equal(await storage.products.get(project.id, 'yearly'), undefined);
+});
+
+storeTest('delete at the version read hides the product; written again it is created, its version still growing', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  await storage.products.write(project.id, 'monthly', monthly, undefined);
+  assert.equal(await storage.products.delete(project.id, 'monthly', 2), STALE);
+  assert.equal((await storage.products.get(project.id, 'monthly'))?.version, 1, 'a stale delete deleted nothing');
+  assert.equal(await storage.products.delete(project.id, 'monthly', 1), undefined);
+  assert.equal(await storage.products.get(project.id, 'monthly'), undefined);
+  assert.deepEqual(await storage.products.list(project.id), []);
+  assert.equal(await storage.products.delete(project.id, 'monthly', 1), STALE, 'deleted already');
+  const again = await storage.products.write(project.id, 'monthly', monthly, undefined);
+  assert.ok(again !== STALE);
+  assert.equal(again.created, true);
+  assert.equal(again.stored.version, 3);
+});
+
+storeTest("list holds the project's live products by id, and no other project's", async (storage) => {
+  const { project } = await storage.projects.create('p');
+  const { project: other } = await storage.projects.create('q');
+  for (const id of ['b', 'a', 'c']) await storage.products.write(project.id, id, monthly, undefined);
+  await storage.products.write(other.id, 'z', monthly, undefined);
+  await storage.products.delete(project.id, 'c', 1);
+  assert.deepEqual(
+    (await storage.products.list(project.id)).map((stored) => [stored.product.id, stored.version]),
+    [
+      ['a', 1],
+      ['b', 1],
+    ],
+  );
+  assert.equal(await storage.products.get(other.id, 'a'), undefined);
+});

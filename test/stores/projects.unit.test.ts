@@ -1,0 +1,45 @@
+/** The project store's contract, on every backend: a project is created with its two keys in one transaction. */
+import assert from 'node:assert/strict';
+import { hashKey, KEY_PREFIX } from '../../src/keys/key.ts';
+import { storeTest } from '../helpers/storage-backends.ts';
+
+storeTest('create makes a project with one sdk and one secret key, whose hashes the key store holds', async (storage) => {
+  assert.equal(await storage.projects.isEmpty(), true);
+  const created = await storage.projects.create('Acme');
+  assert.equal(created.project.name, 'Acme');
+  assert.match(created.project.id, /^prj_/);
+  assert.ok(created.keys.sdk.startsWith(KEY_PREFIX.sdk));
+  assert.ok(created.keys.secret.startsWith(KEY_PREFIX.secret));
+  const keys = await storage.keys.list(created.project.id);
+  assert.deepEqual(keys.map((key) => key.scope).sort(), ['sdk', 'secret']);
+  assert.deepEqual(keys.map((key) => key.hash).sort(), [hashKey(created.keys.sdk), hashKey(created.keys.secret)].sort());
+  assert.equal(await storage.projects.isEmpty(), false);
+});
+
+storeTest('list is oldest first, get finds one project and answers undefined for an unknown id', async (storage) => {
+  const first = await storage.projects.create('first');
+  const second = await storage.projects.create('second');
+  const listed = await storage.projects.list();
+  assert.deepEqual(
+    listed.map((project) => project.id),
+    [first.project.id, second.project.id],
+  );
+  assert.ok(!Number.isNaN(Date.parse(listed[0]!.created_at)));
+  assert.deepEqual(await storage.projects.get(second.project.id), listed[1]);
+  assert.equal(await storage.projects.get('prj_unknown'), undefined);
+});
+
+storeTest('a name is 1 to 100 characters without a space at either end; a refused name stores nothing', async (storage) => {
+  for (const name of ['', ' lead', 'trail ', 'x'.repeat(101)]) await assert.rejects(storage.projects.create(name), /a project name is 1 to 100 characters/);
+  assert.equal(await storage.projects.isEmpty(), true);
+  assert.equal((await storage.projects.create('x'.repeat(100))).project.name.length, 100);
+});
+
+storeTest('a project is never left without its keys: when a key cannot be written, the project is not either', async (storage, backend) => {
+  const undo = await backend.refuseInserts(storage, 'api_keys');
+  await assert.rejects(storage.projects.create('half'));
+  assert.deepEqual(await storage.projects.list(), []);
+  await undo();
+  const created = await storage.projects.create('whole');
+  assert.equal((await storage.keys.list(created.project.id)).length, 2);
+});

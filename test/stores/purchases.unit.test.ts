@@ -1,0 +1,97 @@
+/**
+ * The purchase store's contract, on every backend: a batch is stored once
+ * (by source and id), with the users' appAccountTokens, its customer and
+ * aliases, all in one transaction.
+ */
+import assert from 'node:assert/strict';
+import { appAccountToken } from '../../src/identity/app-account-token.ts';
+import type { PurchaseRecord } from '../../src/purchases/schema.ts';
+import { storeTest } from '../helpers/storage-backends.ts';
+
+function record(id: string, change: Partial<PurchaseRecord> = {}): PurchaseRecord {
+  return {
+    source: 'stripe',
+    id,
+    userId: 'alice',
+    type: 'initial_purchase',
+    ts: 1_700_000_000_000,
+    productId: null,
+    store: 'stripe',
+    storeProductId: 'price_1',
+    revenue: 9.99,
+    currency: 'EUR',
+    transactionId: `in_${id}`,
+    originalTransactionId: 'sub_1',
+    paywallId: null,
+    ...change,
+  };
+}
+
+storeTest('insert stores each record once by source and id, answers how many were new, and list gives them back in order', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  const { project: other } = await storage.projects.create('q');
+  assert.equal(await storage.purchases.insert(project.id, { records: [record('a'), record('b')], receivedAt: 5 }), 2);
+  assert.equal(await storage.purchases.insert(project.id, { records: [record('b'), record('c'), record('b', { source: 'api' })], receivedAt: 6 }), 2);
+  assert.equal(await storage.purchases.insert(other.id, { records: [record('a')], receivedAt: 7 }), 1);
+  const stored = await storage.purchases.list(project.id);
+  assert.deepEqual(
+    stored.map((p) => [p.source, p.id, p.receivedAt]),
+    [
+      ['stripe', 'a', 5],
+      ['stripe', 'b', 5],
+      ['stripe', 'c', 6],
+      ['api', 'b', 6],
+    ],
+  );
+  assert.deepEqual(stored[0], { ...record('a'), projectId: project.id, receivedAt: 5 });
+});
+
+storeTest('typesForSubscription and refundedSoFar read what a source stored before', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  await storage.purchases.insert(project.id, {
+    records: [
+      record('t', { type: 'trial_started', revenue: 0 }),
+      record('r1', { type: 'refund', revenue: 2.5, transactionId: 'ch_1' }),
+      record('r2', { type: 'refund', revenue: 1.25, transactionId: 'ch_1' }),
+    ],
+    receivedAt: 1,
+  });
+  assert.deepEqual([...(await storage.purchases.typesForSubscription(project.id, 'stripe', 'sub_1'))].sort(), ['refund', 'trial_started']);
+  assert.deepEqual([...(await storage.purchases.typesForSubscription(project.id, 'app-store', 'sub_1'))], []);
+  assert.equal(await storage.purchases.refundedSoFar(project.id, 'stripe', 'ch_1'), 3.75);
+  assert.equal(await storage.purchases.refundedSoFar(project.id, 'stripe', 'ch_2'), 0);
+});
+
+storeTest("a batch remembers its users' appAccountTokens, its customer (the first named stays) and links its aliases as identify would", async (storage) => {
+  const { project } = await storage.projects.create('p');
+  await storage.identity.link(project.id, 'device-2', 'carol', 1);
+  await storage.purchases.insert(project.id, {
+    records: [record('a', { userId: 'bob' })],
+    receivedAt: 10,
+    customer: { provider: 'stripe', id: 'cus_1', userId: 'bob' },
+    aliases: { ids: ['device-1', 'device-2', 'bob'], userId: 'bob' },
+  });
+  assert.equal(await storage.identity.userOfAppAccountToken(project.id, appAccountToken('bob')), 'bob');
+  assert.equal(await storage.integrations.userOfCustomer(project.id, 'stripe', 'cus_1'), 'bob');
+  assert.deepEqual([...(await storage.identity.links(project.id))].sort(), [
+    ['device-1', 'bob'],
+    ['device-2', 'carol'],
+  ]);
+  await storage.purchases.insert(project.id, {
+    records: [record('b', { userId: 'dave' })],
+    receivedAt: 11,
+    customer: { provider: 'stripe', id: 'cus_1', userId: 'dave' },
+  });
+  assert.equal(await storage.integrations.userOfCustomer(project.id, 'stripe', 'cus_1'), 'bob');
+});
+
+storeTest('a batch is one transaction: when what belongs with the records cannot be stored, no record is', async (storage, backend) => {
+  const { project } = await storage.projects.create('p');
+  const undo = await backend.refuseInserts(storage, 'integration_customers');
+  await assert.rejects(
+    storage.purchases.insert(project.id, { records: [record('a')], receivedAt: 1, customer: { provider: 'stripe', id: 'cus_1', userId: 'alice' } }),
+  );
+  await undo();
+  assert.deepEqual(await storage.purchases.list(project.id), []);
+  assert.equal(await storage.identity.userOfAppAccountToken(project.id, appAccountToken('alice')), undefined);
+});
