@@ -14,6 +14,8 @@ import postgres from 'postgres';
 const INT8 = { to: 20, from: [20], serialize: (value: number) => String(value), parse: (raw: string) => Number(raw) };
 
 export type Sql = postgres.Sql<{ int8: number }>;
+/** The queries of one transaction (`sql.begin`), which a store may hand another store to write in it. */
+export type Transaction = postgres.TransactionSql<{ int8: number }>;
 
 interface PoolOptions {
   /** Connections in the pool: every query waits for a free one. */

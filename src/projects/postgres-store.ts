@@ -1,0 +1,59 @@
+import type { Sql, Transaction } from '../db/postgres/connection.ts';
+import { storeCall } from '../db/postgres/store-call.ts';
+import { newId } from '../ids.ts';
+import { type CreatedProject, type Project, type ProjectStore, requireProjectName } from './store.ts';
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+/** What a new project needs of the keys feature: its two keys, written in the project's transaction (the key store). */
+interface KeyIssuer {
+  insert(tx: Transaction, projectId: string, scope: 'sdk' | 'secret'): Promise<{ key: string }>;
+}
+
+function toProject(row: ProjectRow): Project {
+  return { id: row.id, name: row.name, created_at: new Date(row.created_at).toISOString() };
+}
+
+/** Projects in PostgreSQL (store.ts says what each method does). */
+export class PostgresProjectStore implements ProjectStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly keys: KeyIssuer,
+  ) {}
+
+  async create(name: string): Promise<CreatedProject> {
+    requireProjectName(name);
+    return await storeCall(() =>
+      this.sql.begin(async (tx) => {
+        const id = newId('prj');
+        await tx`INSERT INTO projects (id, name, created_at) VALUES (${id}, ${name}, ${Date.now()})`;
+        const sdk = await this.keys.insert(tx, id, 'sdk');
+        const secret = await this.keys.insert(tx, id, 'secret');
+        return { project: { id, name }, keys: { sdk: sdk.key, secret: secret.key } };
+      }),
+    );
+  }
+
+  list(): Promise<Project[]> {
+    // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
+    return storeCall(async () => (await this.sql<ProjectRow[]>`SELECT * FROM projects ORDER BY created_at, id COLLATE "C"`).map(toProject));
+  }
+
+  get(id: string): Promise<Project | undefined> {
+    return storeCall(async () => {
+      const [row] = await this.sql<ProjectRow[]>`SELECT * FROM projects WHERE id = ${id}`;
+      return row && toProject(row);
+    });
+  }
+
+  isEmpty(): Promise<boolean> {
+    return storeCall(async () => {
+      const [row] = await this.sql<{ empty: boolean }[]>`SELECT NOT EXISTS (SELECT 1 FROM projects) AS empty`;
+      return row!.empty;
+    });
+  }
+}
