@@ -1,0 +1,87 @@
+import type { Sql } from '../db/postgres/connection.ts';
+import { storeCall } from '../db/postgres/store-call.ts';
+import { STALE, type Stale } from '../shared/stale.ts';
+import type { ProductWrite, StoreIds } from './schema.ts';
+import type { ExpectedVersion, ProductStore, StoredProduct } from './store.ts';
+
+interface ProductRow {
+  project_id: string;
+  id: string;
+  name: string;
+  store_ids: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+function toStored(row: ProductRow): StoredProduct {
+  return {
+    product: {
+      id: row.id,
+      name: row.name,
+      store_ids: JSON.parse(row.store_ids) as StoreIds,
+      created_at: new Date(row.created_at).toISOString(),
+      updated_at: new Date(row.updated_at).toISOString(),
+    },
+    version: row.version,
+  };
+}
+
+/** The product catalog in PostgreSQL (store.ts says what each method does). */
+export class PostgresProductStore implements ProductStore {
+  constructor(private readonly sql: Sql) {}
+
+  list(projectId: string): Promise<StoredProduct[]> {
+    return storeCall(async () => {
+      // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
+      const rows = await this.sql<ProductRow[]>`SELECT * FROM products WHERE project_id = ${projectId} AND deleted_at IS NULL ORDER BY id COLLATE "C"`;
+      return rows.map(toStored);
+    });
+  }
+
+  get(projectId: string, id: string): Promise<StoredProduct | undefined> {
+    return storeCall(async () => {
+      const [row] = await this.sql<ProductRow[]>`SELECT * FROM products WHERE project_id = ${projectId} AND id = ${id} AND deleted_at IS NULL`;
+      return row && toStored(row);
+    });
+  }
+
+  write(projectId: string, id: string, write: ProductWrite, expected: ExpectedVersion): Promise<{ stored: StoredProduct; created: boolean } | Stale> {
+    const storeIds = JSON.stringify(write.store_ids);
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        const now = Date.now();
+        const [current] = await tx<ProductRow[]>`SELECT * FROM products WHERE project_id = ${projectId} AND id = ${id} FOR UPDATE`;
+        const version = current && current.deleted_at === null ? current.version : undefined;
+        if (version !== expected) return STALE;
+        let rows: ProductRow[];
+        if (current) {
+          // A deleted product written again is created anew: its created_at restarts, its version keeps growing.
+          rows = await tx<ProductRow[]>`
+          UPDATE products SET name = ${write.name}, store_ids = ${storeIds}, version = version + 1, updated_at = ${now},
+            created_at = CASE WHEN deleted_at IS NULL THEN created_at ELSE ${now} END, deleted_at = NULL
+          WHERE project_id = ${projectId} AND id = ${id} RETURNING *`;
+        } else {
+          // Nothing to lock while the row does not exist: a concurrent creation that committed first leaves this one stale.
+          rows = await tx<ProductRow[]>`
+          INSERT INTO products (project_id, id, name, store_ids, version, created_at, updated_at)
+          VALUES (${projectId}, ${id}, ${write.name}, ${storeIds}, 1, ${now}, ${now})
+          ON CONFLICT (project_id, id) DO NOTHING RETURNING *`;
+          if (rows.length === 0) return STALE;
+        }
+        return { stored: toStored(rows[0]!), created: expected === undefined };
+      }),
+    );
+  }
+
+  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale> {
+    return storeCall(async () => {
+      const now = Date.now();
+      const rows = await this.sql`
+        UPDATE products SET deleted_at = ${now}, updated_at = ${now}, version = version + 1
+        WHERE project_id = ${projectId} AND id = ${id} AND deleted_at IS NULL AND version = ${expected} RETURNING 1`;
+      return rows.length === 0 ? STALE : undefined;
+    });
+  }
+}
