@@ -1,0 +1,43 @@
+import type { Sql, Transaction } from '../db/postgres/connection.ts';
+import { storeCall } from '../db/postgres/store-call.ts';
+import type { Provider } from './schema.ts';
+import type { IntegrationStore } from './store.ts';
+
+interface Row {
+  config: string;
+  updated_at: number;
+}
+
+/** Connector configurations in PostgreSQL (store.ts says what each method does). */
+export class PostgresIntegrationStore implements IntegrationStore {
+  constructor(private readonly sql: Sql) {}
+
+  put(projectId: string, provider: Provider, config: unknown, now: number): Promise<void> {
+    return storeCall(async () => {
+      await this.sql`
+        INSERT INTO integrations (project_id, provider, config, updated_at) VALUES (${projectId}, ${provider}, ${JSON.stringify(config)}, ${now})
+        ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`;
+    });
+  }
+
+  get(projectId: string, provider: Provider): Promise<{ config: unknown; updatedAt: number } | undefined> {
+    return storeCall(async () => {
+      const [row] = await this.sql<Row[]>`SELECT config, updated_at FROM integrations WHERE project_id = ${projectId} AND provider = ${provider}`;
+      return row && { config: JSON.parse(row.config) as unknown, updatedAt: row.updated_at };
+    });
+  }
+
+  userOfCustomer(projectId: string, provider: Provider, customer: string): Promise<string | undefined> {
+    return storeCall(async () => {
+      const [row] = await this.sql<{ user_id: string }[]>`
+        SELECT user_id FROM integration_customers WHERE project_id = ${projectId} AND provider = ${provider} AND customer = ${customer}`;
+      return row?.user_id;
+    });
+  }
+
+  /** Remembers the store's customer id of a user (the first one named stays), in the caller's transaction (a purchase batch's). */
+  async linkCustomer(tx: Transaction, projectId: string, provider: string, customer: string, userId: string): Promise<void> {
+    await tx`INSERT INTO integration_customers (project_id, provider, customer, user_id) VALUES (${projectId}, ${provider}, ${customer}, ${userId})
+             ON CONFLICT DO NOTHING`;
+  }
+}
