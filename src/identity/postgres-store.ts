@@ -1,0 +1,90 @@
+import type { Sql, Transaction } from '../db/postgres/connection.ts';
+import { storeCall } from '../db/postgres/store-call.ts';
+import { appAccountToken } from './app-account-token.ts';
+import type { IdentityStore } from './store.ts';
+
+/** Event users hashed per call while catching up: bounds one call's work. */
+const CATCH_UP_PAGE = 5000;
+/**
+ * Events are numbered (seq) when inserted, not when committed: an insert
+ * may commit after one with a higher seq. Catching up reads only events
+ * received longer ago than any insert stays open (the pool's statement and
+ * idle-in-transaction timeouts are 15 s and 60 s), so that no user is
+ * skipped for good.
+ */
+const SETTLED_MS = 120_000;
+
+/** The writes of links and tokens, which PostgresPurchaseStore.insert runs in its own transaction as well. */
+export class PostgresIdentityWrites {
+  /** Links the id to the user unless it is linked already; true when this call linked it. */
+  async link(tx: Transaction, projectId: string, id: string, userId: string, now: number): Promise<boolean> {
+    const rows = await tx`INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (${projectId}, ${id}, ${userId}, ${now})
+                          ON CONFLICT DO NOTHING RETURNING 1`;
+    return rows.length === 1;
+  }
+
+  /** Records the appAccountToken of each user. */
+  async remember(tx: Transaction, projectId: string, userIds: Iterable<string>): Promise<void> {
+    const rows = [...new Set(userIds)].map((userId) => ({ project_id: projectId, token: appAccountToken(userId), user_id: userId }));
+    if (rows.length === 0) return;
+    await tx`INSERT INTO user_tokens ${tx(rows, 'project_id', 'token', 'user_id')} ON CONFLICT DO NOTHING`;
+  }
+}
+
+/** One user across ids in PostgreSQL (store.ts says what each method does). */
+export class PostgresIdentityStore implements IdentityStore {
+  private readonly writes = new PostgresIdentityWrites();
+
+  constructor(private readonly sql: Sql) {}
+
+  link(projectId: string, anonymousId: string, userId: string, now: number): Promise<{ userId: string; created: boolean }> {
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        const created = await this.writes.link(tx, projectId, anonymousId, userId, now);
+        await this.writes.remember(tx, projectId, [anonymousId, userId]);
+        const [row] = await tx<{ user_id: string }[]>`SELECT user_id FROM user_links WHERE project_id = ${projectId} AND anonymous_id = ${anonymousId}`;
+        return { userId: row!.user_id, created };
+      }),
+    );
+  }
+
+  links(projectId: string): Promise<Map<string, string>> {
+    return storeCall(async () => {
+      const rows = await this.sql<{ anonymous_id: string; user_id: string }[]>`SELECT anonymous_id, user_id FROM user_links WHERE project_id = ${projectId}`;
+      return new Map(rows.map((row) => [row.anonymous_id, row.user_id]));
+    });
+  }
+
+  userOfAppAccountToken(projectId: string, token: string): Promise<string | undefined> {
+    return storeCall(async () => {
+      const [row] = await this.sql<{ user_id: string }[]>`SELECT user_id FROM user_tokens WHERE project_id = ${projectId} AND token = ${token.toLowerCase()}`;
+      return row?.user_id;
+    });
+  }
+
+  /**
+   * PostgreSQL has no event users dictionary: the events themselves are read
+   * in seq order, and user_token_progress.ordinal holds the next seq to read.
+   */
+  catchUpWithEventUsers(projectId: string): Promise<boolean> {
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        const [progress] = await tx<{ ordinal: number }[]>`SELECT ordinal FROM user_token_progress WHERE project_id = ${projectId} FOR UPDATE`;
+        const from = progress?.ordinal ?? 0;
+        const events = await tx<{ seq: number; user_id: string }[]>`
+          SELECT seq, user_id FROM events
+          WHERE project_id = ${projectId} AND seq >= ${from} AND user_id IS NOT NULL AND received_at < ${Date.now() - SETTLED_MS}
+          ORDER BY seq LIMIT ${CATCH_UP_PAGE}`;
+        if (events.length === 0) return false;
+        await this.writes.remember(
+          tx,
+          projectId,
+          events.map((event) => event.user_id),
+        );
+        await tx`INSERT INTO user_token_progress (project_id, ordinal) VALUES (${projectId}, ${events.at(-1)!.seq + 1})
+                 ON CONFLICT (project_id) DO UPDATE SET ordinal = excluded.ordinal`;
+        return events.length === CATCH_UP_PAGE;
+      }),
+    );
+  }
+}

@@ -1,0 +1,138 @@
+import type { Sql, Transaction } from '../db/postgres/connection.ts';
+import { storeCall } from '../db/postgres/store-call.ts';
+import type { PurchaseSource, PurchaseType } from './schema.ts';
+import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+
+interface StoredRow {
+  project_id: string;
+  source: PurchaseSource;
+  purchase_id: string;
+  user_id: string;
+  type: PurchaseType;
+  ts: number;
+  product_id: string | null;
+  store: string | null;
+  store_product_id: string | null;
+  revenue: number;
+  currency: string;
+  transaction_id: string | null;
+  original_transaction_id: string | null;
+  paywall_id: string | null;
+  received_at: number;
+}
+
+const COLUMNS = [
+  'project_id',
+  'source',
+  'purchase_id',
+  'user_id',
+  'type',
+  'ts',
+  'product_id',
+  'store',
+  'store_product_id',
+  'revenue',
+  'currency',
+  'transaction_id',
+  'original_transaction_id',
+  'paywall_id',
+  'received_at',
+] as const;
+
+function toStored(row: StoredRow): StoredPurchase {
+  return {
+    projectId: row.project_id,
+    source: row.source,
+    id: row.purchase_id,
+    userId: row.user_id,
+    type: row.type,
+    ts: row.ts,
+    productId: row.product_id,
+    store: row.store,
+    storeProductId: row.store_product_id,
+    revenue: row.revenue,
+    currency: row.currency,
+    transactionId: row.transaction_id,
+    originalTransactionId: row.original_transaction_id,
+    paywallId: row.paywall_id,
+    receivedAt: row.received_at,
+  };
+}
+
+/** What a batch writes beside its records, in the records' transaction: the identity and integrations stores' writes. */
+interface BatchCompanions {
+  identity: {
+    link(tx: Transaction, projectId: string, id: string, userId: string, now: number): Promise<boolean>;
+    remember(tx: Transaction, projectId: string, userIds: Iterable<string>): Promise<void>;
+  };
+  customers: { linkCustomer(tx: Transaction, projectId: string, provider: string, customer: string, userId: string): Promise<void> };
+}
+
+/** Purchase records in PostgreSQL: each batch is one transaction, acknowledged once committed (store.ts). */
+export class PostgresPurchaseStore implements PurchaseStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly companions: BatchCompanions,
+  ) {}
+
+  insert(projectId: string, batch: PurchaseBatch): Promise<number> {
+    const rows: StoredRow[] = batch.records.map((r) => ({
+      project_id: projectId,
+      source: r.source,
+      purchase_id: r.id,
+      user_id: r.userId,
+      type: r.type,
+      ts: r.ts,
+      product_id: r.productId,
+      store: r.store,
+      store_product_id: r.storeProductId,
+      revenue: r.revenue,
+      currency: r.currency,
+      transaction_id: r.transactionId,
+      original_transaction_id: r.originalTransactionId,
+      paywall_id: r.paywallId,
+      received_at: batch.receivedAt,
+    }));
+    const { identity, customers } = this.companions;
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        // One statement: seq follows the batch's order, and a record stored before (or twice in the batch) is skipped.
+        const inserted =
+          rows.length === 0 ? [] : await tx`INSERT INTO purchases ${tx(rows, ...COLUMNS)} ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING 1`;
+        await identity.remember(
+          tx,
+          projectId,
+          batch.records.map((r) => r.userId),
+        );
+        const { customer, aliases } = batch;
+        if (customer) await customers.linkCustomer(tx, projectId, customer.provider, customer.id, customer.userId);
+        if (aliases) {
+          for (const id of aliases.ids) if (id !== aliases.userId) await identity.link(tx, projectId, id, aliases.userId, batch.receivedAt);
+          await identity.remember(tx, projectId, [aliases.userId]);
+        }
+        return inserted.length;
+      }),
+    );
+  }
+
+  typesForSubscription(projectId: string, source: PurchaseSource, originalTransactionId: string): Promise<Set<PurchaseType>> {
+    return storeCall(async () => {
+      const rows = await this.sql<{ type: PurchaseType }[]>`
+        SELECT DISTINCT type FROM purchases WHERE project_id = ${projectId} AND source = ${source} AND original_transaction_id = ${originalTransactionId}`;
+      return new Set(rows.map((row) => row.type));
+    });
+  }
+
+  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): Promise<number> {
+    return storeCall(async () => {
+      const [row] = await this.sql<{ refunded: number }[]>`
+        SELECT coalesce(sum(revenue), 0) AS refunded FROM purchases
+        WHERE project_id = ${projectId} AND source = ${source} AND transaction_id = ${transactionId} AND type = 'refund'`;
+      return row!.refunded;
+    });
+  }
+
+  list(projectId: string): Promise<StoredPurchase[]> {
+    return storeCall(async () => (await this.sql<StoredRow[]>`SELECT * FROM purchases WHERE project_id = ${projectId} ORDER BY seq`).map(toStored));
+  }
+}
