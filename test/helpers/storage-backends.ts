@@ -8,12 +8,19 @@ import { type TestContext, test } from 'node:test';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { openPool, type Sql } from '../../src/db/postgres/connection.ts';
+import { migratePostgres } from '../../src/db/postgres/migrate.ts';
+import { openPostgresStorage } from '../../src/db/postgres/storage.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import type { Storage } from '../../src/db/storage.ts';
+import { POSTGRES, postgresDatabase } from './postgres.ts';
+import { needs } from './requirements.ts';
 import { tempDir } from './temp.ts';
 
 export interface StorageBackend {
   name: string;
+  /** node:test options: skipped, saying why, where the backend's server is not installed (test/helpers/requirements.ts). */
+  requires: { skip: string | false };
   /** A fresh, migrated, empty database's storage, closed when the test ends. */
   open(t: TestContext): Promise<Storage>;
   /**
@@ -28,6 +35,7 @@ const sqliteConnections = new WeakMap<Storage, Database>();
 
 const sqlite: StorageBackend = {
   name: 'sqlite',
+  requires: { skip: false },
   async open(t) {
     const db = openDatabase(path.join(tempDir(t), 'stores.db'));
     migrate(db);
@@ -46,11 +54,36 @@ const sqlite: StorageBackend = {
   },
 };
 
-export const STORAGE_BACKENDS: readonly StorageBackend[] = [sqlite];
+const postgresPools = new WeakMap<Storage, Sql>();
+
+/** A fresh database on this test process's PostgreSQL cluster (test/helpers/postgres.ts). */
+const postgres: StorageBackend = {
+  name: 'postgres',
+  requires: needs(POSTGRES),
+  async open(t) {
+    const sql = openPool((await postgresDatabase(t)).url);
+    await migratePostgres(sql);
+    const storage = openPostgresStorage(sql);
+    postgresPools.set(storage, sql);
+    t.after(() => storage.close());
+    return storage;
+  },
+  async refuseInserts(storage, table) {
+    const sql = postgresPools.get(storage)!;
+    const trigger = `refuse_${table}`;
+    await sql.unsafe(`CREATE OR REPLACE FUNCTION refuse_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+    await sql.unsafe(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_insert()`);
+    return async () => {
+      await sql.unsafe(`DROP TRIGGER ${trigger} ON ${table}`);
+    };
+  },
+};
+
+export const STORAGE_BACKENDS: readonly StorageBackend[] = [sqlite, postgres];
 
 /** One test per backend, named after it, on a fresh storage. */
 export function storeTest(name: string, body: (storage: Storage, backend: StorageBackend, t: TestContext) => Promise<void>): void {
   for (const backend of STORAGE_BACKENDS) {
-    test(`${backend.name}: ${name}`, async (t) => body(await backend.open(t), backend, t));
+    test(`${backend.name}: ${name}`, backend.requires, async (t) => body(await backend.open(t), backend, t));
   }
 }
