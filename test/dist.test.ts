@@ -13,7 +13,7 @@ test('the bundled dist/ runs from a temp directory with no source tree and no no
   const script = path.join(copy, 'paywalld.js');
   const env = { NODE_PATH: '' };
 
-  const created = runCli(['projects', 'create', 'bundled', '--json'], { cwd: dir, script, env });
+  const created = await runCli(['projects', 'create', 'bundled', '--json'], { cwd: dir, script, env });
   assert.equal(created.status, 0, created.stderr);
   // The default database path is relative to the working directory.
   assert.ok(fs.existsSync(path.join(dir, 'data', 'paywalld.db')));

@@ -36,14 +36,14 @@ test('the README restore steps bring back the data of the snapshot', async (t) =
   const dir = tempDir(t);
 
   const before = await spawnServe(t, [], { cwd: dir });
-  runCli(['projects', 'create', 'made-before-backup'], { cwd: dir });
+  await runCli(['projects', 'create', 'made-before-backup'], { cwd: dir });
   run(snapshot, dir);
-  runCli(['projects', 'create', 'made-after-backup'], { cwd: dir });
+  await runCli(['projects', 'create', 'made-after-backup'], { cwd: dir });
   assert.equal(await before.stop(), 0);
 
   run(restore, dir);
   const after = await spawnServe(t, [], { cwd: dir });
-  const projects = JSON.parse(runCli(['projects', 'list', '--json'], { cwd: dir }).stdout).projects.map((p: { name: string }) => p.name);
+  const projects = JSON.parse((await runCli(['projects', 'list', '--json'], { cwd: dir })).stdout).projects.map((p: { name: string }) => p.name);
   assert.deepEqual(projects.sort(), ['default', 'made-before-backup']);
   assert.equal((await fetch(`${after.url}/healthz`)).status, 200);
   assert.equal(await after.stop(), 0);

@@ -11,17 +11,17 @@ test('a second serve on the same database exits 1 naming the owner; a SIGKILLed 
   const db = path.join(dir, 'paywalld.db');
   const first = await spawnServe(t, ['--db', db]);
 
-  const second = runCli(['serve', '--port', '0', '--db', db]);
+  const second = await runCli(['serve', '--port', '0', '--db', db]);
   assert.equal(second.status, 1, second.stderr);
   assert.match(second.stderr, new RegExp(`in use by another paywalld serve \\(pid ${first.child.pid}\\)`));
   assert.doesNotMatch(second.stdout, /listening/);
   // The first one serves on, and the commands README calls safe beside a running server work.
   assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
-  const created = runCli(['projects', 'create', 'beside', '--db', db]);
+  const created = await runCli(['projects', 'create', 'beside', '--db', db]);
   assert.equal(created.status, 0, created.stderr);
-  const backup = runCli(['backup', path.join(dir, 'copy.db'), '--db', db]);
+  const backup = await runCli(['backup', path.join(dir, 'copy.db'), '--db', db]);
   assert.equal(backup.status, 0, backup.stderr);
-  assert.equal(runCli(['projects', 'list', '--db', db]).status, 0);
+  assert.equal((await runCli(['projects', 'list', '--db', db])).status, 0);
 
   // SIGKILL leaves the lock file behind, naming a process that is gone: the next serve takes over.
   assert.equal(await first.stop('SIGKILL'), null);

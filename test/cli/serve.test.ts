@@ -14,9 +14,9 @@ test('backup while the server runs produces a database that opens and holds the 
   const dir = tempDir(t);
   const db = path.join(dir, 'live.db');
   const server = await spawnServe(t, ['--db', db]);
-  for (const name of ['one', 'two']) runCli(['projects', 'create', name, '--db', db]);
+  for (const name of ['one', 'two']) await runCli(['projects', 'create', name, '--db', db]);
   const target = path.join(dir, 'backups', 'copy.db');
-  const result = runCli(['backup', target, '--db', db]);
+  const result = await runCli(['backup', target, '--db', db]);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /Backed up \d+ pages/);
   assert.deepEqual(fs.readdirSync(path.dirname(target)), ['copy.db']);
@@ -33,7 +33,7 @@ test('backup while the server runs produces a database that opens and holds the 
   assert.deepEqual(names(target), names(db));
   assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
 
-  const again = runCli(['backup', target, '--db', db]);
+  const again = await runCli(['backup', target, '--db', db]);
   assert.equal(again.status, 1);
   assert.match(again.stderr, /exists already/);
   assert.equal(await server.stop(), 0);
@@ -52,7 +52,7 @@ test('serve prints the default project keys once, on the first start only', asyn
 test('a second server on a busy port fails with "address in use" instead of sharing it', async (t) => {
   const dir = tempDir(t);
   const first = await spawnServe(t, ['--db', path.join(dir, 'a.db')]);
-  const second = runCli(['serve', '--port', String(first.port), '--db', path.join(dir, 'b.db')]);
+  const second = await runCli(['serve', '--port', String(first.port), '--db', path.join(dir, 'b.db')]);
   assert.equal(second.status, 1);
   assert.match(second.stderr, /address is in use/);
   assert.equal(await first.stop(), 0);
@@ -62,7 +62,7 @@ test('a first start that fails on a busy port has printed the keys of the projec
   const dir = tempDir(t);
   const db = path.join(dir, 'first.db');
   const busy = await spawnServe(t, ['--db', path.join(dir, 'other.db')]);
-  const failed = runCli(['serve', '--port', String(busy.port), '--db', db]);
+  const failed = await runCli(['serve', '--port', String(busy.port), '--db', db]);
   assert.equal(failed.status, 1);
   assert.match(failed.stderr, /address is in use/);
   const secret = /secret key: (pwk_secret_\w{32})\nThese keys will not be shown again/.exec(failed.stdout)?.[1];
@@ -80,7 +80,7 @@ test('with --keys-file, a first start that fails on a busy port leaves the keys 
   const dir = tempDir(t);
   const keysFile = path.join(dir, 'keys.json');
   const busy = await spawnServe(t, ['--db', path.join(dir, 'other.db')]);
-  const failed = runCli(['serve', '--port', String(busy.port), '--db', path.join(dir, 'first.db'), '--keys-file', keysFile]);
+  const failed = await runCli(['serve', '--port', String(busy.port), '--db', path.join(dir, 'first.db'), '--keys-file', keysFile]);
   assert.equal(failed.status, 1);
   assert.equal(await busy.stop(), 0);
   assert.match(JSON.parse(fs.readFileSync(keysFile, 'utf8')).keys.secret, /^pwk_secret_/);
@@ -88,7 +88,7 @@ test('with --keys-file, a first start that fails on a busy port leaves the keys 
 });
 
 test('serve documents and accepts every flag it has', async (t) => {
-  const help = runCli(['serve', '--help']).stdout;
+  const help = (await runCli(['serve', '--help'])).stdout;
   for (const flag of Object.keys(SERVE_OPTIONS)) assert.match(help, new RegExp(`--${flag}\\b`), flag);
   const dir = tempDir(t);
   const server = await spawnServe(t, [
@@ -101,14 +101,14 @@ test('serve documents and accepts every flag it has', async (t) => {
   assert.equal(await server.stop(), 0);
 });
 
-test('serve refuses a database newer than the binary with a clear message', (t) => {
+test('serve refuses a database newer than the binary with a clear message', async (t) => {
   const file = path.join(tempDir(t), 'future.db');
   const db = openDatabase(file);
   migrate(db);
   const latest = migrations.at(-1)!.version;
   db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(latest + 1, 'from the future', Date.now());
   db.close();
-  const result = runCli(['serve', '--port', '0', '--db', file]);
+  const result = await runCli(['serve', '--port', '0', '--db', file]);
   assert.equal(result.status, 1);
   assert.match(result.stderr, new RegExp(`schema is at version ${latest + 1}, but this paywalld only knows versions up to ${latest}`));
 });

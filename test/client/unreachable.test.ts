@@ -116,7 +116,7 @@ test('newer data wins: a downloaded bundle over the shipped one, a shipped bundl
   const { createClient } = await loadClient();
   const server = await seededServer(t);
   const dir = tempDir(t);
-  const revisionOne = readBundle(t, server.dbPath);
+  const revisionOne = await readBundle(t, server.dbPath);
   const management = api(server);
   const storage = fileStorage(path.join(dir, 'state.json'));
   const online = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, fallback: revisionOne, storage });
@@ -124,7 +124,7 @@ test('newer data wins: a downloaded bundle over the shipped one, a shipped bundl
 
   await management.putPaywall('onboarding', { ...example(), strings: { en: { title: 'Revision two' } } });
   await management.publish('onboarding');
-  const revisionTwo = readBundle(t, server.dbPath);
+  const revisionTwo = await readBundle(t, server.dbPath);
   assert.deepEqual(await online.refreshFallback(['onboarding']), { updated: true });
   assert.deepEqual(await online.refreshFallback(['onboarding']), { updated: false });
   const offlineUrl = await closedPortUrl();
@@ -156,9 +156,9 @@ test('newer data wins: a downloaded bundle over the shipped one, a shipped bundl
   assert.equal(shipped.paywall.revision, 2);
 });
 
-function readBundle(t: TestContext, dbPath: string) {
+async function readBundle(t: TestContext, dbPath: string) {
   const file = path.join(tempDir(t), 'bundle.json');
-  const written = runCli(['fallback', '--out', file, '--db', dbPath]);
+  const written = await runCli(['fallback', '--out', file, '--db', dbPath]);
   assert.equal(written.status, 0, written.stderr);
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }

@@ -17,23 +17,23 @@ test('export → apply into an empty server → export again gives identical byt
   assert.equal((await management(source, 'DELETE', '/api/paywalls/gone')).status, 200);
 
   const first = path.join(tempDir(t), 'first');
-  const exported = against(source, ['export', first]);
+  const exported = await against(source, ['export', first]);
   assert.equal(exported.status, 0, exported.stderr);
   assert.match(exported.stdout, /Exported 2 product\(s\) and 2 paywall\(s\) \(1 live\)/);
   assert.deepEqual(Object.keys(snapshotFiles(first)).sort(), ['paywalld.json', 'paywalls/onboarding.json', 'paywalls/winback.json', 'products.json']);
   assert.deepEqual(readJson(path.join(first, 'paywalld.json')), { live: ['onboarding'] });
   assert.equal(readJson(path.join(first, 'paywalls/onboarding.json')).strings.en.title, 'Go Pro today');
-  assert.equal(runCli(['validate', first, '--strict']).status, 0);
+  assert.equal((await runCli(['validate', first, '--strict'])).status, 0);
 
   const again = path.join(tempDir(t), 'again');
-  assert.equal(against(source, ['export', again]).status, 0);
+  assert.equal((await against(source, ['export', again])).status, 0);
   assert.deepEqual(snapshotFiles(again), snapshotFiles(first), 'a second export of an unchanged project');
 
   const target = await ciServer(t);
-  const applied = against(target, ['apply', first, '--publish']);
+  const applied = await against(target, ['apply', first, '--publish']);
   assert.equal(applied.status, 0, applied.stderr);
   const roundTrip = path.join(tempDir(t), 'round-trip');
-  assert.equal(against(target, ['export', roundTrip]).status, 0);
+  assert.equal((await against(target, ['export', roundTrip])).status, 0);
   assert.deepEqual(snapshotFiles(roundTrip), snapshotFiles(first));
 });
 
@@ -48,7 +48,7 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
   products.products.push({ id: 'pro_weekly', name: 'Pro Weekly', store_ids: { app_store: 'com.acme.pro.weekly' } });
   writeJson(path.join(dir, 'products.json'), products);
 
-  const plan = against(server, ['plan', dir, '--publish']);
+  const plan = await against(server, ['plan', dir, '--publish']);
   assert.equal(plan.status, 0, plan.stderr);
   const lines = plan.stdout.split('\n').map((line) => line.trim().replace(/\s+/g, ' '));
   for (const expected of [
@@ -70,7 +70,7 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
   const before = await (await management(server, 'GET', '/api/paywalls/onboarding')).json();
   assert.equal(before.revision, 1);
 
-  const applied = against(server, ['apply', dir, '--publish']);
+  const applied = await against(server, ['apply', dir, '--publish']);
   assert.equal(applied.status, 0, applied.stderr);
   assert.match(applied.stdout, /done: publish paywall onboarding/);
   assert.match(applied.stdout, /Applied 4 step\(s\)/);
@@ -80,7 +80,7 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
   assert.equal(resolved.revision, 2);
   assert.equal(resolved.root.children[0].props.text, 'Unlock everything');
 
-  const twice = against(server, ['apply', dir, '--publish']);
+  const twice = await against(server, ['apply', dir, '--publish']);
   assert.equal(twice.status, 0, twice.stderr);
   assert.match(twice.stdout, /^No changes: .* already matches .* \(3 products, 2 paywalls unchanged\)\.$/m);
   const after = await (await management(server, 'GET', '/api/paywalls/onboarding')).json();
@@ -90,7 +90,7 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
 test('without --publish new revisions stay drafts and the plan says how to publish them', async (t) => {
   const server = await ciServer(t);
   const config = exampleCopy(t);
-  const result = against(server, ['apply', config]);
+  const result = await against(server, ['apply', config]);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /Note: paywall onboarding is not published: its new revision goes live with apply --publish\./);
   const list = await (await management(server, 'GET', '/api/paywalls')).json();
@@ -98,7 +98,7 @@ test('without --publish new revisions stay drafts and the plan says how to publi
     list.paywalls.map((p: any) => p.status),
     ['draft', 'draft'],
   );
-  const publish = against(server, ['apply', config, '--publish']);
+  const publish = await against(server, ['apply', config, '--publish']);
   assert.equal(publish.status, 0, publish.stderr);
   assert.match(publish.stdout, /done: publish paywall onboarding/);
   assert.doesNotMatch(publish.stdout, /winback/, 'paywalld.json does not list winback as live');
@@ -114,7 +114,7 @@ test('a concurrent edit makes apply of a saved plan fail with a clear message an
   products.products[1].name = 'Monthly (directory)';
   writeJson(path.join(dir, 'products.json'), products);
   const planFile = path.join(tempDir(t), 'plan.json');
-  const plan = against(server, ['plan', dir, '--publish', '--out', planFile]);
+  const plan = await against(server, ['plan', dir, '--publish', '--out', planFile]);
   assert.equal(plan.status, 0, plan.stderr);
 
   // Someone edits the paywall in the dashboard after the plan was reviewed.
@@ -122,32 +122,32 @@ test('a concurrent edit makes apply of a saved plan fail with a clear message an
   dashboard.strings.en.title = 'From the dashboard';
   assert.equal((await management(server, 'PUT', '/api/paywalls/onboarding', dashboard)).status, 200);
   const exportDir = path.join(tempDir(t), 'before');
-  assert.equal(against(server, ['export', exportDir]).status, 0);
+  assert.equal((await against(server, ['export', exportDir])).status, 0);
 
-  const applied = against(server, ['apply', dir, '--plan', planFile]);
+  const applied = await against(server, ['apply', dir, '--plan', planFile]);
   assert.equal(applied.status, 1);
   assert.match(
     applied.stderr,
     /refused: http:\/\/127\.0\.0\.1:\d+ changed since the plan was made: paywall onboarding was changed \(ETag "\d+" then, "\d+" now\)\. Nothing was changed; run plan again and review it\./,
   );
   const exportAfter = path.join(tempDir(t), 'after');
-  assert.equal(against(server, ['export', exportAfter]).status, 0);
+  assert.equal((await against(server, ['export', exportAfter])).status, 0);
   assert.deepEqual(snapshotFiles(exportAfter), snapshotFiles(exportDir), 'nothing changed, not even the product');
 
   // A changed directory is refused as well; with nothing changed since, the saved plan applies.
-  const fresh = against(server, ['plan', dir, '--publish', '--out', planFile]);
+  const fresh = await against(server, ['plan', dir, '--publish', '--out', planFile]);
   assert.equal(fresh.status, 0);
   products.products[1].name = 'Edited after review';
   writeJson(path.join(dir, 'products.json'), products);
-  const drifted = against(server, ['apply', dir, '--plan', planFile]);
+  const drifted = await against(server, ['apply', dir, '--plan', planFile]);
   assert.equal(drifted.status, 1);
   assert.match(drifted.stderr, /the directory changed since the plan was made/);
   products.products[1].name = 'Monthly (directory)';
   writeJson(path.join(dir, 'products.json'), products);
-  const ok = against(server, ['apply', dir, '--plan', planFile]);
+  const ok = await against(server, ['apply', dir, '--plan', planFile]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /done: publish paywall onboarding/);
-  const other = against(server, ['apply', dir, '--plan', planFile, '--prune']);
+  const other = await against(server, ['apply', dir, '--plan', planFile, '--prune']);
   assert.equal(other.status, 2, 'options come from the plan');
   assert.match(other.stderr, /the plan was made without --prune; make a new plan to change that/);
 });
@@ -165,7 +165,10 @@ for (const publish of [false, true]) {
     const cwd = tempDir(t);
     fs.cpSync(EXAMPLE, path.join(cwd, 'config'), { recursive: true });
     const flags = publish ? ['--publish'] : [];
-    const planned = runCli(['plan', 'config', '--server', server.url, ...flags, '--out', 'plan1.json'], { cwd, env: { PAYWALLD_KEY: server.keys.secret } });
+    const planned = await runCli(['plan', 'config', '--server', server.url, ...flags, '--out', 'plan1.json'], {
+      cwd,
+      env: { PAYWALLD_KEY: server.keys.secret },
+    });
     assert.equal(planned.status, 0, planned.stderr);
     assert.match(planned.stdout, /apply it with "paywalld apply config --plan plan1\.json"/);
     assert.doesNotMatch(fs.readFileSync(path.join(cwd, 'plan1.json'), 'utf8'), /pwk_/, 'a saved plan never holds the key');
@@ -175,8 +178,8 @@ for (const publish of [false, true]) {
     assert.equal(/publish paywall onboarding/.test(applied.stdout), publish);
 
     fs.mkdirSync(path.join(cwd, 'data'));
-    assert.equal(runCli(['projects', 'create', 'acme', '--db', 'data/paywalld.db'], { cwd }).status, 0);
-    const onDb = runCli(['plan', 'config', '--db', 'data/paywalld.db', ...flags, '--out', 'plan2.json'], { cwd });
+    assert.equal((await runCli(['projects', 'create', 'acme', '--db', 'data/paywalld.db'], { cwd })).status, 0);
+    const onDb = await runCli(['plan', 'config', '--db', 'data/paywalld.db', ...flags, '--out', 'plan2.json'], { cwd });
     assert.equal(onDb.status, 0, onDb.stderr);
     const appliedDb = runHint(onDb.stdout.replace('plan1', 'plan2'), cwd, {});
     assert.equal(appliedDb.status, 0, appliedDb.stderr);
@@ -193,12 +196,12 @@ test('--prune archives paywalls and deletes products the directory does not have
   assert.equal((await management(server, 'PUT', '/api/paywalls/old', legacy)).status, 201);
   assert.equal((await management(server, 'POST', '/api/paywalls/old/publish')).status, 200);
 
-  const plain = against(server, ['plan', EXAMPLE]);
+  const plain = await against(server, ['plan', EXAMPLE]);
   assert.match(plain.stdout, /Note: paywall old is left alone: it is not in the directory \(apply --prune archives it\)\./);
   assert.match(plain.stdout, /Note: product unused is left alone/);
 
   // A copy: apply records what it left on the target in the directory (.paywalld-sync.json).
-  const pruned = against(server, ['apply', exampleCopy(t), '--prune']);
+  const pruned = await against(server, ['apply', exampleCopy(t), '--prune']);
   assert.equal(pruned.status, 0, pruned.stderr);
   assert.match(pruned.stdout, /done: archive paywall old/);
   assert.match(pruned.stdout, /done: delete product legacy/);
@@ -226,12 +229,12 @@ test('--prune keeps a product the live revision still uses, and deletes it once 
   winback.slots.primary = 'pro_annual';
   writeJson(path.join(dir, 'paywalls/winback.json'), winback);
 
-  const drafts = against(server, ['plan', dir, '--prune']);
+  const drafts = await against(server, ['plan', dir, '--prune']);
   assert.equal(drafts.status, 0, drafts.stderr);
   assert.match(drafts.stdout, /Note: product pro_monthly is kept: live paywall onboarding still has it in a slot\./);
   assert.doesNotMatch(drafts.stdout, /delete product/);
 
-  const published = against(server, ['apply', dir, '--prune', '--publish']);
+  const published = await against(server, ['apply', dir, '--prune', '--publish']);
   assert.equal(published.status, 0, published.stderr);
   assert.match(published.stdout, /done: publish paywall onboarding\ndone: delete product pro_monthly/);
   const list = await (await management(server, 'GET', '/api/products')).json();
@@ -241,54 +244,54 @@ test('--prune keeps a product the live revision still uses, and deletes it once 
   );
 });
 
-test('against a database file: the same plan and apply, one transaction, and a missing file is never created', (t) => {
+test('against a database file: the same plan and apply, one transaction, and a missing file is never created', async (t) => {
   const dir = tempDir(t);
   const db = path.join(dir, 'paywalld.db');
-  assert.equal(runCli(['projects', 'create', 'acme', '--db', db]).status, 0);
+  assert.equal((await runCli(['projects', 'create', 'acme', '--db', db])).status, 0);
   const config = exampleCopy(t);
-  const applied = runCli(['apply', config, '--db', db, '--publish']);
+  const applied = await runCli(['apply', config, '--db', db, '--publish']);
   assert.equal(applied.status, 0, applied.stderr);
   assert.match(applied.stdout, /Applied 5 step\(s\) to .*paywalld\.db \(project prj_/);
-  const again = runCli(['apply', config, '--db', db, '--publish']);
+  const again = await runCli(['apply', config, '--db', db, '--publish']);
   assert.match(again.stdout, /^No changes:/m);
   const out = path.join(dir, 'out');
-  assert.equal(runCli(['export', out, '--db', db]).status, 0);
+  assert.equal((await runCli(['export', out, '--db', db])).status, 0);
   assert.deepEqual(readJson(path.join(out, 'paywalld.json')), { live: ['onboarding'] });
 
   const missing = path.join(dir, 'missing.db');
-  const refused = runCli(['plan', EXAMPLE, '--db', missing]);
+  const refused = await runCli(['plan', EXAMPLE, '--db', missing]);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /does not exist/);
   assert.equal(fs.existsSync(missing), false);
 
-  assert.equal(runCli(['projects', 'create', 'second', '--db', db]).status, 0);
-  const ambiguous = runCli(['plan', EXAMPLE, '--db', db]);
+  assert.equal((await runCli(['projects', 'create', 'second', '--db', db])).status, 0);
+  const ambiguous = await runCli(['plan', EXAMPLE, '--db', db]);
   assert.equal(ambiguous.status, 2);
   assert.match(ambiguous.stderr, /holds 2 projects: name one with --project ID/);
 });
 
 test('the key comes from PAYWALLD_KEY or --key and is never printed, not even on failure', async (t) => {
   const server = await ciServer(t);
-  const missingKey = runCli(['plan', EXAMPLE, '--server', server.url], { env: { PAYWALLD_KEY: '' } });
+  const missingKey = await runCli(['plan', EXAMPLE, '--server', server.url], { env: { PAYWALLD_KEY: '' } });
   assert.equal(missingKey.status, 2);
   assert.match(missingKey.stderr, /PAYWALLD_KEY/);
 
-  const viaFlag = runCli(['plan', EXAMPLE, '--server', server.url, '--key', server.keys.secret]);
+  const viaFlag = await runCli(['plan', EXAMPLE, '--server', server.url, '--key', server.keys.secret]);
   assert.equal(viaFlag.status, 0, viaFlag.stderr);
   assert.ok(!viaFlag.stdout.includes(server.keys.secret) && !viaFlag.stderr.includes(server.keys.secret));
 
-  const sdk = against(server, ['apply', EXAMPLE], server.keys.sdk);
+  const sdk = await against(server, ['apply', EXAMPLE], server.keys.sdk);
   assert.equal(sdk.status, 1);
   assert.match(sdk.stderr, /403 insufficient_scope/);
   assert.ok(!sdk.stderr.includes(server.keys.sdk) && !sdk.stdout.includes(server.keys.sdk));
 
   const wrong = `pwk_secret_${'x'.repeat(32)}`;
-  const unknown = runCli(['export', tempDir(t), '--server', server.url], { env: { PAYWALLD_KEY: wrong } });
+  const unknown = await runCli(['export', tempDir(t), '--server', server.url], { env: { PAYWALLD_KEY: wrong } });
   assert.equal(unknown.status, 1);
   assert.match(unknown.stderr, /401 invalid_api_key/);
   assert.ok(!unknown.stderr.includes(wrong));
 
-  const unreachable = runCli(['plan', EXAMPLE, '--server', 'http://127.0.0.1:1'], { env: { PAYWALLD_KEY: wrong } });
+  const unreachable = await runCli(['plan', EXAMPLE, '--server', 'http://127.0.0.1:1'], { env: { PAYWALLD_KEY: wrong } });
   assert.equal(unreachable.status, 1);
   assert.match(unreachable.stderr, /cannot reach http:\/\/127\.0\.0\.1:1/);
   assert.ok(!unreachable.stderr.includes(wrong));
@@ -297,7 +300,7 @@ test('the key comes from PAYWALLD_KEY or --key and is never printed, not even on
 test('the rate limit of a server is waited out (Retry-After), not reported as a failure', async (t) => {
   const server = await ciServer(t, ['--seed', EXAMPLE, '--rate-limit-api', '1']);
   const dir = path.join(tempDir(t), 'out');
-  const exported = against(server, ['export', dir]);
+  const exported = await against(server, ['export', dir]);
   assert.equal(exported.status, 0, exported.stderr);
   assert.deepEqual(readJson(path.join(dir, 'paywalld.json')), { live: ['onboarding'] });
 });
@@ -306,7 +309,7 @@ test('an invalid directory is refused before the target is touched', async (t) =
   const server = await ciServer(t);
   const dir = exampleCopy(t);
   fs.writeFileSync(path.join(dir, 'products.json'), '{"products": [{"id": "x"}]}');
-  const result = against(server, ['apply', dir, '--publish']);
+  const result = await against(server, ['apply', dir, '--publish']);
   assert.equal(result.status, 1);
   assert.match(result.stderr, /^products\.json:\/products\/0\/name: /m);
   assert.match(result.stderr, /is not valid \(\d+ error\(s\)\); nothing was done/);
@@ -317,7 +320,7 @@ test('an invalid directory is refused before the target is touched', async (t) =
 test('a plain apply refuses to overwrite an edit made on the target since the last apply or export, naming it, unless --force', async (t) => {
   const server = await ciServer(t);
   const config = exampleCopy(t);
-  assert.equal(against(server, ['apply', config, '--publish']).status, 0);
+  assert.equal((await against(server, ['apply', config, '--publish'])).status, 0);
   // Someone edits the live paywall in the dashboard; the directory knows nothing of it.
   const edited = readJson(path.join(config, 'paywalls/onboarding.json'));
   edited.strings.en.title = 'From the dashboard';
@@ -326,7 +329,7 @@ test('a plain apply refuses to overwrite an edit made on the target since the la
   changedInDir.strings.en.title = 'From the directory';
   writeJson(path.join(config, 'paywalls/onboarding.json'), changedInDir);
 
-  const refused = against(server, ['apply', config, '--publish']);
+  const refused = await against(server, ['apply', config, '--publish']);
   assert.equal(refused.status, 1);
   assert.match(
     refused.stderr,
@@ -338,19 +341,19 @@ test('a plain apply refuses to overwrite an edit made on the target since the la
   // Exporting takes the edit into the directory; applying after that has nothing to refuse.
   const exported = path.join(tempDir(t), 'exported');
   fs.cpSync(config, exported, { recursive: true });
-  assert.equal(against(server, ['export', exported]).status, 0);
+  assert.equal((await against(server, ['export', exported])).status, 0);
   assert.equal(readJson(path.join(exported, 'paywalls/onboarding.json')).strings.en.title, 'From the dashboard');
   // (The dashboard's edit was a draft: applying the exported directory with --publish makes it live.)
-  const fromExport = against(server, ['apply', exported, '--publish']);
+  const fromExport = await against(server, ['apply', exported, '--publish']);
   assert.equal(fromExport.status, 0, fromExport.stderr);
   assert.match(fromExport.stdout, /done: publish paywall onboarding\n/);
 
   // --force overwrites, and is recorded: the next plain apply of the same directory goes through.
-  const forced = against(server, ['apply', config, '--publish', '--force']);
+  const forced = await against(server, ['apply', config, '--publish', '--force']);
   assert.equal(forced.status, 0, forced.stderr);
   const now = await (await management(server, 'GET', '/api/paywalls/onboarding')).json();
   assert.equal(now.document.strings.en.title, 'From the directory');
   changedInDir.strings.en.title = 'Again from the directory';
   writeJson(path.join(config, 'paywalls/onboarding.json'), changedInDir);
-  assert.equal(against(server, ['apply', config, '--publish']).status, 0);
+  assert.equal((await against(server, ['apply', config, '--publish'])).status, 0);
 });

@@ -55,11 +55,11 @@ test('the temporary database is deleted when the server stops', async (t) => {
   assert.equal(fs.existsSync(path.dirname(file)), false);
 });
 
-test('an invalid seed stops the start with its problems, and leaves no keys file behind', (t) => {
+test('an invalid seed stops the start with its problems, and leaves no keys file behind', async (t) => {
   const dir = exampleCopy(t);
   writeJson(path.join(dir, 'paywalld.json'), { live: ['nope'] });
   const keysFile = path.join(tempDir(t), 'keys.json');
-  const result = runCli(['serve', '--db', ':memory:', '--port', '0', '--seed', dir, '--keys-file', keysFile]);
+  const result = await runCli(['serve', '--db', ':memory:', '--port', '0', '--seed', dir, '--keys-file', keysFile]);
   assert.equal(result.status, 1);
   assert.match(result.stderr, /--seed .* is not valid:\npaywalld\.json:\/live\/0: No paywall file paywalls\/nope\.json/);
   assert.equal(fs.existsSync(keysFile), false);

@@ -66,13 +66,13 @@ test('export --server refuses a listed paywall id that breaks the id rule (../..
   assert.deepEqual(snapshotFiles(project), { 'package.json': PACKAGE });
 });
 
-test('export --db refuses a database that holds a paywall id breaking the id rule', (t) => {
+test('export --db refuses a database that holds a paywall id breaking the id rule', async (t) => {
   const project = tempDir(t);
   fs.writeFileSync(path.join(project, 'package.json'), PACKAGE);
   const db = path.join(project, 'data', 'paywalld.db');
   fs.mkdirSync(path.dirname(db));
-  assert.equal(runCli(['projects', 'create', 'acme', '--db', db]).status, 0);
-  assert.equal(runCli(['apply', EXAMPLE, '--db', db, '--publish']).status, 0);
+  assert.equal((await runCli(['projects', 'create', 'acme', '--db', db])).status, 0);
+  assert.equal((await runCli(['apply', EXAMPLE, '--db', db, '--publish'])).status, 0);
   // A file written by something else than paywalld: the id was never checked.
   const raw = openDatabase(db);
   raw.pragma('foreign_keys = OFF');
@@ -81,18 +81,18 @@ test('export --db refuses a database that holds a paywall id breaking the id rul
   raw.close();
 
   const dir = path.join(project, 'config', 'paywalld');
-  const result = runCli(['export', dir, '--db', db]);
+  const result = await runCli(['export', dir, '--db', db]);
   assert.equal(result.status, 1, result.stderr);
   assert.match(result.stderr, /lists the id "\.\.\/\.\.\/package"/);
   assert.equal(fs.readFileSync(path.join(project, 'package.json'), 'utf8'), PACKAGE);
   assert.equal(fs.existsSync(path.join(project, 'config')), false);
 });
 
-test('export never writes through a symbolic link in DIR: a linked paywall file, paywalls/ or products.json pointing outside', (t) => {
+test('export never writes through a symbolic link in DIR: a linked paywall file, paywalls/ or products.json pointing outside', async (t) => {
   const root = tempDir(t);
   const db = path.join(root, 'paywalld.db');
-  assert.equal(runCli(['projects', 'create', 'acme', '--db', db]).status, 0);
-  assert.equal(runCli(['apply', EXAMPLE, '--db', db, '--publish']).status, 0);
+  assert.equal((await runCli(['projects', 'create', 'acme', '--db', db])).status, 0);
+  assert.equal((await runCli(['apply', EXAMPLE, '--db', db, '--publish'])).status, 0);
   const outside = path.join(root, 'outside');
   fs.mkdirSync(outside);
   const secret = path.join(outside, 'secret.txt');
@@ -112,7 +112,7 @@ test('export never writes through a symbolic link in DIR: a linked paywall file,
     fs.mkdirSync(dir);
     if (name !== 'paywalls/') fs.mkdirSync(path.join(dir, 'paywalls'));
     plant(dir);
-    const result = runCli(['export', dir, '--db', db]);
+    const result = await runCli(['export', dir, '--db', db]);
     assert.equal(result.status, 1, `${name}: ${result.stderr}`);
     assert.match(result.stderr, message, name);
     assert.match(result.stderr, /refusing to write through it/, name);
@@ -120,7 +120,7 @@ test('export never writes through a symbolic link in DIR: a linked paywall file,
   }
   // The same export into a plain directory succeeds: the refusals are the links'.
   const plain = path.join(root, 'plain');
-  const exported = runCli(['export', plain, '--db', db]);
+  const exported = await runCli(['export', plain, '--db', db]);
   assert.equal(exported.status, 0, exported.stderr);
   assert.deepEqual(Object.keys(snapshotFiles(plain)).sort(), ['paywalld.json', 'paywalls/onboarding.json', 'paywalls/winback.json', 'products.json']);
 });

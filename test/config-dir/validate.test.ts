@@ -9,13 +9,13 @@ import { tempDir } from '../helpers/temp.ts';
 
 const validate = (...args: string[]) => runCli(['validate', ...args]);
 
-test('the example directory is valid: exit 0, no problems', () => {
-  const result = validate(EXAMPLE);
+test('the example directory is valid: exit 0, no problems', async () => {
+  const result = await validate(EXAMPLE);
   assert.equal(result.status, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /valid: 2 product\(s\), 2 paywall\(s\); 0 error\(s\), 0 warning\(s\)/);
 });
 
-test('errors are printed as file:/json/pointer: message and exit 1', (t) => {
+test('errors are printed as file:/json/pointer: message and exit 1', async (t) => {
   const dir = exampleCopy(t);
   const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
   onboarding.slots.primary = 'pro_lifetime';
@@ -28,7 +28,7 @@ test('errors are printed as file:/json/pointer: message and exit 1', (t) => {
   fs.writeFileSync(path.join(dir, 'paywalls/Not an id.json'), '{}');
   writeJson(path.join(dir, 'paywalld.json'), { live: ['onboarding', 'ghost'] });
 
-  const result = validate(dir);
+  const result = await validate(dir);
   assert.equal(result.status, 1);
   const lines = result.stdout.trim().split('\n');
   for (const expected of [
@@ -50,69 +50,69 @@ test('errors are printed as file:/json/pointer: message and exit 1', (t) => {
   assert.match(lines.at(-1)!, /invalid: 6 error\(s\)/);
 });
 
-test('a missing products.json or directory is an error, not an empty catalog', (t) => {
+test('a missing products.json or directory is an error, not an empty catalog', async (t) => {
   const dir = exampleCopy(t);
   fs.rmSync(path.join(dir, 'products.json'));
-  const missing = validate(dir);
+  const missing = await validate(dir);
   assert.equal(missing.status, 1);
   assert.match(missing.stdout, /^products\.json: Missing$/m);
 
-  const nowhere = validate(path.join(tempDir(t), 'nope'));
+  const nowhere = await validate(path.join(tempDir(t), 'nope'));
   assert.equal(nowhere.status, 1);
   assert.match(nowhere.stdout, /nope: Not a directory\n/);
 });
 
-test('warnings alone exit 0, and 1 with --strict', (t) => {
+test('warnings alone exit 0, and 1 with --strict', async (t) => {
   const dir = exampleCopy(t);
   const winback = readJson(path.join(dir, 'paywalls/winback.json'));
   winback.root.children = winback.root.children.filter((node: any) => node.type !== 'button');
   writeJson(path.join(dir, 'paywalls/winback.json'), winback);
   fs.writeFileSync(path.join(dir, 'paywalls/notes.txt'), 'not a paywall');
 
-  const relaxed = validate(dir);
+  const relaxed = await validate(dir);
   assert.equal(relaxed.status, 0, relaxed.stdout);
   assert.match(relaxed.stdout, /^paywalls\/winback\.json:\/root: warning: .*restore/im);
   assert.match(relaxed.stdout, /^paywalls\/notes\.txt: warning: Ignored/m);
   assert.match(relaxed.stdout, /valid: .*0 error\(s\), 2 warning\(s\)/);
 
-  const strict = validate(dir, '--strict');
+  const strict = await validate(dir, '--strict');
   assert.equal(strict.status, 1);
   assert.match(strict.stdout, /invalid: 0 error\(s\), 2 warning\(s\) \(--strict\)/);
 });
 
-test('--format json gives tools every problem with file, path and message', (t) => {
+test('--format json gives tools every problem with file, path and message', async (t) => {
   const dir = exampleCopy(t);
   const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
   delete onboarding.default_locale;
   writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
-  const result = validate(dir, '--format', 'json');
+  const result = await validate(dir, '--format', 'json');
   assert.equal(result.status, 1);
   const report = JSON.parse(result.stdout);
   assert.equal(report.valid, false);
   assert.deepEqual(report.errors, [{ file: 'paywalls/onboarding.json', path: '/default_locale', message: report.errors[0].message }]);
   assert.deepEqual(report.warnings, []);
 
-  const valid = JSON.parse(validate(EXAMPLE, '--format', 'json').stdout);
+  const valid = JSON.parse((await validate(EXAMPLE, '--format', 'json')).stdout);
   assert.deepEqual(valid, { valid: true, errors: [], warnings: [] });
 });
 
-test('a document over 1 MiB is refused as the server refuses it', (t) => {
+test('a document over 1 MiB is refused as the server refuses it', async (t) => {
   const dir = exampleCopy(t);
   const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
   onboarding.metadata = { padding: 'x'.repeat(1024 * 1024) };
   writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
-  const result = validate(dir);
+  const result = await validate(dir);
   assert.equal(result.status, 1);
   assert.match(result.stdout, /^paywalls\/onboarding\.json: The document is larger than 1 MiB/m);
 });
 
-test('wrong usage exits 2', () => {
-  assert.equal(validate().status, 2);
-  assert.equal(validate(EXAMPLE, '--format', 'yaml').status, 2);
-  assert.equal(validate(EXAMPLE, 'other').status, 2);
+test('wrong usage exits 2', async () => {
+  assert.equal((await validate()).status, 2);
+  assert.equal((await validate(EXAMPLE, '--format', 'yaml')).status, 2);
+  assert.equal((await validate(EXAMPLE, 'other')).status, 2);
 });
 
-test('validate reads only regular files inside the directory, up to 16 MiB: links out of it, /dev/zero, FIFOs and huge files are errors', (t) => {
+test('validate reads only regular files inside the directory, up to 16 MiB: links out of it, /dev/zero, FIFOs and huge files are errors', async (t) => {
   const dir = exampleCopy(t);
   const token = path.join(tempDir(t), 'token.env');
   fs.writeFileSync(token, 'TOKEN=pwk_secret_do_not_print\n');
@@ -128,7 +128,7 @@ test('validate reads only regular files inside the directory, up to 16 MiB: link
   fs.renameSync(path.join(dir, 'paywalls/onboarding.json'), path.join(dir, 'shared/onboarding.json'));
   fs.symlinkSync('../shared/onboarding.json', path.join(dir, 'paywalls/onboarding.json'));
 
-  const result = validate(dir);
+  const result = await validate(dir);
   assert.equal(result.status, 1, result.stderr);
   assert.doesNotMatch(result.stdout + result.stderr, /TOKEN|do_not_print/);
   const lines = result.stdout.trim().split('\n');
@@ -150,7 +150,7 @@ test('validate reads only regular files inside the directory, up to 16 MiB: link
   const linkedDir = exampleCopy(t);
   fs.rmSync(path.join(linkedDir, 'paywalls'), { recursive: true });
   fs.symlinkSync(outside, path.join(linkedDir, 'paywalls'));
-  const linked = validate(linkedDir);
+  const linked = await validate(linkedDir);
   assert.equal(linked.status, 1);
   assert.match(linked.stdout, /^paywalls: A symbolic link that leads outside the directory: not read$/m);
   assert.doesNotMatch(linked.stdout, /private-name/);

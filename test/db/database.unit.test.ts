@@ -52,7 +52,7 @@ test('a failing migration leaves the schema as it was', (t) => {
 });
 
 // serve refuses it too: test/cli/serve.test.ts, with the tests that need uWS.
-test('a database newer than the binary is refused with a clear message, by the library, migrate and the other commands', (t) => {
+test('a database newer than the binary is refused with a clear message, by the library, migrate and the other commands', async (t) => {
   const file = path.join(tempDir(t), 'future.db');
   const db = openDatabase(file);
   migrate(db);
@@ -64,7 +64,7 @@ test('a database newer than the binary is refused with a clear message, by the l
   db.close();
 
   for (const args of [['migrate'], ['projects', 'list']]) {
-    const result = runCli([...args, '--db', file]);
+    const result = await runCli([...args, '--db', file]);
     assert.equal(result.status, 1, args.join(' '));
     assert.match(result.stderr, new RegExp(`schema is at version ${latest + 1}, but this paywalld only knows versions up to ${latest}`));
   }

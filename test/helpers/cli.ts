@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +22,40 @@ function command(options: Launch, args: string[]): [string, string[]] {
   return options.executable ? [options.executable, args] : [process.execPath, [options.script ?? DIST, ...args]];
 }
 
-export function runCli(args: string[], options: Launch & { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliResult {
-  const result = spawnSync(...command(options, args), {
-    encoding: 'utf8',
+/** How long one CLI run may take before it is killed: far beyond any command, short of the test runner's own timeout. */
+const CLI_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs paywalld to completion without blocking the test process: a synchronous
+ * spawn freezes the event loop for the whole run, so keep-alive sockets of the
+ * test's own fetches miss the server closing them and the next fetch fails.
+ */
+export function runCli(args: string[], options: Launch & { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  const child = spawn(...command(options, args), {
     env: { ...process.env, ...options.env },
     cwd: options.cwd,
-    timeout: 30_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, CLI_TIMEOUT_MS);
+  return new Promise((resolve, reject) => {
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      if (timedOut) stderr += `\n[runCli] paywalld ${args.join(' ')} was killed after ${CLI_TIMEOUT_MS / 1000} s\n`;
+      resolve({ status, stdout, stderr });
+    });
+  });
 }
 
 export interface ServeProcess {

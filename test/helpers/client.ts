@@ -103,7 +103,7 @@ class Front {
  */
 export async function seededProcess(t: TestContext): Promise<ServerProcess> {
   const dbPath = path.join(tempDir(t), 'paywalld.db');
-  const created = runCli(['projects', 'create', 'app', '--json', '--db', dbPath]);
+  const created = await runCli(['projects', 'create', 'app', '--json', '--db', dbPath]);
   assert.equal(created.status, 0, created.stderr);
   const keys = JSON.parse(created.stdout).keys as { sdk: string; secret: string };
   const flags = ['--db', dbPath, '--rate-limit-sdk', '0', '--rate-limit-api', '0'];

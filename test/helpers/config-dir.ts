@@ -24,7 +24,7 @@ export async function ciServer(t: TestContext, args: string[] = []): Promise<CiS
 }
 
 /** Runs paywalld against a server with its secret key in PAYWALLD_KEY, as the README advises. */
-export function against(server: CiServer, args: string[], key = server.keys.secret): CliResult {
+export function against(server: CiServer, args: string[], key = server.keys.secret): Promise<CliResult> {
   return runCli([...args, '--server', server.url], { env: { PAYWALLD_KEY: key } });
 }
 

@@ -6,34 +6,34 @@ import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-test('integrations set reads the configuration from a file, show prints a fingerprint and never the secret', (t) => {
+test('integrations set reads the configuration from a file, show prints a fingerprint and never the secret', async (t) => {
   const dir = tempDir(t);
   const db = path.join(dir, 'cli.db');
-  const { project } = JSON.parse(runCli(['projects', 'create', 'p', '--json', '--db', db]).stdout);
+  const { project } = JSON.parse((await runCli(['projects', 'create', 'p', '--json', '--db', db])).stdout);
   const config = path.join(dir, 'stripe.json');
   fs.writeFileSync(config, JSON.stringify({ signing_secret: 'whsec_cli_secret_value' }));
-  const set = runCli(['integrations', 'set', 'stripe', '--project', project.id, '--config', config, '--json', '--db', db]);
+  const set = await runCli(['integrations', 'set', 'stripe', '--project', project.id, '--config', config, '--json', '--db', db]);
   assert.equal(set.status, 0, set.stderr);
   const shown = JSON.parse(set.stdout);
   assert.equal(shown.webhook_path, `/hooks/stripe/${project.id}`);
   assert.match(shown.fingerprint, /^sha256:[0-9a-f]{16}$/);
-  const show = runCli(['integrations', 'show', 'stripe', '--project', project.id, '--db', db]);
+  const show = await runCli(['integrations', 'show', 'stripe', '--project', project.id, '--db', db]);
   assert.equal(show.status, 0, show.stderr);
   assert.ok(show.stdout.includes(shown.fingerprint));
   assert.ok(!show.stdout.includes('whsec_cli_secret_value') && !set.stdout.includes('whsec_cli_secret_value'));
 });
 
-test('integrations: a bad configuration, an unknown provider or project and a missing flag fail with a message', (t) => {
+test('integrations: a bad configuration, an unknown provider or project and a missing flag fail with a message', async (t) => {
   const dir = tempDir(t);
   const db = path.join(dir, 'cli.db');
-  const { project } = JSON.parse(runCli(['projects', 'create', 'p', '--json', '--db', db]).stdout);
+  const { project } = JSON.parse((await runCli(['projects', 'create', 'p', '--json', '--db', db])).stdout);
   const config = path.join(dir, 'bad.json');
   fs.writeFileSync(config, JSON.stringify({ signing_secret: 'short' }));
-  const bad = runCli(['integrations', 'set', 'stripe', '--project', project.id, '--config', config, '--db', db]);
+  const bad = await runCli(['integrations', 'set', 'stripe', '--project', project.id, '--config', config, '--db', db]);
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /configuration is invalid/);
-  assert.equal(runCli(['integrations', 'show', 'stripe', '--project', project.id, '--db', db]).status, 1);
-  assert.equal(runCli(['integrations', 'show', 'paypal', '--project', project.id, '--db', db]).status, 1);
-  assert.equal(runCli(['integrations', 'show', 'stripe', '--project', 'nope', '--db', db]).status, 1);
-  assert.equal(runCli(['integrations', 'set', 'stripe', '--project', project.id, '--db', db]).status, 2);
+  assert.equal((await runCli(['integrations', 'show', 'stripe', '--project', project.id, '--db', db])).status, 1);
+  assert.equal((await runCli(['integrations', 'show', 'paypal', '--project', project.id, '--db', db])).status, 1);
+  assert.equal((await runCli(['integrations', 'show', 'stripe', '--project', 'nope', '--db', db])).status, 1);
+  assert.equal((await runCli(['integrations', 'set', 'stripe', '--project', project.id, '--db', db])).status, 2);
 });

@@ -58,8 +58,8 @@ test('keys created through the API work at once and carry their scope prefix; re
 
 test('a key of another project cannot be revoked (404), and an invalid scope is a 422', async (t) => {
   const { url, keys, dbPath } = await startTestServer(t);
-  const other = JSON.parse(runCli(['projects', 'create', 'other', '--json', '--db', dbPath]).stdout);
-  const otherKeyId = JSON.parse(runCli(['keys', 'list', '--project', other.project.id, '--json', '--db', dbPath]).stdout).keys[0].id;
+  const other = JSON.parse((await runCli(['projects', 'create', 'other', '--json', '--db', dbPath])).stdout);
+  const otherKeyId = JSON.parse((await runCli(['keys', 'list', '--project', other.project.id, '--json', '--db', dbPath])).stdout).keys[0].id;
   const response = await fetch(`${url}/api/keys/${otherKeyId}`, { method: 'DELETE', headers: bearer(keys.secret) });
   assert.equal(response.status, 404);
   const invalid = await fetch(`${url}/api/keys`, {
@@ -76,7 +76,7 @@ test('a key of another project cannot be revoked (404), and an invalid scope is 
 
 test('a key revoked by the CLI in another process stops working on the running server within a second', async (t) => {
   const { url, dbPath, projectId } = await startTestServer(t);
-  const created = JSON.parse(runCli(['keys', 'create', '--project', projectId, '--scope', 'secret', '--json', '--db', dbPath]).stdout);
+  const created = JSON.parse((await runCli(['keys', 'create', '--project', projectId, '--scope', 'secret', '--json', '--db', dbPath])).stdout);
   assert.deepEqual(Object.keys(created).sort(), ['id', 'key', 'prefix', 'scope']);
   // A key created by another process reaches the server the same way.
   const deadline = (ms: number) => Date.now() + ms;
@@ -90,7 +90,7 @@ test('a key revoked by the CLI in another process stops working on the running s
     return status;
   };
   assert.equal(await until(200, deadline(1000)), 200);
-  const revoke = runCli(['keys', 'revoke', created.id, '--db', dbPath]);
+  const revoke = await runCli(['keys', 'revoke', created.id, '--db', dbPath]);
   assert.equal(revoke.status, 0, revoke.stderr);
   assert.equal(await until(401, deadline(1000)), 401);
 });

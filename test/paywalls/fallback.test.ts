@@ -96,7 +96,7 @@ test("GET /api/sdk/fallback: each live paywall's default variant in every locale
 test("GET /api/sdk/fallback refuses a missing key, another project's paywalls stay out, and bad queries get 400", async (t) => {
   const { server } = await seeded(t);
   await problem(await fetch(`${server.url}/api/sdk/fallback?paywallId=onboarding`), 401, 'missing_api_key');
-  const other = runCli(['projects', 'create', 'other', '--json', '--db', server.dbPath]);
+  const other = await runCli(['projects', 'create', 'other', '--json', '--db', server.dbPath]);
   assert.equal(other.status, 0, other.stderr);
   const otherKey = JSON.parse(other.stdout).keys.sdk;
   await until(async () => (await fallback(server.url, otherKey, 'paywallId=onboarding')).status === 200, 'the new key to be known');
@@ -115,13 +115,13 @@ test('paywalld fallback --out writes the bundle the endpoint serves, from the da
   const { server } = await seeded(t);
   const dir = tempDir(t);
   const file = path.join(dir, 'app', 'fallback.json');
-  const all = runCli(['fallback', '--out', file, '--db', server.dbPath]);
+  const all = await runCli(['fallback', '--out', file, '--db', server.dbPath]);
   assert.equal(all.status, 0, all.stderr);
   assert.match(all.stdout, /Wrote onboarding \(revision 1\), second \(revision 1\) to .*fallback\.json/);
   const endpoint = await (await fallback(server.url, server.keys.sdk, 'paywallId=onboarding,second')).json();
   assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), endpoint);
 
-  const one = runCli(['fallback', '--out', file, '--paywall', 'second', '--project', server.projectId, '--db', server.dbPath]);
+  const one = await runCli(['fallback', '--out', file, '--paywall', 'second', '--project', server.projectId, '--db', server.dbPath]);
   assert.equal(one.status, 0, one.stderr);
   assert.deepEqual(
     JSON.parse(fs.readFileSync(file, 'utf8')).paywalls.map((p: any) => p.paywall_id),
@@ -134,27 +134,27 @@ test('paywalld fallback: wrong usage exits 2, a paywall that is not live or a mi
   const { server } = await seeded(t);
   const dir = tempDir(t);
   const file = path.join(dir, 'fallback.json');
-  const noOut = runCli(['fallback', '--db', server.dbPath]);
+  const noOut = await runCli(['fallback', '--db', server.dbPath]);
   assert.equal(noOut.status, 2);
   assert.match(noOut.stderr, /needs --out FILE/);
-  assert.equal(runCli(['fallback', 'extra', '--out', file, '--db', server.dbPath]).status, 2);
-  assert.equal(runCli(['fallback', '--out', file, '--unknown', '--db', server.dbPath]).status, 2);
+  assert.equal((await runCli(['fallback', 'extra', '--out', file, '--db', server.dbPath])).status, 2);
+  assert.equal((await runCli(['fallback', '--out', file, '--unknown', '--db', server.dbPath])).status, 2);
 
-  const draft = runCli(['fallback', '--out', file, '--paywall', 'onboarding', '--paywall', 'draft', '--db', server.dbPath]);
+  const draft = await runCli(['fallback', '--out', file, '--paywall', 'onboarding', '--paywall', 'draft', '--db', server.dbPath]);
   assert.equal(draft.status, 1);
   assert.match(draft.stderr, /not live in project prj_\S+: draft/);
-  const missingDb = runCli(['fallback', '--out', file, '--db', path.join(dir, 'nothing.db')]);
+  const missingDb = await runCli(['fallback', '--out', file, '--db', path.join(dir, 'nothing.db')]);
   assert.equal(missingDb.status, 2);
   assert.match(missingDb.stderr, /does not exist/);
-  const unknownProject = runCli(['fallback', '--out', file, '--project', 'prj_nope', '--db', server.dbPath]);
+  const unknownProject = await runCli(['fallback', '--out', file, '--project', 'prj_nope', '--db', server.dbPath]);
   assert.equal(unknownProject.status, 1);
   assert.match(unknownProject.stderr, /there is no project prj_nope/);
-  assert.equal(runCli(['projects', 'create', 'second', '--db', server.dbPath]).status, 0);
-  const ambiguous = runCli(['fallback', '--out', file, '--db', server.dbPath]);
+  assert.equal((await runCli(['projects', 'create', 'second', '--db', server.dbPath])).status, 0);
+  const ambiguous = await runCli(['fallback', '--out', file, '--db', server.dbPath]);
   assert.equal(ambiguous.status, 2);
   assert.match(ambiguous.stderr, /several projects: name one with --project ID/);
   assert.deepEqual(fs.readdirSync(dir), []);
-  assert.match(runCli(['fallback', '--help']).stdout, /paywalld fallback --out FILE/);
+  assert.match((await runCli(['fallback', '--help'])).stdout, /paywalld fallback --out FILE/);
 });
 
 test('the fallback command reads the database without the HTTP server: uWebSockets.js is not in its module graph', async () => {
@@ -216,12 +216,12 @@ test('GET /api/sdk/fallback renders each paywall once per live revision: 304s an
 
   // Another process publishes (the configuration generation moves): the next answer has it.
   const dir = path.join(tempDir(t), 'config');
-  assert.equal(runCli(['export', dir, '--db', server.dbPath]).status, 0);
+  assert.equal((await runCli(['export', dir, '--db', server.dbPath])).status, 0);
   const file = path.join(dir, 'paywalls', 'second.json');
   const document = JSON.parse(fs.readFileSync(file, 'utf8'));
   document.strings.en.title = 'Second, from the CLI';
   fs.writeFileSync(file, JSON.stringify(document));
-  const applied = runCli(['apply', dir, '--db', server.dbPath, '--publish']);
+  const applied = await runCli(['apply', dir, '--db', server.dbPath, '--publish']);
   assert.equal(applied.status, 0, applied.stderr);
   const current = String(renamed.headers.get('etag'));
   await until(

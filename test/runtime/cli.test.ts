@@ -24,8 +24,8 @@ const UWS =
       ? '20.57.0 (@btc-vision/uwebsockets.js)'
       : undefined;
 
-test('--version names paywalld, this Node.js and the uWS and SQLite versions it uses', () => {
-  const result = runCli(['--version']);
+test('--version names paywalld, this Node.js and the uWS and SQLite versions it uses', async () => {
+  const result = await runCli(['--version']);
   assert.equal(result.status, 0, result.stderr);
   const lines = result.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 4, result.stdout);
@@ -35,46 +35,46 @@ test('--version names paywalld, this Node.js and the uWS and SQLite versions it 
   assert.match(lines[3]!, /^SQLite 3\.\d+\.\d+ \(better-sqlite3 12\.\d+\.\d+\)$/);
 });
 
-test('every command that serves no HTTP runs from a dist/ that holds no uWS addon at all', (t) => {
+test('every command that serves no HTTP runs from a dist/ that holds no uWS addon at all', async (t) => {
   const dir = tempDir(t);
   const copy = path.join(dir, 'dist');
   fs.cpSync(path.dirname(DIST), copy, { recursive: true });
   for (const name of fs.readdirSync(copy)) if (name.startsWith('uws_')) fs.rmSync(path.join(copy, name));
   const script = path.join(copy, 'paywalld.js');
   const db = path.join(dir, 'no-uws.db');
-  const cli = (...args: string[]) => {
-    const result = runCli(args, { script, cwd: dir });
+  const cli = async (...args: string[]) => {
+    const result = await runCli(args, { script, cwd: dir });
     assert.equal(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
     return result.stdout;
   };
 
-  cli('migrate', '--db', db);
-  const created = JSON.parse(cli('projects', 'create', 'no-uws', '--json', '--db', db));
-  assert.match(cli('projects', 'list', '--db', db), /no-uws/);
-  const key = JSON.parse(cli('keys', 'create', '--project', created.project.id, '--scope', 'sdk', '--json', '--db', db));
-  assert.match(cli('keys', 'list', '--project', created.project.id, '--db', db), new RegExp(key.prefix));
-  cli('keys', 'revoke', key.id, '--db', db);
-  cli('backup', path.join(dir, 'copy.db'), '--db', db);
+  await cli('migrate', '--db', db);
+  const created = JSON.parse(await cli('projects', 'create', 'no-uws', '--json', '--db', db));
+  assert.match(await cli('projects', 'list', '--db', db), /no-uws/);
+  const key = JSON.parse(await cli('keys', 'create', '--project', created.project.id, '--scope', 'sdk', '--json', '--db', db));
+  assert.match(await cli('keys', 'list', '--project', created.project.id, '--db', db), new RegExp(key.prefix));
+  await cli('keys', 'revoke', key.id, '--db', db);
+  await cli('backup', path.join(dir, 'copy.db'), '--db', db);
   assert.ok(fs.statSync(path.join(dir, 'copy.db')).size > 0);
   // Paywalls as code (the repository's example) and the fallback bundle, straight on the database.
   const project = ['--db', db, '--project', created.project.id];
-  cli('validate', EXAMPLE_CONFIG);
-  assert.match(cli('plan', EXAMPLE_CONFIG, '--publish', ...project), /onboarding/);
+  await cli('validate', EXAMPLE_CONFIG);
+  assert.match(await cli('plan', EXAMPLE_CONFIG, '--publish', ...project), /onboarding/);
   const config = path.join(dir, 'example-config');
   fs.cpSync(EXAMPLE_CONFIG, config, { recursive: true });
-  cli('apply', config, '--publish', ...project);
-  cli('export', path.join(dir, 'config'), ...project);
+  await cli('apply', config, '--publish', ...project);
+  await cli('export', path.join(dir, 'config'), ...project);
   assert.ok(fs.existsSync(path.join(dir, 'config', 'paywalls', 'onboarding.json')));
-  cli('fallback', '--out', path.join(dir, 'fallback.json'), ...project);
+  await cli('fallback', '--out', path.join(dir, 'fallback.json'), ...project);
   assert.ok(JSON.parse(fs.readFileSync(path.join(dir, 'fallback.json'), 'utf8')));
-  assert.match(cli('--version'), /^paywalld /);
+  assert.match(await cli('--version'), /^paywalld /);
   for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate', 'validate', 'export', 'plan', 'apply', 'fallback']) {
-    assert.match(cli(command, '--help'), new RegExp(`Usage:\\n  paywalld ${command}`), command);
+    assert.match(await cli(command, '--help'), new RegExp(`Usage:\\n  paywalld ${command}`), command);
   }
-  assert.match(cli('--help'), /Commands:\n {2}serve/);
+  assert.match(await cli('--help'), /Commands:\n {2}serve/);
 
   // serve alone needs the addon, and says which file is missing and how to build it, without a stack trace.
-  const served = runCli(['serve', '--port', '0', '--db', db], { script, cwd: dir });
+  const served = await runCli(['serve', '--port', '0', '--db', db], { script, cwd: dir });
   assert.equal(served.status, 1);
   assert.equal(served.stdout, '');
   assert.doesNotMatch(served.stderr, /^\s+at /m);
@@ -91,9 +91,9 @@ test('every command that serves no HTTP runs from a dist/ that holds no uWS addo
   }
 });
 
-test('projects create --json prints exactly the project and its two keys', (t) => {
+test('projects create --json prints exactly the project and its two keys', async (t) => {
   const db = path.join(tempDir(t), 'cli.db');
-  const result = runCli(['projects', 'create', 'Acme Studio', '--json', '--db', db]);
+  const result = await runCli(['projects', 'create', 'Acme Studio', '--json', '--db', db]);
   assert.equal(result.status, 0, result.stderr);
   const lines = result.stdout.trim().split('\n');
   assert.equal(lines.length, 1);
@@ -104,34 +104,34 @@ test('projects create --json prints exactly the project and its two keys', (t) =
   assert.match(created.keys.sdk, /^pwk_sdk_[0-9A-Za-z]{32}$/);
   assert.match(created.keys.secret, /^pwk_secret_[0-9A-Za-z]{32}$/);
 
-  const list = JSON.parse(runCli(['projects', 'list', '--json', '--db', db]).stdout);
+  const list = JSON.parse((await runCli(['projects', 'list', '--json', '--db', db])).stdout);
   assert.deepEqual(
     list.projects.map((p: { id: string }) => p.id),
     [created.project.id],
   );
 });
 
-test('keys create, list and revoke', (t) => {
+test('keys create, list and revoke', async (t) => {
   const db = path.join(tempDir(t), 'cli.db');
-  const { project } = JSON.parse(runCli(['projects', 'create', 'p', '--json', '--db', db]).stdout);
-  const created = JSON.parse(runCli(['keys', 'create', '--project', project.id, '--scope', 'sdk', '--json', '--db', db]).stdout);
+  const { project } = JSON.parse((await runCli(['projects', 'create', 'p', '--json', '--db', db])).stdout);
+  const created = JSON.parse((await runCli(['keys', 'create', '--project', project.id, '--scope', 'sdk', '--json', '--db', db])).stdout);
   assert.deepEqual(Object.keys(created), ['id', 'key', 'scope', 'prefix']);
   assert.equal(created.scope, 'sdk');
   assert.ok(created.key.startsWith(created.prefix));
 
-  const revoke = runCli(['keys', 'revoke', created.id, '--json', '--db', db]);
+  const revoke = await runCli(['keys', 'revoke', created.id, '--json', '--db', db]);
   assert.equal(revoke.status, 0, revoke.stderr);
-  const listed = JSON.parse(runCli(['keys', 'list', '--project', project.id, '--json', '--db', db]).stdout).keys;
+  const listed = JSON.parse((await runCli(['keys', 'list', '--project', project.id, '--json', '--db', db])).stdout).keys;
   assert.equal(listed.length, 3);
   assert.notEqual(listed.find((k: { id: string }) => k.id === created.id).revoked_at, null);
   assert.ok(listed.every((k: Record<string, unknown>) => !('hash' in k) && !('key' in k)));
-  const text = runCli(['keys', 'list', '--project', project.id, '--db', db]).stdout;
+  const text = (await runCli(['keys', 'list', '--project', project.id, '--db', db])).stdout;
   assert.match(text, new RegExp(`${created.id}\\s+sdk\\s+${created.prefix}….*revoked`));
 });
 
-test('wrong usage exits 2 with a pointer to --help; failures exit 1', (t) => {
+test('wrong usage exits 2 with a pointer to --help; failures exit 1', async (t) => {
   const db = path.join(tempDir(t), 'cli.db');
-  assert.equal(runCli(['migrate', '--db', db]).status, 0);
+  assert.equal((await runCli(['migrate', '--db', db])).status, 0);
   const cases: [string[], number, RegExp][] = [
     [[], 2, /Usage: paywalld <command>/],
     [['frobnicate'], 2, /unknown command "frobnicate"/],
@@ -146,13 +146,13 @@ test('wrong usage exits 2 with a pointer to --help; failures exit 1', (t) => {
     [['projects', 'create', ' padded '], 1, /project name/],
   ];
   for (const [args, status, message] of cases) {
-    const result = runCli([...args, '--db', db]);
+    const result = await runCli([...args, '--db', db]);
     assert.equal(result.status, status, args.join(' '));
     assert.match(result.stderr + result.stdout, message, args.join(' '));
   }
 });
 
-test('every command but serve, migrate and projects create refuses a --db that does not exist, and creates nothing', (t) => {
+test('every command but serve, migrate and projects create refuses a --db that does not exist, and creates nothing', async (t) => {
   const dir = tempDir(t);
   const missing = path.join(dir, 'typo.db');
   const commands = [
@@ -167,23 +167,23 @@ test('every command but serve, migrate and projects create refuses a --db that d
     ['fallback', '--out', path.join(dir, 'fallback.json')],
   ];
   for (const args of commands) {
-    const result = runCli([...args, '--db', missing]);
+    const result = await runCli([...args, '--db', missing]);
     assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
     assert.ok(result.stderr.includes(`database ${missing} does not exist`), `${args.join(' ')}: ${result.stderr}`);
     assert.deepEqual(fs.readdirSync(dir), [], `${args.join(' ')} created nothing`);
   }
   // PAYWALLD_DB is checked the same way.
-  assert.equal(runCli(['projects', 'list'], { env: { PAYWALLD_DB: missing } }).status, 2);
+  assert.equal((await runCli(['projects', 'list'], { env: { PAYWALLD_DB: missing } })).status, 2);
   // The commands that start a database still may.
-  assert.equal(runCli(['projects', 'create', 'first', '--db', missing]).status, 0);
-  assert.equal(runCli(['projects', 'list', '--db', missing]).status, 0);
-  assert.equal(runCli(['migrate', '--db', path.join(dir, 'other.db')]).status, 0);
+  assert.equal((await runCli(['projects', 'create', 'first', '--db', missing])).status, 0);
+  assert.equal((await runCli(['projects', 'list', '--db', missing])).status, 0);
+  assert.equal((await runCli(['migrate', '--db', path.join(dir, 'other.db')])).status, 0);
 });
 
-test('PAYWALLD_DB chooses the database when --db is absent', (t) => {
+test('PAYWALLD_DB chooses the database when --db is absent', async (t) => {
   const db = path.join(tempDir(t), 'env.db');
-  runCli(['projects', 'create', 'from-env', '--json'], { env: { PAYWALLD_DB: db } });
-  assert.match(runCli(['projects', 'list', '--db', db]).stdout, /from-env/);
+  await runCli(['projects', 'create', 'from-env', '--json'], { env: { PAYWALLD_DB: db } });
+  assert.match((await runCli(['projects', 'list', '--db', db])).stdout, /from-env/);
 });
 
 test('serve starts where a uWS build fits, and otherwise exits 1 with the message that says what works', async (t) => {
@@ -194,7 +194,7 @@ test('serve starts where a uWS build fits, and otherwise exits 1 with the messag
     assert.equal(await server.stop(), 0);
     return;
   }
-  const result = runCli(['serve', '--port', '0', '--db', db]);
+  const result = await runCli(['serve', '--port', '0', '--db', db]);
   assert.equal(result.status, 1);
   assert.equal(result.stdout, '');
   assert.equal(

@@ -65,7 +65,7 @@ test("an executable built with --node carries that Node.js and its ABI's addons,
   const cache = path.join(dir, 'cache');
   const launch = { executable, cwd: dir, env: { PAYWALLD_CACHE_DIR: cache } };
 
-  const version = runCli(['--version'], launch);
+  const version = await runCli(['--version'], launch);
   assert.equal(version.status, 0, version.stderr);
   assert.equal(
     version.stdout.split('\n')[1],
@@ -76,7 +76,7 @@ test("an executable built with --node carries that Node.js and its ABI's addons,
   assert.deepEqual(addons.sort(), [`better_sqlite3_${process.platform}_${process.arch}_${ABI}.node`, `uws_${process.platform}_${process.arch}_${ABI}.node`]);
 
   const db = path.join(dir, 'exe.db');
-  const created = runCli(['projects', 'create', 'embedded', '--json', '--db', db], launch);
+  const created = await runCli(['projects', 'create', 'embedded', '--json', '--db', db], launch);
   assert.equal(created.status, 0, created.stderr);
 
   if (SERVES) {
@@ -86,7 +86,7 @@ test("an executable built with --node carries that Node.js and its ABI's addons,
     return;
   }
   // Inside an executable the way out is another executable: the message says which to build.
-  const served = runCli(['serve', '--port', '0', '--db', db], launch);
+  const served = await runCli(['serve', '--port', '0', '--db', db], launch);
   assert.equal(served.status, 1);
   assert.equal(served.stdout, '');
   assert.equal(
@@ -101,7 +101,7 @@ test('the executable alone runs a session from a temp directory: project, paywal
   const db = path.join(dir, 'exe.db');
   const launch = { executable, cwd: dir, env: { PAYWALLD_CACHE_DIR: cache, NODE_PATH: '' } };
 
-  const created = runCli(['projects', 'create', 'exe', '--json', '--db', db], launch);
+  const created = await runCli(['projects', 'create', 'exe', '--json', '--db', db], launch);
   assert.equal(created.status, 0, created.stderr);
   const { keys } = JSON.parse(created.stdout);
   assert.deepEqual(unpacked(cache), UNPACKED);
@@ -155,11 +155,11 @@ test('two executables started at once against an empty cache both start', { skip
   assert.deepEqual(await Promise.all(servers.map((server) => server.stop())), [0, 0]);
 });
 
-test('the executable refuses a cache directory that others may write to', (t) => {
+test('the executable refuses a cache directory that others may write to', async (t) => {
   const cache = path.join(tempDir(t), 'cache');
   fs.mkdirSync(cache);
   fs.chmodSync(cache, 0o777);
-  const result = runCli(['projects', 'list', '--db', path.join(path.dirname(cache), 'x.db')], { executable, env: { PAYWALLD_CACHE_DIR: cache } });
+  const result = await runCli(['projects', 'list', '--db', path.join(path.dirname(cache), 'x.db')], { executable, env: { PAYWALLD_CACHE_DIR: cache } });
   assert.equal(result.status, 1);
   assert.match(
     result.stderr,
