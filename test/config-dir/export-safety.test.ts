@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../src/db/database.ts';
 import { DIST, runCli } from '../helpers/cli.ts';
-import { EXAMPLE, snapshotFiles } from '../helpers/config-dir.ts';
+import { EXAMPLE, exampleCopy, snapshotFiles } from '../helpers/config-dir.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const HOSTILE = '../../package';
@@ -72,7 +72,7 @@ test('export --db refuses a database that holds a paywall id breaking the id rul
   const db = path.join(project, 'data', 'paywalld.db');
   fs.mkdirSync(path.dirname(db));
   assert.equal((await runCli(['projects', 'create', 'acme', '--db', db])).status, 0);
-  assert.equal((await runCli(['apply', EXAMPLE, '--db', db, '--publish'])).status, 0);
+  assert.equal((await runCli(['apply', exampleCopy(t), '--db', db, '--publish'])).status, 0);
   // A file written by something else than paywalld: the id was never checked.
   const raw = openDatabase(db);
   raw.pragma('foreign_keys = OFF');
@@ -92,7 +92,7 @@ test('export never writes through a symbolic link in DIR: a linked paywall file,
   const root = tempDir(t);
   const db = path.join(root, 'paywalld.db');
   assert.equal((await runCli(['projects', 'create', 'acme', '--db', db])).status, 0);
-  assert.equal((await runCli(['apply', EXAMPLE, '--db', db, '--publish'])).status, 0);
+  assert.equal((await runCli(['apply', exampleCopy(t), '--db', db, '--publish'])).status, 0);
   const outside = path.join(root, 'outside');
   fs.mkdirSync(outside);
   const secret = path.join(outside, 'secret.txt');
