@@ -63,6 +63,16 @@ function canonical(value: unknown): string {
 }
 
 /**
+ * Whether a revision of split `design` going live starts a phase (a publish
+ * without `new_phase`): when no phase has started yet, or when its split
+ * differs from the current phase's. What nextPhase decides, and what
+ * GET /api/paywalls/{id}/revisions/{n} says beforehand.
+ */
+export function startsPhase(current: Pick<PhaseRow, 'design'> | undefined, design: PhaseDesign): boolean {
+  return current === undefined || canonical(JSON.parse(current.design)) !== canonical(design);
+}
+
+/**
  * What a publish does to the phases, decided inside the publish's
  * transaction from the current phase: start phase n + 1 (ending phase n at
  * the same instant) when the split changed or `forceNew` is set, with a seed
@@ -77,8 +87,8 @@ export function nextPhase(
   options: PhaseOptions,
   now: number,
 ): { phase: PhaseRow; started: boolean } {
+  if (current && !options.forceNew && !startsPhase(current, design)) return { phase: current, started: false };
   const text = canonical(design);
-  if (current && !options.forceNew && canonical(JSON.parse(current.design)) === text) return { phase: current, started: false };
   const number = (current?.number ?? 0) + 1;
   // The first phase hashes with the paywall's seed as it is: publishing for the first time moves nobody.
   const suffix = current === undefined ? null : options.reseed ? `#${number}` : current.seed_suffix;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { type PhaseOptions, type PhaseRow, phaseDesign, phaseInfo, phaseSeed } from '../experiments/phases.ts';
+import { type PhaseDesign, type PhaseOptions, type PhaseRow, phaseDesign, phaseInfo, phaseSeed, startsPhase } from '../experiments/phases.ts';
 import type { PhaseStore } from '../experiments/store.ts';
 import { DomainError, type FieldError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
@@ -9,7 +9,7 @@ import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } fro
 import { STALE, untilCurrent } from '../shared/stale.ts';
 import { type ProductCatalog, productsById } from './catalog.ts';
 import type { ExperimentSettings } from './document/experiment.ts';
-import { type DocumentError, type PaywallDeps, type PaywallOutput, validatePaywall } from './document/index.ts';
+import { type DocumentError, type PaywallDeps, type PaywallOutput, PaywallSchema, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
@@ -43,6 +43,13 @@ function revisionInfo(row: RevisionRow, paywall: PaywallRow): RevisionInfo {
     published_at: row.published_at === null ? null : iso(row.published_at),
     live: paywall.archived_at === null && paywall.live_revision === row.revision,
   };
+}
+
+/** The split of a stored revision as publishing it sees it: the document's own defaults fill what a revision stored before a field existed lacks. */
+const StoredSplitSchema = v.object({ variants: PaywallSchema.entries.variants, audiences: PaywallSchema.entries.audiences });
+
+function storedDesign(document: unknown): PhaseDesign {
+  return phaseDesign(v.parse(StoredSplitSchema, document));
 }
 
 /** A paywall's ETag: its version, which grows with every change, so a stale tag never matches again. */
@@ -200,13 +207,21 @@ export class PaywallManager {
     return (await this.store.revisions(projectId, id)).map((row) => revisionInfo(row, paywall));
   }
 
-  /** One revision; its tag changes whenever its info does (the live flag follows the paywall's version). */
-  async revision(projectId: string, id: string, revision: number): Promise<{ info: RevisionInfo; document: unknown; tag: string }> {
+  /**
+   * One revision, with whether publishing it now would start a phase (by the
+   * publish's own rule, startsPhase); its tag changes whenever its info does
+   * (the live flag and the current phase follow the paywall's version: only a
+   * publish changes the phase, and it changes the version).
+   */
+  async revision(projectId: string, id: string, revision: number): Promise<{ info: RevisionInfo & { starts_phase: boolean }; document: unknown; tag: string }> {
     const paywall = await this.store.get(projectId, id);
     if (!paywall) throw notFound();
     const row = await this.store.revision(projectId, id, revision);
     if (!row) throw noSuchRevision();
-    return { info: revisionInfo(row, paywall), document: JSON.parse(row.document), tag: entityTag(`${paywall.version}-${revision}`) };
+    const document: unknown = JSON.parse(row.document);
+    const current = (await this.phaseStore.phases(projectId, id)).at(-1);
+    const info = { ...revisionInfo(row, paywall), starts_phase: startsPhase(current, storedDesign(document)) };
+    return { info, document, tag: entityTag(`${paywall.version}-${revision}`) };
   }
 
   private async deps(projectId: string): Promise<PaywallDeps> {

@@ -76,5 +76,14 @@ export type RevisionInfo = v.InferOutput<typeof RevisionInfoSchema>;
 export const RevisionListSchema = v.object({ revisions: v.array(RevisionInfoSchema) });
 export type RevisionList = v.InferOutput<typeof RevisionListSchema>;
 
-export const RevisionDetailSchema = v.object({ ...RevisionInfoSchema.entries, document: PaywallSchema });
+export const RevisionDetailSchema = v.object({
+  ...RevisionInfoSchema.entries,
+  starts_phase: v.pipe(
+    v.boolean(),
+    v.description(
+      'Whether publishing this revision now (without new_phase) starts an experiment phase: its split (variants, weights, holdouts, control, audiences with their conditions and weights) differs from the current phase, or no phase has started yet. The rule the publish applies; a new phase starts empty results and randomizes users afresh.',
+    ),
+  ),
+  document: PaywallSchema,
+});
 export type RevisionDetail = v.InferOutput<typeof RevisionDetailSchema>;

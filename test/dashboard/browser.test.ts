@@ -207,6 +207,8 @@ test('from sign-in to a published, previewed paywall with events, products and k
   );
   await page.getByRole('button', { name: 'Roll back to this r1' }).click();
   assert.match(await confirm.innerText(), /instead of the newer r2 live now \(a rollback\)/);
+  // r1 differs from r2 in its text only: the question says the phase goes on.
+  await confirm.getByText('Revision 1 keeps the split: experiment phase 1 goes on, and its results with it.').waitFor();
   await confirm.getByRole('button', { name: 'Roll back to r1' }).click();
   await eventually(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1');
   await page.getByRole('button', { name: 'Publish r3' }).click();
@@ -329,6 +331,33 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.goto(`${server.url}/dashboard/#/results/onboarding/3/-`);
   await page.getByRole('alert').filter({ hasText: 'Sample ratio mismatch' }).waitFor();
   assert.match(await page.getByRole('alert').filter({ hasText: 'Sample ratio mismatch' }).innerText(), /control: 40 seen, 21 expected/);
+
+  // The publish question shows what the server says the publish would do (the revision's starts_phase):
+  // annual_first made a holdout (same weights) starts phase 4, with a warning; a text change keeps phase 3, without one.
+  const phase3 = (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).document;
+  const withHoldout = { ...phase3, variants: [phase3.variants[0], { ...phase3.variants[1], holdout: true }] };
+  assert.deepEqual(withHoldout.variants, [
+    { id: 'control', weight: 50 },
+    { id: 'annual_first', weight: 50, holdout: true },
+  ]);
+  assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, withHoldout)).status, 200);
+  await page.goto(`${server.url}/dashboard/#/paywalls/onboarding`);
+  await page.getByRole('button', { name: 'Publish r5' }).click();
+  const holdoutAsked = page.getByRole('dialog', { name: 'Publish r5?' });
+  await holdoutAsked
+    .locator('.banner-warning')
+    .getByText(/changes the split .*ends experiment phase 3 and starts phase 4/)
+    .waitFor();
+  await holdoutAsked.getByRole('button', { name: 'Cancel' }).click();
+  const retitledOnly = { ...phase3, strings: { ...phase3.strings, en: { ...phase3.strings.en, title: 'Go Pro now' } } };
+  assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, retitledOnly)).status, 200);
+  await page.reload();
+  await page.getByRole('button', { name: 'Publish r6' }).click();
+  const textAsked = page.getByRole('dialog', { name: 'Publish r6?' });
+  await textAsked.getByText('Revision 6 keeps the split: experiment phase 3 goes on, and its results with it.').waitFor();
+  assert.equal(await textAsked.locator('.banner-warning').count(), 0);
+  await textAsked.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal((await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision, 4);
 
   // A product in a live slot cannot be deleted, and the dashboard says why.
   await page.getByRole('link', { name: 'Products', exact: true }).click();

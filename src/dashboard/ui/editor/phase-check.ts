@@ -1,41 +1,34 @@
 /**
  * Whether publishing a revision starts a new experiment phase, asked before
  * a publish or a rollback: a new phase empties the results and randomizes
- * users afresh, which nobody should find out afterwards. The server decides
- * (and its answer says so); this compares what the phases list shows (the
- * weights of the default split and of each audience) to warn beforehand.
+ * users afresh, which nobody should find out afterwards. The server says so
+ * (the revision's `starts_phase`, by the rule its publish applies: any
+ * change of variants, weights, holdouts, control or audiences); the phases
+ * list says which phase would end.
  */
 import type { PhaseList } from '../../../experiments/schema.ts';
 import type { RevisionDetail } from '../../../paywalls/schema.ts';
 import { call, enc } from '../api.ts';
 
-/** JSON with keys sorted at every level: two splits compare by content. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/** What publishing a revision does to the experiment: starts phase `next` (ending `current`), keeps phase `current`, or starts the first (no note). */
+export type PhaseEffect = { starts: true; current: number } | { starts: false; current: number } | null;
 
-/** The sentence to confirm before publishing `revision`, or null when it keeps the current phase (or is the first publish). */
-export async function phaseStartWarning(secret: string, id: string, revision: number): Promise<string | null> {
+export async function phaseEffect(secret: string, id: string, revision: number): Promise<PhaseEffect> {
   const [phases, stored] = await Promise.all([
     call<PhaseList>(secret, 'GET', `/api/paywalls/${enc(id)}/phases`),
     call<RevisionDetail>(secret, 'GET', `/api/paywalls/${enc(id)}/revisions/${revision}`),
   ]);
   const current = phases.body.phases.at(-1);
   if (!current) return null;
-  const document = stored.body.document;
-  const weights = Object.fromEntries((document.variants ?? []).map((variant) => [variant.id, variant.weight]));
-  const audiences = Object.fromEntries((document.audiences ?? []).map((audience) => [audience.id, audience.weights]));
-  if (canonical(weights) === canonical(current.weights) && canonical(audiences) === canonical(current.audiences)) return null;
+  return { starts: stored.body.starts_phase, current: current.number };
+}
+
+/** The sentence the publish question shows for `effect`. */
+export function phaseSentence(revision: number, effect: NonNullable<PhaseEffect>): string {
+  if (!effect.starts) return `Revision ${revision} keeps the split: experiment phase ${effect.current} goes on, and its results with it.`;
   return (
-    `Revision ${revision} changes the split (variants, weights or audiences): publishing it ends experiment phase ${current.number} ` +
-    `and starts phase ${current.number + 1}. Its results start empty, users are randomized afresh, and events timed before the ` +
-    `publish stay in phase ${current.number}.`
+    `Revision ${revision} changes the split (variants, weights, holdouts, control or audiences): publishing it ends experiment phase ${effect.current} ` +
+    `and starts phase ${effect.current + 1}. Its results start empty, users are randomized afresh, and events timed before the ` +
+    `publish stay in phase ${effect.current}.`
   );
 }

@@ -1,19 +1,20 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { phaseStartWarning } from './phase-check.ts';
+import { type PhaseEffect, phaseEffect, phaseSentence } from './phase-check.ts';
 
-/** The publish question's note when publishing `revision` would start a new experiment phase; nothing otherwise. */
+/** The publish question's note on the experiment phase: a warning when publishing `revision` starts a new one, a plain line when it keeps it, nothing before the first publish. */
 export function PhaseNote(props: { secret: string; id: string; revision: number | null; onError: (error: unknown) => void }): JSX.Element | null {
   const { secret, id, revision, onError } = props;
-  const [warning, setWarning] = useState<string | null>(null);
+  const [effect, setEffect] = useState<PhaseEffect>(null);
   useEffect(() => {
-    setWarning(null);
+    setEffect(null);
     if (revision === null) return;
     let current = true;
-    phaseStartWarning(secret, id, revision).then((found) => current && setWarning(found), onError);
+    phaseEffect(secret, id, revision).then((found) => current && setEffect(found), onError);
     return () => {
       current = false;
     };
   }, [secret, id, revision]);
-  return warning === null ? null : <p class="banner banner-warning">{warning}</p>;
+  if (effect === null || revision === null) return null;
+  return <p class={effect.starts ? 'banner banner-warning' : 'banner banner-info'}>{phaseSentence(revision, effect)}</p>;
 }
