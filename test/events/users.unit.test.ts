@@ -18,10 +18,8 @@ test('ids of every length and script are told apart and come back as they were g
   const ids = ['', 'a', 'A', 'ä', 'a\u0308', '用户', '😀', 'x'.repeat(256), 'é'.repeat(256), 'user\0one', 'user\0two', 'Ǆ', 'ǅ'];
   const users = new UserDictionary();
   for (const round of [1, 2]) for (const [i, id] of ids.entries()) assert.equal(users.ordinal('p', id), i, `${JSON.stringify(id)}, round ${round}`);
-  assert.deepEqual(
-    users.takeFresh().map(([, , id]) => id),
-    ids,
-  );
+  assert.deepEqual(users.takeFresh(), [{ projectId: 'p', from: 0, to: ids.length }]);
+  assert.deepEqual(users.ids('p', 0, ids.length), ids);
 });
 
 test('a lone surrogate is the same user as U+FFFD, as SQLite stores the id (so a rebuild gives the same ordinals)', () => {
@@ -31,24 +29,21 @@ test('a lone surrogate is the same user as U+FFFD, as SQLite stores the id (so a
   assert.equal(users.ordinal('p', 'a\udc00b'), 1);
 });
 
-test('takeFresh hands out each new entry once; giveBack after a failed checkpoint hands them out again', () => {
+test('takeFresh hands out each new range once; giveBack after a failed checkpoint hands it out again', () => {
   const users = new UserDictionary();
   users.ordinal('p', 'u0');
   users.ordinal('q', 'v0');
-  const first = users.takeFresh();
-  assert.deepEqual(first, [
-    ['p', 0, 'u0'],
-    ['q', 0, 'v0'],
+  assert.deepEqual(users.takeFresh(), [
+    { projectId: 'p', from: 0, to: 1 },
+    { projectId: 'q', from: 0, to: 1 },
   ]);
   assert.deepEqual(users.takeFresh(), []);
   users.ordinal('p', 'u1');
   const second = users.takeFresh();
   users.giveBack(second);
   users.ordinal('p', 'u2');
-  assert.deepEqual(users.takeFresh(), [
-    ['p', 1, 'u1'],
-    ['p', 2, 'u2'],
-  ]);
+  assert.deepEqual(users.takeFresh(), [{ projectId: 'p', from: 1, to: 3 }]);
+  assert.deepEqual(users.ids('p', 1, 3), ['u1', 'u2']);
 });
 
 test('restore takes stored entries in ordinal order and refuses a gap or a repeated id', () => {

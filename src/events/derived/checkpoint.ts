@@ -10,7 +10,8 @@
 import { type Database, sortInMemory } from '../../db/database.ts';
 import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
 import { loadCheckpoint } from './checkpoint-load.ts';
-import { derivedEvent, SEQ_COLUMN, STORED_EVENT_COLUMNS, type StoredEventRow } from './derived-event.ts';
+import { derivedEvent, SEQ_COLUMN } from './derived-event.ts';
+import { EVENT_PAGE, StoredEventPages } from './event-pages.ts';
 import { ID_HASH_SQL, idHash } from './id-hash.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { PendingIndexes } from './pending.ts';
@@ -18,10 +19,10 @@ import { ProjectNumbers } from './project-numbers.ts';
 import { ANY_TYPE, DerivedState } from './state.ts';
 import { StoredKeys } from './stored-keys.ts';
 
-/** Events read per query while replaying: a statement being iterated would keep the connection busy. */
-const REPLAY_PAGE = 50_000;
 /** While replaying, a checkpoint is written whenever this many events are pending, to bound memory. */
 export const CHECKPOINT_MAX_PENDING = 200_000;
+/** Users per statement when the checkpoint stores new users (larger pages were slower). */
+const USER_PAGE = 4096;
 /** Events per transaction when a rebuild fills the dedup and time indexes. */
 const REBUILD_RANGE = 500_000;
 /** Every derived table, emptied by a rebuild. */
@@ -51,6 +52,7 @@ export class DerivedStore {
   /** The seq the stored derived tables are complete up to. */
   checkpointedSeq = 0;
   private readonly db: Database;
+  private readonly events: StoredEventPages;
   private readonly statements;
 
   constructor(db: Database) {
@@ -60,12 +62,12 @@ export class DerivedStore {
     // The checkpoint's INSERT … SELECT hashes the ids in SQLite's loop and sorts in memory: no row comes back to JavaScript.
     db.function(ID_HASH_SQL, { deterministic: true }, idHash);
     sortInMemory(db);
+    this.events = new StoredEventPages(db);
     this.statements = {
       checkpoint: db.prepare<[], number>('SELECT seq FROM event_checkpoint WHERE id = 1').pluck(),
       setCheckpoint: db.prepare<[number, number]>(
         'INSERT INTO event_checkpoint (id, seq, at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, at = excluded.at',
       ),
-      replay: db.prepare<[number, number], StoredEventRow>(`SELECT ${STORED_EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?`).raw(),
       maxSeq: db.prepare<[], number | null>('SELECT max(seq) FROM events').pluck(),
       // The entries of the events in a seq range, sorted by SQLite: each index is walked once from left to right.
       // Nothing else writes these seqs' entries, so no OR IGNORE is needed.
@@ -79,7 +81,8 @@ export class DerivedStore {
          SELECT p.project_no, e.ts, e.seq FROM events e JOIN event_projects p ON p.project_id = e.project_id
          WHERE e.seq > ? AND e.seq <= ? ORDER BY 1, 2, 3`,
       ),
-      addUser: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) VALUES (?, ?, ?)'),
+      // A page of the dictionary per statement, its ids as one JSON array: one INSERT per user cost most of a rebuild's checkpoint.
+      addUsers: db.prepare<[string, number, string]>('INSERT INTO event_users (project_id, ordinal, user_id) SELECT ?, ? + key, value FROM json_each(?)'),
       putSegment: db.prepare<[string, string, string, string, string]>(
         `INSERT INTO event_experiment_segments (project_id, paywall_id, audience, variants, currencies) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET variants = excluded.variants, currencies = excluded.currencies`,
@@ -107,7 +110,7 @@ export class DerivedStore {
     }
     this.checkpointedSeq = this.pending.lastSeq = seq ?? this.pending.lastSeq;
     for (;;) {
-      const rows = this.statements.replay.all(this.pending.lastSeq, REPLAY_PAGE);
+      const rows = this.events.after(this.pending.lastSeq);
       for (const row of rows) {
         const event = derivedEvent(row);
         this.state.apply(event);
@@ -117,7 +120,7 @@ export class DerivedStore {
       }
       replayed += rows.length;
       if (this.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
-      if (rows.length < REPLAY_PAGE) break;
+      if (rows.length < EVENT_PAGE) break;
     }
     if (this.pending.size > 0) this.checkpoint();
     return { checkpointSeq: seq ?? 0, replayed };
@@ -138,18 +141,19 @@ export class DerivedStore {
    */
   private rebuild(): number {
     const last = this.statements.maxSeq.get() ?? 0;
-    const events = this.db.prepare<[number], StoredEventRow>(`SELECT ${STORED_EVENT_COLUMNS} FROM events WHERE seq <= ? ORDER BY seq`).raw();
     let keys = 0;
     let replayed = 0;
-    for (const row of events.iterate(last)) {
-      const event = derivedEvent(row);
-      this.state.apply(event);
-      const projectNo = this.projects.of(event.projectId);
-      if (event.eventId !== null) {
-        this.storedKeys.addUncounted(projectNo, event.clientTs, idHash(event.eventId));
-        keys++;
+    for (let rows = this.events.after(0, last); rows.length > 0; rows = this.events.after(rows.at(-1)![SEQ_COLUMN], last)) {
+      for (const row of rows) {
+        const event = derivedEvent(row);
+        this.state.apply(event);
+        const projectNo = this.projects.of(event.projectId);
+        if (event.eventId !== null) {
+          this.storedKeys.addUncounted(projectNo, event.clientTs, idHash(event.eventId));
+          keys++;
+        }
       }
-      replayed++;
+      replayed += rows.length;
     }
     const emptyTables = this.db.transaction(() => {
       for (const table of DERIVED_TABLES) this.db.exec(`DELETE FROM ${table}`);
@@ -192,7 +196,11 @@ export class DerivedStore {
             s.dedupRange.run(this.checkpointedSeq, pending.lastSeq);
             s.timeRange.run(this.checkpointedSeq, pending.lastSeq);
           }
-          for (const entry of users) s.addUser.run(...entry);
+          for (const { projectId, from, to } of users) {
+            for (let first = from; first < to; first += USER_PAGE) {
+              s.addUsers.run(projectId, first, JSON.stringify(state.users.ids(projectId, first, Math.min(to, first + USER_PAGE))));
+            }
+          }
           const empty = new OrdinalSet().serialize();
           for (const [projectId, paywallId, variantId, day, group] of dirty) {
             let total = 0;

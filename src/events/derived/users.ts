@@ -146,6 +146,13 @@ class ProjectUsers {
   }
 }
 
+/** A project's ordinals from … to − 1, not yet in the stored dictionary. */
+interface FreshUsers {
+  projectId: string;
+  from: number;
+  to: number;
+}
+
 export class UserDictionary {
   private readonly projects = new Map<string, ProjectUsers>();
 
@@ -183,21 +190,33 @@ export class UserDictionary {
     }
   }
 
-  /** Entries handed out since the last call (ids decoded only now); the checkpoint stores them. */
-  takeFresh(): [projectId: string, ordinal: number, userId: string][] {
-    const fresh: [string, number, string][] = [];
+  /**
+   * The ordinals handed out since the last call, per project, as ranges
+   * [from, to) (no entry per user: at millions of users the checkpoint
+   * after a rebuild reads them a page at a time with `ids`).
+   */
+  takeFresh(): FreshUsers[] {
+    const fresh: FreshUsers[] = [];
     for (const [projectId, users] of this.projects) {
-      for (let ordinal = users.stored; ordinal < users.size; ordinal++) fresh.push([projectId, ordinal, users.userId(ordinal)]);
+      if (users.stored < users.size) fresh.push({ projectId, from: users.stored, to: users.size });
       users.stored = users.size;
     }
     return fresh;
   }
 
-  /** Puts entries back when their checkpoint failed: the next one stores them. */
-  giveBack(entries: [projectId: string, ordinal: number, userId: string][]): void {
-    for (const [projectId, ordinal] of entries) {
+  /** Puts ranges back when their checkpoint failed: the next one stores them. */
+  giveBack(fresh: readonly FreshUsers[]): void {
+    for (const { projectId, from } of fresh) {
       const users = this.project(projectId);
-      if (ordinal < users.stored) users.stored = ordinal;
+      if (from < users.stored) users.stored = from;
     }
+  }
+
+  /** The ids of ordinals from … to − 1 of a project. */
+  ids(projectId: string, from: number, to: number): string[] {
+    const users = this.project(projectId);
+    const ids: string[] = [];
+    for (let ordinal = from; ordinal < to; ordinal++) ids.push(users.userId(ordinal));
+    return ids;
   }
 }
