@@ -27,6 +27,7 @@ import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, time
 import { addRevenue, CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
 import type { Join } from './linked-users.ts';
+import { exposedPayers, hasPurchases } from './payers.ts';
 
 const UNSEEN = -1;
 const MULTIPLE = -2;
@@ -91,6 +92,9 @@ export class PhaseFold {
     segment.variants.forEach((name, code) => {
       index[code] = query.variants.indexOf(name);
     });
+    // The first update moves every exposed user's first exposure: rather than listing them all (millions), it recounts its payers
+    // below (and the users joins moved).
+    const first = this.purchasesRead.size === 0 && this.records.size === 0;
     const moved: number[] = [];
     for (const join of joins) for (const ordinal of join.joined) this.absorb(join.counted, ordinal, moved);
     const remap = this.linked.remap.size === 0 ? undefined : this.linked.remap;
@@ -111,7 +115,7 @@ export class PhaseFold {
         else if (seen !== variant) variantOf[user] = MULTIPLE;
         if (ts < firstExposure[user]!) {
           firstExposure[user] = ts;
-          moved.push(user);
+          if (!first) moved.push(user);
         }
       }
     }
@@ -136,12 +140,10 @@ export class PhaseFold {
       this.countRecord(record);
     }
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
-    for (const user of moved) {
+    const { remap: joinedAs, members } = this.linked;
+    for (const user of first ? exposedPayers(sources, this.records, joinedAs, firstExposure, moved) : moved) {
       firstPurchase[user] = Number.POSITIVE_INFINITY;
-      // Most users never buy: their chains are empty in every source.
-      const ordinals = this.linked.members.get(user) ?? [user];
-      if (this.records.has(user) || sources.some((source) => ordinals.some((ordinal) => source.lastPurchase?.has(ordinal) === true)))
-        this.recount(user, sources);
+      if (hasPurchases(user, sources, this.records, members)) this.recount(user, sources);
     }
   }
 

@@ -36,7 +36,8 @@ export function addRevenue(result: FoldResult, query: FoldQuery, variantOf: Int3
   const k = query.variants.length;
   /** slot → [variant, key, variant, key, …] of its payers */
   const payers = new Map<number, number[]>();
-  for (const key of revenue.net.keys()) {
+  // In key order, not the map's: the sums then do not depend on the order in which updates added and recounted the payers.
+  for (const key of Float64Array.from(revenue.net.keys()).sort()) {
     const user = Math.floor(key / CURRENCY_SLOTS);
     const variant = variantOf[user]!;
     if (variant < 0) continue;
