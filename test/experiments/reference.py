@@ -1,4 +1,4 @@
-"""Reference values for test/experiments/statistics.test.ts, computed with SciPy,
+"""Reference values for test/experiments/statistics.unit.test.ts, computed with SciPy,
 independently of src/experiments/: Wilson intervals from scipy's binomtest, normal
 and chi-square tails from scipy.stats, the Beta chance to beat and chance to be best
 by numerical integration (scipy.integrate.quad), normal tails and the sequential
