@@ -73,7 +73,7 @@ test(`results for ${USERS.toLocaleString('en')} exposed users: exact counts and 
   lap(`${USERS.toLocaleString('en')} impressions and their purchases inserted`);
 
   const again = await restartServer(t, dbPath);
-  await until(async () => (await metric(again, keys.secret, 'paywalld_event_stats_ready')) === 1, 'statistics ready after the rebuild', 1_200_000);
+  await until(async () => (await metric(again, keys.secret, 'paywalld_event_stats_ready')) === 1, 'statistics ready after the rebuild', 1_200_000, 500);
   lap('server restarted, derived state rebuilt');
   const response = await call(again, '/api/paywalls/big/results');
   assert.equal(response.status, 200);
