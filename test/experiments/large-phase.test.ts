@@ -8,10 +8,10 @@
  * count and to the statistics computed from those counts.
  *
  * What it costs (BENCHMARKS.md, "10⁷ exposed users through the server"):
- * 210–280 s of CPU, most of it the server's rebuild; 5½ minutes on the
- * shared 2-core box at load average 4–6, 17 at 10–12; 1.2 GB of disk in a
- * temporary directory and 1.2–1.4 GB of RSS at its peak. Each stage's time
- * is printed as a diagnostic.
+ * 125 s of CPU (up to 280 s on a machine loaded many times over), most of
+ * it the server's rebuild; 3½ minutes on the shared 2-core box at load
+ * average 2.5–4, 11–17 at 9–13; 1.2 GB of disk in a temporary directory and
+ * 1.2 GB of RSS at its peak. Each stage's time is printed as a diagnostic.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
