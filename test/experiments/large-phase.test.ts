@@ -8,10 +8,10 @@
  * count and to the statistics computed from those counts.
  *
  * What it costs (BENCHMARKS.md, "10⁷ exposed users through the server"):
- * 125 s of CPU (up to 280 s on a machine loaded many times over), most of
- * it the server's rebuild; 3½ minutes on the shared 2-core box at load
- * average 2.5–4, 11–17 at 9–13; 1.2 GB of disk in a temporary directory and
- * 1.2 GB of RSS at its peak. Each stage's time is printed as a diagnostic.
+ * 125–132 s of CPU (up to 280 s on a machine loaded many times over), most
+ * of it the server's rebuild; 2¾ minutes on the shared 2-core box at load
+ * average 2–5, 11–17 at 9–13; 1.2 GB of disk in a temporary directory and
+ * 1.15–1.2 GB of RSS at its peak. Each stage's time is printed as a diagnostic.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
