@@ -15,9 +15,9 @@ import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { DerivedEvent } from '../src/events/derived/derived-event.ts';
+import { PurchaseFeed } from '../src/events/derived/purchase-feed.ts';
 import { DerivedState } from '../src/events/derived/state.ts';
 import type { FoldQuery } from '../src/experiments/fold/fold-types.ts';
-import { PurchaseFeed } from '../src/experiments/fold/purchase-records.ts';
 
 const USERS = Number(process.argv[2] ?? 100_000);
 const LINKS = Number(process.argv[3] ?? 100_000);

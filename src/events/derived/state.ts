@@ -10,7 +10,7 @@
 import { PhaseFold } from '../../experiments/fold/experiment-fold.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from '../../experiments/fold/fold-types.ts';
 import { type LinkedUsers, ProjectJoins } from '../../experiments/fold/linked-users.ts';
-import type { PurchaseFeed, PurchaseRow } from '../../experiments/fold/purchase-records.ts';
+import type { PurchaseReader, PurchaseRow } from '../../experiments/fold/purchase-records.ts';
 import { DEFAULT_SEGMENT, ExperimentLogs } from '../../experiments/fold/segments.ts';
 import type { Stats } from '../schema.ts';
 import { KNOWN_EVENT_TYPES } from '../schema.ts';
@@ -182,7 +182,7 @@ export class DerivedState {
    * phase, with the purchase records and identity links `feed` reads; a new
    * link joins, in the fold, the users it counted apart.
    */
-  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery, feed: PurchaseFeed): FoldResult {
+  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery, feed: PurchaseReader): FoldResult {
     const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
     if (!segment) return emptyFold(query);
     const users = this.users.count(projectId);
@@ -227,7 +227,7 @@ export class DerivedState {
   }
 
   /** The project's joined users, brought up to date with the links `feed` reads. */
-  private joinsOf(projectId: string, feed: PurchaseFeed): ProjectJoins {
+  private joinsOf(projectId: string, feed: PurchaseReader): ProjectJoins {
     let project = this.joins.get(projectId);
     if (!project) this.joins.set(projectId, (project = new ProjectJoins(projectId, this.users, feed.links(projectId))));
     else {

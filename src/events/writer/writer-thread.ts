@@ -6,15 +6,14 @@
  */
 import type { Database } from '../../db/database.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
-import { PurchaseFeed } from '../../experiments/fold/purchase-records.ts';
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
+import { PurchaseFeed } from '../derived/purchase-feed.ts';
 import { collectGarbage } from './collect-garbage.ts';
-import type { EventRow, FromWriter, ToWriter, WriterOptions } from './protocol.ts';
+import { type QueuedWrite, takeGroup } from './group-commit.ts';
+import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
 
-/** Rows per transaction at most; a request is never split across transactions. */
-const MAX_ROWS_PER_COMMIT = 20_000;
 /** How often a retention pass starts (one also starts with the thread). */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 /** How often the derived state is checkpointed while events arrive: what a restart replays at most. */
@@ -30,7 +29,7 @@ export class WriterThread {
   /** Purchase records and identity links, which results read. */
   private readonly purchases: PurchaseFeed;
   private readonly retention: Retention | undefined;
-  private readonly queue: { id: number; rows: EventRow[] }[] = [];
+  private readonly queue: QueuedWrite[] = [];
   private flushScheduled = false;
   private closing = false;
   private retentionRunning = false;
@@ -127,10 +126,7 @@ export class WriterThread {
     this.flushScheduled = false;
     const queue = this.queue;
     if (queue.length > 0) {
-      let rows = 0;
-      let take = 0;
-      while (take < queue.length && (take === 0 || rows + queue[take]!.rows.length <= MAX_ROWS_PER_COMMIT)) rows += queue[take++]!.rows.length;
-      const batch = queue.splice(0, take);
+      const batch = takeGroup(queue);
       const ids = batch.map((request) => request.id);
       try {
         this.send({ kind: 'written', ids, ...this.sink.write(batch.map((request) => request.rows)) });

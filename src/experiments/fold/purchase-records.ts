@@ -1,12 +1,11 @@
 /**
  * The purchase records of `POST /api/purchases` and the store connectors
  * (src/purchases/), and the identity links of `identify` (src/identity/), as
- * experiment results read them: the writer thread reads them on its own
- * connection when a result is asked, only the records and links stored
- * since its last read (linked-users.ts joins them to the users of the
- * events: docs/revenue.md, "Attribution").
+ * experiment results read them, only the records and links stored since the
+ * last read (linked-users.ts joins them to the users of the events:
+ * docs/revenue.md, "Attribution"). Storage-free: each backend's writer
+ * thread brings its PurchaseReader (SQLite's: src/events/derived/purchase-feed.ts).
  */
-import type { Database } from '../../db/database.ts';
 
 export interface PurchaseRow {
   seq: number;
@@ -18,9 +17,6 @@ export interface PurchaseRow {
   paywall_id: string | null;
 }
 
-/** A time margin for reading new links: a link stored with a time up to this much before the newest one read (the clock stepped back) is still found. */
-const LINK_TIME_MARGIN_MS = 600_000;
-
 /** The links of one project the feed has read, in the order read (links are only ever added: the first link of an anonymous id stays). */
 export interface ProjectLinks {
   /** anonymous id → user id */
@@ -29,69 +25,10 @@ export interface ProjectLinks {
   readonly list: [string, string][];
 }
 
-interface LinkState extends ProjectLinks {
-  newest: number;
-  /** The connection's data_version when the links were last read: unchanged, no other connection has committed since. */
-  version: number;
-}
-
-/** Where the records and links come from: the database, read by the writer thread. */
-export class PurchaseFeed {
-  private readonly since;
-  private readonly dataVersion;
-  private readonly linkCount;
-  private readonly linksOf;
-  private readonly linksAfter;
-  private readonly projects = new Map<string, LinkState>();
-
-  constructor(db: Database) {
-    this.since = db.prepare<[string, number], PurchaseRow>(
-      'SELECT seq, user_id, type, ts, revenue, currency, paywall_id FROM purchases WHERE project_id = ? AND seq > ? ORDER BY seq',
-    );
-    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.linkCount = db.prepare<[string], number>('SELECT count(*) FROM user_links WHERE project_id = ?').pluck();
-    const columns = 'SELECT anonymous_id, user_id, linked_at FROM user_links WHERE project_id = ?';
-    this.linksOf = db.prepare<[string], LinkRow>(columns);
-    this.linksAfter = db.prepare<[string, number], LinkRow>(`${columns} AND linked_at >= ?`);
-  }
-
+/** Where the records and links come from, as the fold reads them: synchronously, from what the writer thread reads. */
+export interface PurchaseReader {
   /** The records of a project stored after `seq`, in order of storage. */
-  recordsSince(projectId: string, seq: number): PurchaseRow[] {
-    return this.since.all(projectId, seq);
-  }
-
-  /**
-   * The project's links, read again only when another connection has
-   * committed since the last read (the server's writes; the writer's own
-   * commits do not count) and the project's count of links moved: then only
-   * the links stored since the newest one read are fetched (all of them
-   * when the count shows one was missed).
-   */
-  links(projectId: string): ProjectLinks {
-    const version = this.dataVersion.get()!;
-    let state = this.projects.get(projectId);
-    if (state && state.version === version) return state;
-    if (!state) this.projects.set(projectId, (state = { map: new Map(), list: [], newest: Number.NEGATIVE_INFINITY, version }));
-    state.version = version;
-    const count = this.linkCount.get(projectId) ?? 0;
-    if (count === state.map.size) return state;
-    this.add(state, this.linksAfter.all(projectId, state.newest - LINK_TIME_MARGIN_MS));
-    if (count > state.map.size) this.add(state, this.linksOf.all(projectId));
-    return state;
-  }
-
-  private add(state: LinkState, rows: LinkRow[]): void {
-    for (const row of rows) {
-      if (state.map.has(row.anonymous_id)) continue;
-      state.map.set(row.anonymous_id, row.user_id);
-      state.list.push([row.anonymous_id, row.user_id]);
-      if (row.linked_at > state.newest) state.newest = row.linked_at;
-    }
-  }
-}
-
-interface LinkRow {
-  anonymous_id: string;
-  user_id: string;
-  linked_at: number;
+  recordsSince(projectId: string, seq: number): PurchaseRow[];
+  /** The project's links: the same object on every call, with the links read since appended. */
+  links(projectId: string): ProjectLinks;
 }
