@@ -50,6 +50,7 @@ await build({ ...options, entryPoints: ['src/main.ts'], outfile: path.join(out, 
 if (!embedded) throw new Error('build.mjs: src/dashboard/files.ts was not found to embed the dashboard in the bundle');
 // The event writer is a worker thread, and a worker starts from a file: src/events/writer/writer.ts looks for this one.
 await build({ ...options, entryPoints: ['src/events/writer/thread.ts'], outfile: path.join(out, 'events-writer.js') });
+await build({ ...options, entryPoints: ['src/events/writer/postgres/thread.ts'], outfile: path.join(out, 'events-writer-postgres.js') });
 
 // The bundle is CommonJS wherever dist/ is copied, whatever package.json sits above it.
 fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);

@@ -8,4 +8,17 @@ const BASE = 0x7061_7977n << 32n;
 export const ADVISORY_LOCKS = {
   /** Held by the transaction that applies migrations: instances starting at once migrate one after the other. */
   migrate: BASE + 1n,
+  /**
+   * Held by each event transaction from its first statement to its commit: event commits are
+   * serialized across instances, so the order of seq is the order of commits (docs/scale-out.md,
+   * "Events and derived state").
+   */
+  events: BASE + 2n,
+  /**
+   * For each transaction that inserts purchase records: as for events, seq order is then commit order,
+   * and the results' reader (src/events/writer/postgres/purchase-feed.ts) reads `seq > last` without skipping one.
+   */
+  purchases: BASE + 4n,
+  /** Held for its session by the one instance doing the background work that must run once (retention). */
+  eventsLeader: BASE + 3n,
 } as const;

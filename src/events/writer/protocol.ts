@@ -62,6 +62,7 @@ export interface RequestWritten {
 }
 
 export interface WriterOptions {
+  /** A SQLite file, or a `postgres://` URL: which writer thread runs. */
   dbPath: string;
   /** Delete raw events received more than this many days ago; undefined keeps them. */
   retentionDays: number | undefined;
@@ -89,6 +90,10 @@ export type FromWriter =
   | { kind: 'start_failed'; error: string; unavailable?: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
   | { kind: 'results'; id: number; result: FoldResult }
+  /** A result could not be computed: the purchase records it needs could not be read (PostgreSQL); `unavailable` as for 'failed'. */
+  | { kind: 'results_failed'; id: number; error: string; unavailable?: string }
+  /** This instance took (true) or lost (false) the background work that runs on one instance at a time (PostgreSQL). */
+  | { kind: 'leadership'; leading: boolean }
   | { kind: 'checkpoint_failed'; error: string }
   /** The dedup key filter holds every stored key: new events are no longer looked up in event_dedup. */
   | { kind: 'filter_filled'; ms: number; keys: number }

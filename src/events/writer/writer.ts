@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { isPostgresUrl } from '../../db/postgres/url.ts';
 import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
@@ -11,10 +12,12 @@ declare const PAYWALLD_BUNDLED: boolean | undefined;
 
 const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
 
-function threadScript(): string | URL {
-  // build.mjs writes the thread as a file of its own next to dist/paywalld.js.
-  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), 'events-writer.js');
-  return new URL('./thread-from-source.mjs', import.meta.url);
+/** The SQLite writer thread, or the PostgreSQL one for a `postgres://` URL: both speak protocol.ts. */
+function threadScript(dbPath: string): string | URL {
+  const postgres = isPostgresUrl(dbPath);
+  // build.mjs writes each thread as a file of its own next to dist/paywalld.js.
+  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), postgres ? 'events-writer-postgres.js' : 'events-writer.js');
+  return new URL(postgres ? './postgres/thread-from-source.mjs' : './thread-from-source.mjs', import.meta.url);
 }
 
 interface EventWriterOptions extends WriterOptions {
@@ -54,6 +57,12 @@ function notStored(detail: string): DomainError {
 function refused(unavailable: string | undefined): DomainError {
   if (unavailable === undefined) return notStored('the events were not stored; retry');
   return new DomainError('database_unavailable', `the events were not stored: ${unavailable}`, { retryAfterSeconds: 1 });
+}
+
+/** Why a result was not answered: the database's own failure answers as every read does; anything else is a bug (500). */
+function refusedResult(error: string, unavailable: string | undefined): Error {
+  if (unavailable === undefined) return new Error(`the results could not be computed: ${error}`);
+  return new DomainError('database_unavailable', `the results could not be computed: ${unavailable}`, { retryAfterSeconds: 1 });
 }
 
 /**
@@ -182,7 +191,7 @@ export class EventWriter {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const { dbPath, retentionDays } = this.options;
-    const worker = new Worker(threadScript(), {
+    const worker = new Worker(threadScript(dbPath), {
       workerData: { dbPath, retentionDays } satisfies WriterOptions,
       name: 'events-writer',
       resourceLimits: WRITER_HEAP,
@@ -252,6 +261,16 @@ export class EventWriter {
         asked?.resolve(message.result);
         return;
       }
+      case 'results_failed': {
+        const asked = this.asking.get(message.id);
+        this.asking.delete(message.id);
+        this.options.log.error('reading the purchase records for results failed', { error: message.error });
+        asked?.reject(refusedResult(message.error, message.unavailable));
+        return;
+      }
+      case 'leadership':
+        this.options.log.info(message.leading ? 'leading the background event work' : 'no longer leading the background event work', {});
+        return;
       case 'checkpoint_failed':
         this.options.log.error('event checkpoint failed; it is retried', { error: message.error });
         return;

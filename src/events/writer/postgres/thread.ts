@@ -1,0 +1,25 @@
+/**
+ * The PostgreSQL event writer as a worker thread (writer-thread.ts does the
+ * work): the thread EventWriter starts for a `postgres://` URL. Runs from
+ * source through thread-from-source.mjs and, bundled, as
+ * dist/events-writer-postgres.js (build.mjs).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openPool } from '../../../db/postgres/connection.ts';
+import type { ToWriter, WriterOptions } from '../protocol.ts';
+import { PostgresWriterThread } from './writer-thread.ts';
+
+const port = parentPort;
+if (!port) throw new Error('the event writer runs as a worker thread');
+const options = workerData as WriterOptions;
+// The writer's queries are one after another (group commit): two connections, one for the LISTEN.
+const writer = new PostgresWriterThread(
+  openPool(options.dbPath, { size: 2, applicationName: 'paywalld events' }),
+  options,
+  (message) => port.postMessage(message),
+  // Nothing else keeps the thread alive once the pools are closed: it ends, and the server sees it exit.
+  () => port.unref(),
+);
+port.on('message', (message: ToWriter) => writer.receive(message));
+// A failed start is answered with start_failed and ends the thread: nothing is left to throw.
+void writer.start();

