@@ -142,3 +142,119 @@ test('two instances: a batch sent to both is stored once, and both answer what t
   await until(async () => JSON.stringify(await answers(a)) === JSON.stringify(reference), 'instance A to answer as SQLite');
   await until(async () => JSON.stringify(await answers(b)) === JSON.stringify(reference), 'instance B to answer as SQLite');
 });
+
+test('the ingestion limits are exact across instances: event types past the limit, split over two writers', needs(POSTGRES), async (t) => {
+  const url = await postgresUrl(t);
+  const sql = testPool(t, url);
+  const a = instance(t, url).writer;
+  const b = instance(t, url).writer;
+  // 600 new types through each instance at once, in batches of 50: the project may store 1,000.
+  const batches = (prefix: string) =>
+    range(0, 12).map((i) => range(i * 50, i * 50 + 50).map((n) => event(n, { type: `${prefix}_${n}`, eventId: `${prefix}-${n}` })));
+  const outcomes = await Promise.all([...batches('a').map((batch) => a.write(batch)), ...batches('b').map((batch) => b.write(batch))]);
+  const inserted = outcomes.reduce((sum, outcome) => sum + outcome.inserted, 0);
+  const refused = outcomes.flatMap((outcome) => outcome.refused.map(([, code]) => code));
+  assert.equal(inserted, 1000);
+  assert.deepEqual(new Set(refused), new Set(['too_many_event_types']));
+  assert.equal(refused.length, 200);
+  const [{ types }] = (await sql`SELECT count(DISTINCT type)::int AS types FROM events`) as unknown as [{ types: number }];
+  assert.equal(types, 1000);
+  // A retry of a stored event through the other instance is a duplicate, not refused, although the project is at its limit.
+  const [stored] = (await sql`SELECT type, event_id FROM events WHERE event_id LIKE 'a-%' ORDER BY seq LIMIT 1`) as unknown as [
+    { type: string; event_id: string },
+  ];
+  const n = Number(stored.event_id.slice(2));
+  assert.deepEqual(await b.write([event(n, { type: stored.type, eventId: stored.event_id })]), { inserted: 0, refused: [] });
+  assert.deepEqual((await b.write([event(5000, { type: 'one_more', eventId: 'c-1' })])).refused, [[0, 'too_many_event_types']]);
+});
+
+test(
+  'a batch is acknowledged only once committed: PostgreSQL stopped under load answers database_unavailable, and the writer recovers by itself',
+  needs(POSTGRES),
+  async (t) => {
+    const { cluster, url } = await postgresDatabase(t);
+    await migratePostgres(testPool(t, url, 1));
+    const { writer } = instance(t, url);
+    await ready(writer);
+    const acknowledged: string[] = [];
+    const failures: unknown[] = [];
+    let sending = true;
+    let batch = 0;
+    /** One client: a batch of 100 events after another, whatever the answers. */
+    async function client(name: string): Promise<void> {
+      while (sending) {
+        const rows = range(0, 100).map((n) => event(n, { eventId: `${name}-${batch}-${n}` }));
+        batch++;
+        try {
+          await writer.write(rows);
+          for (const row of rows) acknowledged.push(row[7]!);
+        } catch (error) {
+          failures.push(error);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    }
+    const clients = Promise.all(['x', 'y', 'z'].map((name) => client(name)));
+    await until(() => acknowledged.length >= 3000, 'batches acknowledged before the stop', 30_000);
+    cluster.stop('immediate');
+    await until(() => failures.length >= 3, 'batches refused while PostgreSQL is down', 30_000);
+    const before = acknowledged.length;
+    cluster.start();
+    await until(() => acknowledged.length >= before + 3000, 'batches acknowledged after the restart', 60_000);
+    sending = false;
+    await clients;
+
+    for (const error of failures) assert.equal((error as { code?: string }).code, 'database_unavailable', String(error));
+    const sql = testPool(t, url);
+    const stored = new Set(((await sql`SELECT event_id FROM events`) as unknown as { event_id: string }[]).map((row) => row.event_id));
+    const lost = acknowledged.filter((id) => !stored.has(id));
+    assert.deepEqual(lost, [], 'every acknowledged event is stored');
+  },
+);
+
+/** Which instance's log says it leads now (the last of its leadership lines). */
+function leads({ lines }: Instance): boolean {
+  const said = lines.filter((line) => line.includes('leading the background event work'));
+  return said.at(-1)?.includes('"no longer') === false;
+}
+
+test('retention runs on one instance at a time, and moves when its leader goes', needs(POSTGRES), async (t) => {
+  const url = await postgresUrl(t);
+  const sql = testPool(t, url);
+  const instances = [instance(t, url, 1), instance(t, url, 1)];
+  const old = Date.now() - 3 * 86_400_000;
+  const insertOld = (prefix: string) =>
+    sql.unsafe(
+      `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, received_at, event_id) SELECT $1, $2, 'screen_impression', $3, $3, $3, $4 || n FROM generate_series(1, 5) n`,
+      [PROJECT, PAYWALL, old, prefix],
+    );
+  const count = async () => ((await sql`SELECT count(*)::int AS count FROM events`) as unknown as [{ count: number }])[0].count;
+  const holder = async () =>
+    ((await sql`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 3 AND granted`) as unknown as { pid: number }[]).map((row) => row.pid);
+
+  await insertOld('first-');
+  await until(() => instances.filter(leads).length === 1, 'one instance to lead', 20_000);
+  await until(async () => (await count()) === 0, 'the leader to delete the old events', 20_000);
+  assert.equal((await holder()).length, 1);
+
+  // The leader's connection is cut: its session's lock is gone, and some instance holds it again within seconds.
+  const [cut] = await holder();
+  await sql`SELECT pg_terminate_backend(${cut!})`;
+  await until(
+    async () => {
+      const now = await holder();
+      return now.length === 1 && now[0] !== cut;
+    },
+    'the lock to be held by another session',
+    20_000,
+  );
+
+  // The leading instance closes: the other takes over and deletes what is old now.
+  await until(() => instances.filter(leads).length === 1, 'one instance to lead after the cut', 20_000);
+  const leader = instances.find(leads)!;
+  const other = instances.find((candidate) => candidate !== leader)!;
+  await leader.writer.close();
+  await insertOld('second-');
+  await until(() => leads(other), 'the other instance to lead', 20_000);
+  await until(async () => (await count()) === 0, 'the new leader to delete the old events', 20_000);
+});

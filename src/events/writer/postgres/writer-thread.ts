@@ -60,7 +60,11 @@ export class PostgresWriterThread {
     this.purchases = new PostgresPurchaseFeed(sql);
     this.leadership = new Leadership(
       options.dbPath,
-      (leading) => this.send({ kind: 'leadership', leading }),
+      (leading) => {
+        // A new leader runs a retention pass at once: the one before may have died before its next.
+        if (leading) this.nextRetention = 0;
+        this.send({ kind: 'leadership', leading });
+      },
       (leaderSql) => this.backgroundWork(leaderSql),
     );
   }
