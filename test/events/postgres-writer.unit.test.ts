@@ -258,3 +258,19 @@ test('retention runs on one instance at a time, and moves when its leader goes',
   await until(() => leads(other), 'the other instance to lead', 20_000);
   await until(async () => (await count()) === 0, 'the new leader to delete the old events', 20_000);
 });
+
+test('a request PostgreSQL refuses (a NUL character) fails alone, not the other requests of its group commit', needs(POSTGRES), async (t) => {
+  const url = await postgresUrl(t);
+  const { writer } = instance(t, url);
+  await ready(writer);
+  // Posted in the same turn of the event loop: they reach the thread together and form one group.
+  const [good, bad, other] = await Promise.allSettled([
+    writer.write([event(1)]),
+    writer.write([event(2, { userId: 'nul\u0000user' })]),
+    writer.write([event(3), event(4)]),
+  ]);
+  assert.deepEqual(good, { status: 'fulfilled', value: { inserted: 1, refused: [] } });
+  assert.deepEqual(other, { status: 'fulfilled', value: { inserted: 2, refused: [] } });
+  assert.equal(bad.status, 'rejected');
+  assert.equal((bad as PromiseRejectedResult).reason.code, 'ingestion_failed');
+});

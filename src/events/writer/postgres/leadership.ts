@@ -11,6 +11,8 @@ import { closePool, openPool, type Sql } from '../../../db/postgres/connection.t
 
 /** How often an instance tries to take the lock, and the leader checks it still holds it. */
 const TRY_EVERY_MS = 2000;
+/** A try that has not answered by then counts as lost, and its connection is replaced. */
+const TRY_TIMEOUT_MS = 5000;
 
 const KEY = ADVISORY_LOCKS.eventsLeader;
 /**
@@ -23,18 +25,22 @@ const CLAIM = `SELECT CASE WHEN EXISTS (
 const CLAIM_PARAMETERS = [String(KEY >> 32n), String(KEY & 0xffff_ffffn), String(KEY)];
 
 export class Leadership {
-  private readonly sql: Sql;
+  private sql: Sql;
   private timer: NodeJS.Timeout | undefined;
   private trying = false;
   leading = false;
 
   /** `onChange` hears each change of leadership; `work` runs on the leader after each successful try, on the lock's connection. */
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly onChange: (leading: boolean) => void,
     private readonly work: (sql: Sql) => Promise<void>,
   ) {
-    this.sql = openPool(url, { size: 1, applicationName: 'paywalld leader' });
+    this.sql = this.connect();
+  }
+
+  private connect(): Sql {
+    return openPool(this.url, { size: 1, applicationName: 'paywalld leader' });
   }
 
   start(): void {
@@ -53,11 +59,22 @@ export class Leadership {
     this.trying = true;
     try {
       let leading = false;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TRY_TIMEOUT_MS)));
       try {
-        const [row] = await this.sql.unsafe<{ leading: boolean }[]>(CLAIM, CLAIM_PARAMETERS);
-        leading = row?.leading === true;
+        const answer = await Promise.race([this.sql.unsafe<{ leading: boolean }[]>(CLAIM, CLAIM_PARAMETERS), timedOut]);
+        if (answer === 'timeout') {
+          // A query on a connection that broke under it may never settle (porsager/postgres#1208): a new connection, a new session.
+          const stuck = this.sql;
+          this.sql = this.connect();
+          void stuck.end({ timeout: 0 }).catch(() => undefined);
+        } else {
+          leading = answer[0]?.leading === true;
+        }
       } catch {
         // The connection is lost: its session, and the lock with it, is gone; the next try reconnects.
+      } finally {
+        clearTimeout(timer);
       }
       if (leading !== this.leading) {
         this.leading = leading;

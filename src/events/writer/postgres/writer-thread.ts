@@ -156,17 +156,31 @@ export class PostgresWriterThread {
     this.flushScheduled = false;
     const queue = this.queue;
     if (queue.length > 0) {
-      const batch = takeGroup(queue);
-      const ids = batch.map((request) => request.id);
-      try {
-        this.send({ kind: 'written', ids, ...(await this.sink.write(batch.map((request) => request.rows))) });
-      } catch (error) {
-        this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
-      }
+      await this.commit(takeGroup(queue));
       this.reportUnrepresentable();
     }
     if (queue.length > 0) this.scheduleFlush();
     else if (this.closing) await this.end();
+  }
+
+  /**
+   * Commits a group of requests in one transaction. When it fails for
+   * another reason than the database's (a value PostgreSQL refuses, such as
+   * a NUL character in a text), each request is committed alone, so that
+   * one request's rows do not fail the others'.
+   */
+  private async commit(group: QueuedWrite[]): Promise<void> {
+    const ids = group.map((request) => request.id);
+    try {
+      this.send({ kind: 'written', ids, ...(await this.sink.write(group.map((request) => request.rows))) });
+    } catch (error) {
+      const unavailable = asUnavailable(error)?.message;
+      if (unavailable === undefined && group.length > 1) {
+        for (const request of group) await this.commit([request]);
+        return;
+      }
+      this.send({ kind: 'failed', ids, error: describe(error), unavailable });
+    }
   }
 
   /** Retention, when due, on the leader's connection. */
