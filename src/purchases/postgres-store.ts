@@ -1,3 +1,4 @@
+import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import type { PurchaseSource, PurchaseType } from './schema.ts';
@@ -96,6 +97,8 @@ export class PostgresPurchaseStore implements PurchaseStore {
     const { identity, customers } = this.companions;
     return storeCall(() =>
       this.sql.begin(async (tx) => {
+        // Purchase commits one at a time across instances: seq order is commit order, which the results' reader relies on (ADVISORY_LOCKS.purchases).
+        await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
         // One statement: seq follows the batch's order, and a record stored before (or twice in the batch) is skipped.
         const inserted =
           rows.length === 0 ? [] : await tx`INSERT INTO purchases ${tx(rows, ...COLUMNS)} ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING 1`;
