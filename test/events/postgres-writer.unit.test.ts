@@ -274,3 +274,32 @@ test('a request PostgreSQL refuses (a NUL character) fails alone, not the other 
   assert.equal(bad.status, 'rejected');
   assert.equal((bad as PromiseRejectedResult).reason.code, 'ingestion_failed');
 });
+
+test("an instance whose connections are cut (its LISTEN too) still converges on the other instance's events", needs(POSTGRES), async (t) => {
+  const url = await postgresUrl(t);
+  const sql = testPool(t, url);
+  const a = instance(t, url).writer;
+  const b = instance(t, url).writer;
+  await Promise.all([ready(a), ready(b)]);
+  const count = async (writer: EventWriter) =>
+    (await writer.stats(PROJECT, PAYWALL, 0, 30_000)).reduce((sum, variant) => sum + Object.values(variant.totals.counts).reduce((x, y) => x + y, 0), 0);
+  await a.write(range(0, 50).map((n) => event(n)));
+  await until(async () => (await count(b)) === 50, 'B to fold A’s first batch');
+  // Every connection of the writer threads is cut: the LISTEN connections' notifications of the next batches are lost with them.
+  await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('paywalld events', 'paywalld leader')`;
+  for (let i = 1; i <= 3; i++) {
+    const rows = range(i * 50, i * 50 + 50).map((n) => event(n));
+    // The first write after the cut may meet a dead connection (503): a client retries the same batch.
+    await until(async () => {
+      try {
+        await a.write(rows);
+        return true;
+      } catch (error) {
+        assert.equal((error as { code?: string }).code, 'database_unavailable');
+        return false;
+      }
+    }, `A to store batch ${i}`);
+  }
+  await until(async () => (await count(b)) === 200, 'B to fold every batch A stored after the cut', 15_000);
+  assert.equal(await count(a), 200);
+});
