@@ -5,10 +5,16 @@
 // the start-up rebuild per 10^6 events, and how long after one instance's
 // acknowledgement the other instance's statistics include the batch.
 // Usage: node --import tsx bench/postgres-events.ts [--events N] [--seconds S] [--rebuild-only]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import postgres from 'postgres';
+import { openDatabase } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { ADVISORY_LOCKS } from '../src/db/postgres/advisory-locks.ts';
 import { closePool, openPool, type Sql } from '../src/db/postgres/connection.ts';
 import { migratePostgres } from '../src/db/postgres/migrate.ts';
+import { DerivedStore } from '../src/events/derived/checkpoint.ts';
 import { DerivedState } from '../src/events/derived/state.ts';
 import { EventTail } from '../src/events/writer/postgres/tail.ts';
 import { EVENT_COLUMNS, type EventRow } from '../src/events/writer/protocol.ts';
@@ -153,6 +159,27 @@ async function rebuild(url: string): Promise<{ ms: number; events: number }> {
   return { ms, events };
 }
 
+/** The same events in a SQLite file, rebuilt as the SQLite writer rebuilds without a checkpoint (bench/lib/rebuild-derived.ts): the comparison in the same run. */
+function sqliteRebuild(): { ms: number; events: number } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-bench-'));
+  try {
+    const db = openDatabase(path.join(dir, 'events.db'));
+    migrate(db);
+    db.exec(`WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${REBUILD_EVENTS})
+      INSERT INTO events (${EVENT_COLUMNS.join(', ')})
+      SELECT 'p1', 'paywall-' || (n % 5), CASE WHEN n % 10 = 0 THEN 'purchase_complete' ELSE 'screen_impression' END,
+        ${DAY} + (n % 30) * 86400000 + n, ${DAY} + (n % 30) * 86400000 + n, NULL, ${DAY}, 'e-' || n, 'u-' || (n % 50000),
+        CASE WHEN n % 2 = 1 THEN 'control' ELSE 'treatment' END, NULL, NULL, NULL, NULL, NULL FROM g`);
+    const started = performance.now();
+    const { replayed } = new DerivedStore(db).start();
+    const ms = performance.now() - started;
+    db.close();
+    return { ms, events: replayed };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const rebuildOnly = process.argv.includes('--rebuild-only');
 if (!rebuildOnly) {
   const withLock = await bareInserts(await freshDatabase(), true);
@@ -172,5 +199,7 @@ const { ms, events } = await rebuild(await freshDatabase());
 console.log(
   `rebuild: ${events} events in ${ms.toFixed(0)} ms (${(((ms / events) * 1e6) / 1000).toFixed(1)} s per 10^6), RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,
 );
+const sqlite = sqliteRebuild();
+console.log(`SQLite rebuild of the same events (derived tables and indexes included): ${(((sqlite.ms / sqlite.events) * 1e6) / 1000).toFixed(1)} s per 10^6`);
 cluster.stop();
 process.exit(0);
