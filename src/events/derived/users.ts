@@ -190,6 +190,13 @@ export class UserDictionary {
     }
   }
 
+  /** Every entry, in ordinal order per project: what a snapshot of the whole state holds. */
+  *all(): IterableIterator<[projectId: string, ordinal: number, userId: string]> {
+    for (const [projectId, users] of this.projects) {
+      for (let ordinal = 0; ordinal < users.size; ordinal++) yield [projectId, ordinal, users.userId(ordinal)];
+    }
+  }
+
   /**
    * The ordinals handed out since the last call, per project, as ranges
    * [from, to) (no entry per user: at millions of users the checkpoint

@@ -95,6 +95,8 @@ export type FromWriter =
   /** This instance took (true) or lost (false) the background work that runs on one instance at a time (PostgreSQL). */
   | { kind: 'leadership'; leading: boolean }
   | { kind: 'checkpoint_failed'; error: string }
+  /** The leading instance wrote a checkpoint of the derived state shared through PostgreSQL. */
+  | { kind: 'checkpoint_written'; seq: number; bytes: number; ms: number }
   /** The dedup key filter holds every stored key: new events are no longer looked up in event_dedup. */
   | { kind: 'filter_filled'; ms: number; keys: number }
   /** Filling the dedup key filter failed: every key is looked up in event_dedup until the next start. */

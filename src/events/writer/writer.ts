@@ -271,6 +271,9 @@ export class EventWriter {
       case 'leadership':
         this.options.log.info(message.leading ? 'leading the background event work' : 'no longer leading the background event work', {});
         return;
+      case 'checkpoint_written':
+        this.options.log.info('event checkpoint written', { seq: message.seq, bytes: message.bytes, ms: message.ms });
+        return;
       case 'checkpoint_failed':
         this.options.log.error('event checkpoint failed; it is retried', { error: message.error });
         return;

@@ -11,8 +11,8 @@ import { closePool, openPool, type Sql } from '../../../db/postgres/connection.t
 
 /** How often an instance tries to take the lock, and the leader checks it still holds it. */
 const TRY_EVERY_MS = 2000;
-/** A try that has not answered by then counts as lost, and its connection is replaced. */
-const TRY_TIMEOUT_MS = 5000;
+/** A try and the work after it that have not ended by then count as lost, and the connection is replaced. */
+const ATTEMPT_LIMIT_MS = 30_000;
 
 const KEY = ADVISORY_LOCKS.eventsLeader;
 /**
@@ -54,35 +54,45 @@ export class Leadership {
     await closePool(this.sql);
   }
 
+  /**
+   * One try, and the work when it leads. A query on a connection that broke
+   * under it may never settle (porsager/postgres#1208): past ATTEMPT_LIMIT_MS
+   * the attempt counts as lost, the connection (and its session, with the
+   * lock if it still had it) is replaced, and the next try starts afresh.
+   */
   private async attempt(): Promise<void> {
     if (this.trying) return;
     this.trying = true;
+    const sql = this.sql;
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), ATTEMPT_LIMIT_MS)));
     try {
-      let leading = false;
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), TRY_TIMEOUT_MS)));
-      try {
-        const answer = await Promise.race([this.sql.unsafe<{ leading: boolean }[]>(CLAIM, CLAIM_PARAMETERS), timedOut]);
-        if (answer === 'timeout') {
-          // A query on a connection that broke under it may never settle (porsager/postgres#1208): a new connection, a new session.
-          const stuck = this.sql;
-          this.sql = this.connect();
-          void stuck.end({ timeout: 0 }).catch(() => undefined);
-        } else {
-          leading = answer[0]?.leading === true;
-        }
-      } catch {
-        // The connection is lost: its session, and the lock with it, is gone; the next try reconnects.
-      } finally {
-        clearTimeout(timer);
+      if ((await Promise.race([this.claimAndWork(sql), stuck])) === 'stuck') {
+        this.sql = this.connect();
+        void sql.end({ timeout: 0 }).catch(() => undefined);
+        this.change(false);
       }
-      if (leading !== this.leading) {
-        this.leading = leading;
-        this.onChange(leading);
-      }
-      if (leading) await this.work(this.sql);
     } finally {
+      clearTimeout(timer);
       this.trying = false;
     }
+  }
+
+  private async claimAndWork(sql: Sql): Promise<void> {
+    let leading = false;
+    try {
+      const [row] = await sql.unsafe<{ leading: boolean }[]>(CLAIM, CLAIM_PARAMETERS);
+      leading = row?.leading === true;
+    } catch {
+      // The connection is lost: its session, and the lock with it, is gone; the next try reconnects.
+    }
+    this.change(leading);
+    if (leading) await this.work(sql);
+  }
+
+  private change(leading: boolean): void {
+    if (leading === this.leading) return;
+    this.leading = leading;
+    this.onChange(leading);
   }
 }

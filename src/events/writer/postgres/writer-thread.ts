@@ -15,14 +15,20 @@ import { asUnavailable } from '../../../db/postgres/unavailable.ts';
 import { DerivedState } from '../../derived/state.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
+import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
 import { PostgresPurchaseFeed } from './purchase-feed.ts';
-import { retentionPass } from './retention.ts';
+import { retentionStep } from './retention.ts';
 import { PostgresEventSink } from './sink.ts';
 import { EventTail } from './tail.ts';
 
 /** The fallback for a lost notification or LISTEN connection: how often the tail reads anyway. */
 const POLL_EVERY_MS = 1000;
+/** How often the leader writes a checkpoint while events arrive, and after how many events it does not wait for that. */
+const CHECKPOINT_EVERY_MS = 10_000;
+const CHECKPOINT_EVENTS = 200_000;
+/** Far past what a step may take with the pool's timeouts (a statement 15 s, a connection 5 s): a step this long is stuck. */
+const STEP_LIMIT_MS = 120_000;
 /** How often the leader starts a retention pass. */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 const CHANNEL = 'paywalld_events';
@@ -32,9 +38,9 @@ function describe(error: unknown): string {
 }
 
 export class PostgresWriterThread {
-  private readonly state = new DerivedState();
-  private readonly tail = new EventTail(this.state);
-  private readonly sink: PostgresEventSink;
+  private state = new DerivedState();
+  private tail = new EventTail(this.state);
+  private sink: PostgresEventSink;
   private readonly purchases: PostgresPurchaseFeed;
   private readonly leadership: Leadership;
   private readonly queue: QueuedWrite[] = [];
@@ -46,6 +52,11 @@ export class PostgresWriterThread {
   private closed = false;
   private unrepresentableReported = 0;
   private nextRetention = 0;
+  /** Where the retention pass in progress goes on at the next turn; undefined between passes. */
+  private retentionAfter: number | undefined;
+  /** The seq of the newest checkpoint this instance loaded or wrote, and when it wrote one. */
+  private checkpointedSeq = 0;
+  private checkpointedAt = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
@@ -62,7 +73,10 @@ export class PostgresWriterThread {
       options.dbPath,
       (leading) => {
         // A new leader runs a retention pass at once: the one before may have died before its next.
-        if (leading) this.nextRetention = 0;
+        if (leading) {
+          this.nextRetention = 0;
+          this.retentionAfter = undefined;
+        }
         this.send({ kind: 'leadership', leading });
       },
       (leaderSql) => this.backgroundWork(leaderSql),
@@ -77,8 +91,15 @@ export class PostgresWriterThread {
   async start(): Promise<void> {
     const started = performance.now();
     try {
+      const checkpoint = await loadCheckpoint(this.sql);
+      if (checkpoint) {
+        this.state = checkpoint.state;
+        this.tail = new EventTail(this.state);
+        this.tail.lastSeq = this.checkpointedSeq = checkpoint.seq;
+        this.sink = new PostgresEventSink(this.sql, this.state, this.tail);
+      }
       const replayed = await this.tail.catchUp(this.sql);
-      this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq: 0, replayed });
+      this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq: this.checkpointedSeq, replayed });
       this.reportUnrepresentable();
     } catch (error) {
       this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
@@ -126,9 +147,22 @@ export class PostgresWriterThread {
     this.scheduleFlush();
   }
 
-  /** Runs `step` after every step queued before it. */
+  /**
+   * Runs `step` after every step queued before it. A step that has not
+   * ended after STEP_LIMIT_MS is stuck on a query that will never settle
+   * (porsager/postgres#1208: the driver may lose a write on a connection
+   * that broke): the thread ends, EventWriter answers what waits 503 and
+   * starts another, rather than leave every later batch waiting.
+   */
   private serial(step: () => Promise<void>): void {
-    this.chain = this.chain.then(step);
+    this.chain = this.chain.then(async () => {
+      const watchdog = setTimeout(() => process.exit(1), STEP_LIMIT_MS);
+      try {
+        await step();
+      } finally {
+        clearTimeout(watchdog);
+      }
+    });
   }
 
   private scheduleTail(): void {
@@ -183,17 +217,39 @@ export class PostgresWriterThread {
     }
   }
 
-  /** Retention, when due, on the leader's connection. */
+  /** A checkpoint and retention, each when due, on the leader's connection. */
   private async backgroundWork(sql: Sql): Promise<void> {
+    if (this.closing) return;
+    await this.checkpoint(sql);
     const days = this.options.retentionDays;
     const now = Date.now();
-    if (days === undefined || now < this.nextRetention || this.closing) return;
-    this.nextRetention = now + RETENTION_EVERY_MS;
+    if (days === undefined || (this.retentionAfter === undefined && now < this.nextRetention)) return;
+    if (this.retentionAfter === undefined) this.nextRetention = now + RETENTION_EVERY_MS;
     try {
-      const deleted = await retentionPass(sql, days, now);
-      if (deleted > 0) this.send({ kind: 'retention', deleted });
+      // Only events a checkpoint counts: an instance starting later loads them from it, as it could no longer fold them.
+      const step = await retentionStep(sql, days, now, this.checkpointedSeq, this.retentionAfter);
+      this.retentionAfter = step.after;
+      if (step.deleted > 0) this.send({ kind: 'retention', deleted: step.deleted });
     } catch (error) {
+      this.retentionAfter = undefined;
       this.send({ kind: 'retention_failed', error: describe(error) });
+    }
+  }
+
+  /** Writes a checkpoint when events were folded since the last one, at most every CHECKPOINT_EVERY_MS unless many were. */
+  private async checkpoint(sql: Sql): Promise<void> {
+    const seq = this.tail.lastSeq;
+    const now = Date.now();
+    if (seq <= this.checkpointedSeq || (seq - this.checkpointedSeq < CHECKPOINT_EVENTS && now < this.checkpointedAt + CHECKPOINT_EVERY_MS)) return;
+    const started = performance.now();
+    try {
+      // The state is read at once, here, where it counts exactly the events up to seq (folds happen between awaits, never across one).
+      const bytes = await writeCheckpoint(sql, this.state, seq);
+      this.checkpointedSeq = seq;
+      this.checkpointedAt = now;
+      this.send({ kind: 'checkpoint_written', seq, bytes, ms: Math.round(performance.now() - started) });
+    } catch (error) {
+      this.send({ kind: 'checkpoint_failed', error: describe(error) });
     }
   }
 
