@@ -11,7 +11,7 @@ import type { Sql } from '../../../db/postgres/connection.ts';
 import { restoreState, SNAPSHOT_FORMAT, snapshotState } from '../../derived/snapshot.ts';
 import { DerivedState } from '../../derived/state.ts';
 
-export interface LoadedCheckpoint {
+interface LoadedCheckpoint {
   state: DerivedState;
   seq: number;
   bytes: number;
