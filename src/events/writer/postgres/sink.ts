@@ -11,7 +11,7 @@
  * 4. one multi-row `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING`:
  *    the unique index events_dedup makes deduplication exact, whichever
  *    instance stored the first copy;
- * 5. `pg_notify('paywalld_events', last seq)` (sent at commit), then COMMIT.
+ * 5. `pg_notify('paywalld_events', newest seq)` (sent at commit), then COMMIT.
  *
  * The caller acknowledges the requests only after COMMIT, and only then
  * are the new rows folded into the state: a rolled-back transaction leaves
@@ -33,6 +33,8 @@ const INSERT = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
   SELECT * FROM unnest(${COLUMN_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
   ON CONFLICT (project_id, client_ts, event_id) WHERE event_id IS NOT NULL DO NOTHING
   RETURNING seq, project_id, client_ts, event_id`;
+
+const NOTIFY = `SELECT pg_notify('paywalld_events', (SELECT max(seq) FROM events)::text)`;
 
 const STORED = 'SELECT 1 FROM events WHERE project_id = $1 AND client_ts = $2 AND event_id = $3';
 
@@ -62,8 +64,10 @@ export class PostgresEventSink {
     let written: Written;
     try {
       [written, stored] = await this.sql.begin(async (tx) => {
-        await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.events.toString()]);
-        await this.tail.catchUp(tx);
+        // Sent together, the lock first (execute() queues it at once; the driver pipelines the queries of a connection):
+        // the catch-up's statement starts once the lock is granted, and one round trip under the lock is saved.
+        const locked = tx.unsafe('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.events.toString()]).execute();
+        await Promise.all([locked, this.tail.catchUp(tx)]);
         const written: Written = { inserted: requests.map(() => 0), refused: requests.map(() => []) };
         const candidates: Candidate[] = [];
         const seen = new Set<string>();
@@ -83,8 +87,14 @@ export class PostgresEventSink {
           }
         }
         const columns = COLUMN_TYPES.map((_, column) => candidates.map(({ row }) => row[column] ?? null));
-        const inserted =
-          candidates.length === 0 ? [] : await tx.unsafe<{ seq: number; project_id: string; client_ts: number; event_id: string | null }[]>(INSERT, columns);
+        // The notification is sent with the insert (pipelined): its payload, the newest seq, includes the rows just inserted.
+        const [inserted] =
+          candidates.length === 0
+            ? [[]]
+            : await Promise.all([
+                tx.unsafe<{ seq: number; project_id: string; client_ts: number; event_id: string | null }[]>(INSERT, columns).execute(),
+                tx.unsafe(NOTIFY).execute(),
+              ]);
         const fresh = new Set<string>();
         let lastSeq = 0;
         for (const row of inserted) {
@@ -97,7 +107,6 @@ export class PostgresEventSink {
           written.inserted[request]!++;
           events.push(event);
         }
-        if (lastSeq > 0) await tx.unsafe(`SELECT pg_notify('paywalld_events', $1)`, [String(lastSeq)]);
         return [written, { events, lastSeq }] as const;
       });
     } finally {
