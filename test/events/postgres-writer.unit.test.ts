@@ -243,7 +243,7 @@ test('retention runs on one instance at a time, and moves when its leader goes',
   await leader.writer.close();
   await insertOld('second-');
   await until(() => leads(other), 'the other instance to lead', 20_000);
-  await until(async () => (await count()) === 0, 'the new leader to delete the old events', 20_000);
+  await until(async () => (await count()) === 0, 'the new leader to delete the old events', 30_000);
 
   // The leader's connection is cut: its session's lock is gone, and a session (the third instance's, or the leader's
   // new one) holds it again within seconds; then exactly one instance says it leads.

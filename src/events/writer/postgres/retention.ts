@@ -25,6 +25,8 @@ interface RetentionStep {
   deleted: number;
   /** Where the pass goes on (the last seq of its last window), undefined once it is done. */
   after: number | undefined;
+  /** The pass stopped at events the newest checkpoint does not count yet: the next one may go further. */
+  atCheckpoint: boolean;
 }
 
 /**
@@ -37,12 +39,14 @@ export async function retentionStep(sql: Sql, days: number, now: number, upTo: n
   let deleted = 0;
   for (let windows = 0; windows < WINDOWS_PER_CALL; windows++) {
     const [window] = await sql.unsafe<{ end: number | null; rows: number; settled: number }[]>(WINDOW, [cutoff, now, after, BATCH]);
-    if (!window || window.end === null || after >= upTo) return { deleted, after: undefined };
+    if (!window || window.end === null) return { deleted, after: undefined, atCheckpoint: false };
+    if (after >= upTo) return { deleted, after: undefined, atCheckpoint: true };
     const end = Math.min(window.end, upTo);
     const result = await sql.unsafe('DELETE FROM events WHERE seq > $1 AND seq <= $2 AND received_at < $3', [after, end, cutoff]);
     deleted += result.count;
-    if (end < window.end || window.rows < BATCH || window.settled > 0) return { deleted, after: undefined };
+    if (end < window.end) return { deleted, after: undefined, atCheckpoint: true };
+    if (window.rows < BATCH || window.settled > 0) return { deleted, after: undefined, atCheckpoint: false };
     after = window.end;
   }
-  return { deleted, after };
+  return { deleted, after, atCheckpoint: false };
 }

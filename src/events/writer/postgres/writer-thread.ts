@@ -27,8 +27,8 @@ const POLL_EVERY_MS = 1000;
 /** How often the leader writes a checkpoint while events arrive, and after how many events it does not wait for that. */
 const CHECKPOINT_EVERY_MS = 10_000;
 const CHECKPOINT_EVENTS = 200_000;
-/** Far past what a step may take with the pool's timeouts (a statement 15 s, a connection 5 s): a step this long is stuck. */
-const STEP_LIMIT_MS = 120_000;
+/** Twice the pool's bound on a statement (15 s; a connection 5 s): a step this long is stuck, not slow. */
+const STEP_LIMIT_MS = 30_000;
 /** How often the leader starts a retention pass. */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 const CHANNEL = 'paywalld_events';
@@ -229,6 +229,8 @@ export class PostgresWriterThread {
       // Only events a checkpoint counts: an instance starting later loads them from it, as it could no longer fold them.
       const step = await retentionStep(sql, days, now, this.checkpointedSeq, this.retentionAfter);
       this.retentionAfter = step.after;
+      // Old events the checkpoint does not count yet go once the next checkpoint does, not a whole period later.
+      if (step.atCheckpoint) this.nextRetention = Math.min(this.nextRetention, now + CHECKPOINT_EVERY_MS);
       if (step.deleted > 0) this.send({ kind: 'retention', deleted: step.deleted });
     } catch (error) {
       this.retentionAfter = undefined;
