@@ -16,6 +16,7 @@ import { closePool, openPool, type Sql } from '../src/db/postgres/connection.ts'
 import { migratePostgres } from '../src/db/postgres/migrate.ts';
 import { DerivedStore } from '../src/events/derived/checkpoint.ts';
 import { DerivedState } from '../src/events/derived/state.ts';
+import { loadCheckpoint, writeCheckpoint } from '../src/events/writer/postgres/checkpoints.ts';
 import { EventTail } from '../src/events/writer/postgres/tail.ts';
 import { EVENT_COLUMNS, type EventRow } from '../src/events/writer/protocol.ts';
 import { EventWriter } from '../src/events/writer/writer.ts';
@@ -153,8 +154,18 @@ async function rebuild(url: string): Promise<{ ms: number; events: number }> {
     FROM generate_series(1::bigint, ${REBUILD_EVENTS}) n`);
   await sql.unsafe('VACUUM ANALYZE events');
   const started = performance.now();
-  const events = await new EventTail(new DerivedState()).catchUp(sql);
+  const state = new DerivedState();
+  const tail = new EventTail(state);
+  const events = await tail.catchUp(sql);
   const ms = performance.now() - started;
+  // The checkpoint of that state, as the leader writes it, and loaded back as a starting instance loads it.
+  let clock = performance.now();
+  const bytes = await writeCheckpoint(sql, state, tail.lastSeq);
+  const writeMs = performance.now() - clock;
+  clock = performance.now();
+  await loadCheckpoint(sql);
+  const loadMs = performance.now() - clock;
+  console.log(`checkpoint of ${events} events: ${(bytes / 2 ** 20).toFixed(1)} MiB, written in ${writeMs.toFixed(0)} ms, loaded in ${loadMs.toFixed(0)} ms`);
   await closePool(sql);
   return { ms, events };
 }
