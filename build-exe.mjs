@@ -58,7 +58,7 @@ if (!uws)
 
 // The bundle from dist/ (source maps and an executable built earlier stay behind), and the addons of the embedded node's ABI only.
 const bundleFiles = fs.existsSync(dist) ? fs.readdirSync(dist).filter((name) => /\.(js|json)$/.test(name)) : [];
-for (const name of ['paywalld.js', 'events-writer.js', 'package.json']) {
+for (const name of ['paywalld.js', 'events-writer.js', 'events-writer-postgres.js', 'package.json']) {
   if (!bundleFiles.includes(name)) throw new Error(`dist/${name} is missing: run \`npm run build\` first`);
 }
 const assetFiles = new Map([

@@ -67,7 +67,7 @@ for (const [abi, sqlite] of sqliteAddons()) {
 }
 fs.chmodSync(path.join(out, 'paywalld.js'), 0o755);
 console.log(
-  `built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js with ${addons.join(', ')}`,
+  `built ${path.relative(process.cwd(), path.join(out, 'paywalld.js'))} (with the dashboard: ${dashboard.map((file) => file.name).join(', ')}) and events-writer.js, events-writer-postgres.js with ${addons.join(', ')}`,
 );
 
 // The client for apps (client/) and the renderer (render/): each one ES module with no imports, and its declarations.

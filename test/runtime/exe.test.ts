@@ -44,9 +44,10 @@ function unpacked(cache: string): string[] {
   return files;
 }
 
-/** What the bundle needs beside itself: the event writer thread and the two addons, for the embedded Node.js ABI only. */
+/** What the bundle needs beside itself: the event writer threads (SQLite's, PostgreSQL's) and the two addons, for the embedded Node.js ABI only. */
 const UNPACKED = [
   `better_sqlite3_${process.platform}_${process.arch}_${process.versions.modules}.node`,
+  'events-writer-postgres.js',
   'events-writer.js',
   'package.json',
   'paywalld.js',
