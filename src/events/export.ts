@@ -1,49 +1,5 @@
 import { openDatabase } from '../db/database.ts';
-
-/** Lines are sent in chunks of about this many characters: one socket write each, never the whole result. */
-const CHUNK_CHARS = 64 * 1024;
-
-interface ExportRange {
-  projectId: string;
-  paywallId: string | undefined;
-  from: number;
-  to: number;
-}
-
-type Row = [
-  eventId: string | null,
-  type: string,
-  paywallId: string,
-  ts: number,
-  clientTs: number,
-  sentAt: number | null,
-  receivedAt: number,
-  userId: string | null,
-  variantId: string | null,
-  productId: string | null,
-  properties: string | null,
-  seq: number,
-  audience: string | null,
-  revenue: number | null,
-  currency: string | null,
-];
-
-const COLUMNS =
-  'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq, e.audience, e.revenue, e.currency';
-
-function text(value: string | null): string {
-  return value === null ? 'null' : JSON.stringify(value);
-}
-
-/** One NDJSON line (ExportedEventSchema); properties are stored as JSON text and copied, never parsed. */
-function line(row: Row): string {
-  return (
-    `{"id":${text(row[0])},"type":${JSON.stringify(row[1])},"paywall_id":${JSON.stringify(row[2])},"ts":${row[3]},` +
-    `"client_ts":${row[4]},"sent_at":${row[5] ?? 'null'},"received_at":${row[6]},"user_id":${text(row[7])},` +
-    `"variant_id":${text(row[8])},"product_id":${text(row[9])},"audience":${text(row[12])},"revenue":${row[13] ?? 'null'},` +
-    `"currency":${text(row[14])},"properties":${row[10] ?? 'null'}}\n`
-  );
-}
+import { CHUNK_CHARS, COLUMNS, type ExportRange, line, type ExportRow as Row } from './export-line.ts';
 
 /** The same columns read from the time index where it has them, so that SQLite walks the index in order instead of sorting. */
 const INDEXED_COLUMNS = COLUMNS.replace('e.ts,', 'i.ts,').replace('e.seq,', 'i.seq,');
