@@ -1,3 +1,4 @@
+import type { Sql } from '../db/postgres/connection.ts';
 import type { FoldQuery, FoldResult } from '../experiments/fold/fold-types.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
@@ -6,6 +7,7 @@ import { LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
 import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
+import { exportPostgresEvents } from './postgres-export.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
 import { EventWriter } from './writer/writer.ts';
@@ -16,7 +18,10 @@ const MAX_STATS_DAYS = 366;
 const DEFAULT_STATS_DAYS = 30;
 
 interface EventServiceOptions {
+  /** A SQLite file, or a `postgres://` URL: the writer thread follows it (writer/writer.ts). */
   dbPath: string;
+  /** The server's PostgreSQL pool when dbPath is a URL: the export reads through it. */
+  postgres?: Sql;
   retentionDays: number | undefined;
   /** Events accepted but not yet committed, at most; past it batches are refused with ingestion_overloaded. */
   queueLimit: number;
@@ -90,9 +95,11 @@ export class EventService {
   }
 
   /** The project's raw events in the range (default: all), as NDJSON chunks read lazily. */
-  export(projectId: string, paywallId: string | undefined, range: Range): Iterable<string> {
+  export(projectId: string, paywallId: string | undefined, range: Range): Iterable<string> | AsyncIterable<string> {
     const { from = 0, to = Number.MAX_SAFE_INTEGER } = range;
     if (from > to) throw invalidRange('from must not be after to');
+    const { postgres } = this.options;
+    if (postgres) return exportPostgresEvents(postgres, { projectId, paywallId, from, to });
     return exportEvents(this.options.dbPath, { projectId, paywallId, from, to });
   }
 
