@@ -59,6 +59,7 @@ export class PostgresWriterThread {
   private checkpointedAt = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  private listening = false;
 
   /** `ended` is called once the pools are closed, when nothing should keep the thread alive any more. */
   constructor(
@@ -107,20 +108,35 @@ export class PostgresWriterThread {
       return;
     }
     this.ready = true;
-    const listening = await this.sql
-      .listen(
+    await this.listen();
+    this.pollTimer = setInterval(() => {
+      this.scheduleTail();
+      // The first LISTEN failed (the database was unreachable): the driver reconnects an established one, not this.
+      if (!this.unlisten) void this.listen();
+    }, POLL_EVERY_MS).unref();
+    this.leadership.start();
+    this.scheduleFlush();
+  }
+
+  /** LISTEN paywalld_events; a failure leaves `unlisten` unset, and the poll tries again. */
+  private async listen(): Promise<void> {
+    if (this.listening || this.closed) return;
+    this.listening = true;
+    try {
+      const { unlisten } = await this.sql.listen(
         CHANNEL,
         (payload) => {
           if (Number(payload) > this.tail.lastSeq) this.scheduleTail();
         },
         // On each (re)connect of the LISTEN connection: what was notified while it was down is read now.
         () => this.scheduleTail(),
-      )
-      .catch(() => undefined);
-    this.unlisten = listening?.unlisten;
-    this.pollTimer = setInterval(() => this.scheduleTail(), POLL_EVERY_MS).unref();
-    this.leadership.start();
-    this.scheduleFlush();
+      );
+      this.unlisten = unlisten;
+    } catch {
+      // Unreachable now: the poll reads meanwhile and tries again.
+    } finally {
+      this.listening = false;
+    }
   }
 
   receive(message: ToWriter): void {
