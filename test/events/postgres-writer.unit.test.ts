@@ -137,6 +137,10 @@ test('two instances: a batch sent to both is stored once, and both answer what t
   await sql.unsafe(`${insertPurchase} ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [...purchase]);
   const db = openDatabase(file);
   db.prepare(`${insertPurchase} (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...purchase);
+  // An identity link between two users of the events: results count them as one.
+  const link = [PROJECT, 'u-5', 'u-3', DAY] as const;
+  await sql.unsafe('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES ($1, $2, $3, $4)', [...link]);
+  db.prepare('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (?, ?, ?, ?)').run(...link);
   db.close();
 
   await Promise.all([ready(a), ready(b), ready(sqlite)]);
