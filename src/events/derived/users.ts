@@ -182,18 +182,18 @@ export class UserDictionary {
     return this.projects.get(projectId)?.size ?? 0;
   }
 
+  /** Every entry, in ordinal order per project: what a snapshot of the whole state holds. */
+  *all(): IterableIterator<[projectId: string, ordinal: number, userId: string]> {
+    for (const [projectId, users] of this.projects) {
+      for (let ordinal = 0; ordinal < users.size; ordinal++) yield [projectId, ordinal, users.userId(ordinal)];
+    }
+  }
+
   /** A stored entry, read back at start (in ordinal order per project). */
   restore(projectId: string, ordinal: number, userId: string): void {
     const users = this.project(projectId);
     if (!users.restore(ordinal, userId)) {
       throw new Error(`the stored users dictionary of project ${projectId} has a gap or a repeated user at ordinal ${users.size}`);
-    }
-  }
-
-  /** Every entry, in ordinal order per project: what a snapshot of the whole state holds. */
-  *all(): IterableIterator<[projectId: string, ordinal: number, userId: string]> {
-    for (const [projectId, users] of this.projects) {
-      for (let ordinal = 0; ordinal < users.size; ordinal++) yield [projectId, ordinal, users.userId(ordinal)];
     }
   }
 
