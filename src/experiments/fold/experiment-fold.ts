@@ -7,9 +7,8 @@
  * purchase counts for the segment in which its user was exposed, whatever
  * its own `audience` says (a backend sending it cannot know it). Purchase
  * records (sales, refunds, trials: src/purchases/) count by the same rule,
- * under the user's ordinal with linked ids joined. Revenue is
- * kept sparse, per payer and currency, so that memory follows what exists,
- * not users × currencies.
+ * under the user's ordinal with linked ids joined. Revenue is kept sparse,
+ * per payer and currency: memory follows what exists, not users × currencies.
  *
  * A fold is kept and brought up to date: each update reads only the log
  * entries added since the last one. Exposures only lower a user's first
@@ -22,7 +21,8 @@
  * to per-user arrays cost most of a full fold).
  */
 import { MAX_REVENUE } from '../../events/schema.ts';
-import { DAY_MS, dayText } from '../../events/time.ts';
+import { DAY_MS } from '../../events/time.ts';
+import { cumulativeDays } from './cumulative-days.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
 import { addRevenue, CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
@@ -294,15 +294,7 @@ export class PhaseFold {
       if ((this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY) >= started) result.variants[variant]!.trial_conversions++;
     }
     addRevenue(result, this.query, variantOf, this.names, this.revenue);
-    const running = new Float64Array(width);
-    let day = 0;
-    while (day <= lastDay && daily.subarray(day * width, (day + 1) * width).every((count) => count === 0)) day++;
-    let end = lastDay;
-    while (end >= day && daily.subarray(end * width, (end + 1) * width).every((count) => count === 0)) end--;
-    for (; day <= end; day++) {
-      for (let slot = 0; slot < width; slot++) running[slot]! += daily[day * width + slot]!;
-      result.days.push({ day: dayText(baseDay + day), exposed_users: [...running.subarray(0, k)], conversions: [...running.subarray(k)] });
-    }
+    result.days = cumulativeDays(daily, k, baseDay);
     return result;
   }
 }
