@@ -7,6 +7,7 @@ import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Stats } from '../schema.ts';
 import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
+import { notStored, refused, refusedResult, warmingUp } from './refusals.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
 
@@ -49,22 +50,6 @@ function rowBytes(row: EventRow): number {
   return bytes;
 }
 
-function notStored(detail: string): DomainError {
-  return new DomainError('ingestion_failed', detail, { retryAfterSeconds: 1 });
-}
-
-/** Why a refused batch was not stored: the database's own failure (a held lock, a full disk, …) answers as every write does; else the writer's. */
-function refused(unavailable: string | undefined): DomainError {
-  if (unavailable === undefined) return notStored('the events were not stored; retry');
-  return new DomainError('database_unavailable', `the events were not stored: ${unavailable}`, { retryAfterSeconds: 1 });
-}
-
-/** Why a result was not answered: the database's own failure answers as every read does; anything else is a bug (500). */
-function refusedResult(error: string, unavailable: string | undefined): Error {
-  if (unavailable === undefined) return new Error(`the results could not be computed: ${error}`);
-  return new DomainError('database_unavailable', `the results could not be computed: ${unavailable}`, { retryAfterSeconds: 1 });
-}
-
 /**
  * The writer thread's V8 heap. Under ingestion most of what it allocates
  * lives a few seconds (queued rows, the index entries waiting for the next
@@ -81,10 +66,6 @@ const WRITER_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 
 
 /** How long after a writer thread died the next one starts. */
 const RESTART_AFTER_MS = 1000;
-
-function warmingUp(): DomainError {
-  return new DomainError('stats_warming_up', 'the statistics are being rebuilt after the start; retry shortly', { retryAfterSeconds: 1 });
-}
 
 /**
  * The server's side of the event writer thread: hands each request's rows
