@@ -9,7 +9,8 @@ function defaultText(setting: Setting): string {
 export function settingsTable(): string {
   const rows = (Object.entries(SETTINGS) as [Name, Setting][]).map(([name, setting]) => {
     const fallback = setting.default === undefined ? defaultText(setting) : `\`${setting.default}\``;
-    return `| \`--${name}\` | \`${setting.env}\` | ${fallback} | ${setting.help} |`;
+    const variables = setting.alsoEnv === undefined ? `\`${setting.env}\`` : `\`${setting.env}\`, else \`${setting.alsoEnv}\``;
+    return `| \`--${name}\` | ${variables} | ${fallback} | ${setting.help} |`;
   });
   return ['| flag | environment | default | meaning |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
@@ -39,7 +40,8 @@ function wrap(words: readonly string[], indent: number, start: string): string {
 function optionHelp(name: Name): string {
   const setting: Setting = SETTINGS[name];
   const flag = `  --${name}${setting.arg ? ` ${setting.arg}` : ''}`;
-  const text = `${setting.help.replaceAll('`', '')} (env ${setting.env}, default ${defaultText(setting)})`;
+  const variables = setting.alsoEnv === undefined ? setting.env : `${setting.env}, else ${setting.alsoEnv}`;
+  const text = `${setting.help.replaceAll('`', '')} (env ${variables}, default ${defaultText(setting)})`;
   const first = flag.length < HELP_INDENT - 1 ? flag.padEnd(HELP_INDENT) : `${flag}\n${' '.repeat(HELP_INDENT)}`;
   return wrap(text.split(' '), HELP_INDENT, first);
 }

@@ -7,11 +7,14 @@
  * over defaults and checks each value. Flags win over the environment.
  */
 import { parseInterval } from './backup/schedule.ts';
+import { type DatabaseTarget, describeTarget, isOtherUrl, redactUrl, targetOf } from './db/target.ts';
 import { isLevel, type Level } from './log.ts';
 
 export interface Setting {
   /** The variable that can set it instead of the flag. */
   env: string;
+  /** A second variable, read when `env` is unset: one hosting platforms set (DATABASE_URL). */
+  alsoEnv?: string;
   kind: 'string' | 'number' | 'integer' | 'boolean' | 'list' | 'duration' | 'level';
   /** The placeholder after the flag in the help text (`--port N`). */
   arg?: string;
@@ -38,10 +41,11 @@ export const SETTINGS = {
   host: { env: 'PAYWALLD_HOST', kind: 'string', arg: 'ADDR', default: '127.0.0.1', help: 'address to listen on; `0.0.0.0` listens on every interface' },
   db: {
     env: 'PAYWALLD_DB',
+    alsoEnv: 'DATABASE_URL',
     kind: 'string',
     arg: 'FILE',
     default: 'data/paywalld.db',
-    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode)',
+    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, which `serve` does not take yet (docs/scale-out.md)',
   },
   seed: {
     env: 'PAYWALLD_SEED',
@@ -159,8 +163,8 @@ type EnvConfig = Partial<Record<Name, string>>;
 export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const out: EnvConfig = {};
   for (const [name, setting] of Object.entries(SETTINGS) as [Name, Setting][]) {
-    const value = env[setting.env];
-    if (value !== undefined && value !== '') out[name] = value;
+    const value = [env[setting.env], setting.alsoEnv === undefined ? undefined : env[setting.alsoEnv]].find((text) => text !== undefined && text !== '');
+    if (value !== undefined) out[name] = value;
   }
   return out;
 }
@@ -206,8 +210,26 @@ export interface ServeConfig {
 
 export class ConfigError extends Error {}
 
+/**
+ * The database a command works on: the flag, else PAYWALLD_DB, else
+ * DATABASE_URL, else the default file. A `postgres://` URL is PostgreSQL; a
+ * URL of any other scheme is refused rather than taken for a file name.
+ */
+export function databaseTarget(flag: string | undefined, env: EnvConfig = readEnv()): DatabaseTarget {
+  const text = flag ?? env.db ?? SETTINGS.db.default;
+  if (isOtherUrl(text)) {
+    throw new ConfigError(`--db ${redactUrl(text)} is neither a SQLite file nor a postgres:// (or postgresql://) URL`);
+  }
+  return targetOf(text);
+}
+
+/** The SQLite file a command that works on SQLite only is given; a PostgreSQL URL is refused, its password redacted. */
 export function dbPath(flag: string | undefined, env: EnvConfig = readEnv()): string {
-  return flag ?? env.db ?? SETTINGS.db.default;
+  const target = databaseTarget(flag, env);
+  if (target.kind === 'postgres') {
+    throw new ConfigError(`this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/scale-out.md`);
+  }
+  return target.file;
 }
 
 /** The text of a setting: the flag, else the variable, else the default (undefined when there is none). */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
-import { settingsTable } from '../src/config-help.ts';
+import { ConfigError, databaseTarget, dbPath, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
+import { settingsHelp, settingsTable } from '../src/config-help.ts';
 
 test('defaults apply when neither flags nor environment say otherwise', () => {
   const config = serveConfig({}, {});
@@ -83,4 +83,42 @@ test('the systemd unit (deploy/paywalld.service) sets settings paywalld reads: k
   assert.equal(config.trustProxy, true);
   assert.equal(config.host, '127.0.0.1');
   assert.equal(config.dbPath, '/var/lib/paywalld/paywalld.db');
+});
+
+test('the database is --db, else PAYWALLD_DB, else DATABASE_URL, else the default file; postgres URLs name PostgreSQL', () => {
+  const url = 'postgres://paywalld:pw@db.internal:5432/paywalld';
+  assert.deepEqual(databaseTarget(undefined, readEnv({})), { kind: 'sqlite', file: 'data/paywalld.db' });
+  assert.deepEqual(databaseTarget(undefined, readEnv({ DATABASE_URL: url })), { kind: 'postgres', url });
+  assert.deepEqual(databaseTarget(undefined, readEnv({ DATABASE_URL: url, PAYWALLD_DB: 'p.db' })), { kind: 'sqlite', file: 'p.db' });
+  assert.deepEqual(databaseTarget('postgresql://h/d', readEnv({ DATABASE_URL: url, PAYWALLD_DB: 'p.db' })), { kind: 'postgres', url: 'postgresql://h/d' });
+  assert.deepEqual(databaseTarget('x.db', readEnv({ PAYWALLD_DB: url })), { kind: 'sqlite', file: 'x.db' });
+  assert.deepEqual(databaseTarget(undefined, readEnv({ PAYWALLD_DB: 'POSTGRES://h/d' })), { kind: 'postgres', url: 'POSTGRES://h/d' });
+  // An empty variable counts as unset, as for every setting.
+  assert.deepEqual(databaseTarget(undefined, readEnv({ PAYWALLD_DB: '', DATABASE_URL: url })), { kind: 'postgres', url });
+  assert.equal(serveConfig({}, readEnv({ DATABASE_URL: 'from-env.db' })).dbPath, 'from-env.db');
+});
+
+test('a URL of another scheme is refused, and a SQLite-only setting refuses PostgreSQL, neither showing the password', () => {
+  for (const [flag, env, message] of [
+    ['mysql://u:hunter2@h/d', {}, /--db mysql:\/\/u:\*\*\*@h\/d is neither a SQLite file nor a postgres:\/\//],
+    [undefined, { DATABASE_URL: 'postgress://u:hunter2@h/d' }, /neither a SQLite file/],
+  ] as const) {
+    assert.throws(
+      () => databaseTarget(flag, readEnv(env)),
+      (e) => e instanceof ConfigError && message.test(e.message) && !e.message.includes('hunter2'),
+    );
+  }
+  assert.throws(
+    () => dbPath(undefined, readEnv({ DATABASE_URL: 'postgres://u:hunter2@h/d?password=hunter2' })),
+    (e) => e instanceof ConfigError && e.message.includes('postgres://u:***@h/d?password=***') && !e.message.includes('hunter2'),
+  );
+  assert.throws(
+    () => serveConfig({ db: 'postgres://u:hunter2@h/d' }, {}),
+    (e) => e instanceof ConfigError && /SQLite database file only/.test(e.message) && !e.message.includes('hunter2'),
+  );
+});
+
+test('serve --help and the README name DATABASE_URL after PAYWALLD_DB', () => {
+  assert.match(settingsHelp(), /\(env PAYWALLD_DB, else DATABASE_URL,\s+default data\/paywalld\.db\)/);
+  assert.match(settingsTable(), /\| `--db` \| `PAYWALLD_DB`, else `DATABASE_URL` \|/);
 });

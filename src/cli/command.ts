@@ -19,7 +19,7 @@ export class UsageError extends Error {}
 
 export const DB_OPTION = { db: { type: 'string' } } as const;
 const { db } = SETTINGS;
-export const DB_HELP = `  --db FILE     the SQLite database file (env ${db.env}, default ${db.default})`;
+export const DB_HELP = `  --db FILE     the SQLite database file (env ${db.env}, else ${db.alsoEnv}, default ${db.default})`;
 
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
 import { DatabaseInUseError } from '../db/owner.ts';
+import { redactUrls } from '../db/target.ts';
 import { versionReport } from '../runtime/versions.ts';
 import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
@@ -64,15 +65,16 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    // A message may quote a postgres:// URL (the driver's, a command's): never with its password.
     if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`paywalld ${name}: ${error.message}\nRun "paywalld ${name} --help" for usage.\n`);
+      process.stderr.write(`paywalld ${name}: ${redactUrls(error.message)}\nRun "paywalld ${name} --help" for usage.\n`);
       return 2;
     }
     if (error instanceof DomainError || error instanceof SchemaTooNewError || error instanceof DatabaseInUseError) {
-      process.stderr.write(`paywalld ${name}: ${error.message}\n`);
+      process.stderr.write(`paywalld ${name}: ${redactUrls(error.message)}\n`);
       return 1;
     }
-    process.stderr.write(`paywalld ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`paywalld ${name}: ${redactUrls(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
 }
