@@ -1,12 +1,18 @@
 /**
  * Choosing the database on the command line: --db, PAYWALLD_DB, DATABASE_URL
  * in that order, a postgres:// URL naming PostgreSQL, and its password shown
- * nowhere: not in errors, not in --help.
+ * nowhere: not in errors, not in --help, not in backup's pg_dump advice
+ * (which is run here against a real PostgreSQL).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { migratePostgres } from '../../src/db/postgres/migrate.ts';
 import { runCli } from '../helpers/cli.ts';
+import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
+import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const SECRET = 'hunter2-s3cret';
@@ -69,4 +75,27 @@ test('--help never shows the database URL of the environment', (t) => {
   }
   const help = runCli(['serve', '--help'], { cwd });
   assert.match(help.stdout, /env PAYWALLD_DB, else DATABASE_URL/);
+});
+
+test('backup on PostgreSQL answers exit 2 with a pg_dump command that works, the password left out', needs(POSTGRES), async (t) => {
+  const { url, cluster } = await postgresDatabase(t);
+  await migratePostgres(testPool(t, url));
+  const cwd = tempDir(t);
+  const withPassword = url.replace('postgres://postgres@', `postgres://postgres:${SECRET}@`);
+  const result = runCli(['backup', 'before-upgrade.dump', '--db', withPassword], { cwd, env: CLEAN });
+  assert.equal(result.status, 2, result.stderr);
+  assert.equal(result.stdout, '');
+  assert.ok(!result.stderr.includes(SECRET), result.stderr);
+  assert.match(result.stderr, /PostgreSQL is backed up with pg_dump or your provider's backups/);
+  assert.match(result.stderr, /PGPASSWORD or ~\/\.pgpass/);
+  const command = /^ {2}(pg_dump .*)$/m.exec(result.stderr)?.[1];
+  assert.equal(command, `pg_dump --format=custom --file='before-upgrade.dump' 'postgres://postgres@${cluster.host}:${cluster.port}/${url.split('/').at(-1)}'`);
+
+  // The advice, pasted into a shell with the PostgreSQL client on PATH, makes a dump pg_restore reads.
+  const bin = POSTGRES.find()!;
+  const run = spawnSync('bash', ['-c', command!], { cwd, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  assert.equal(run.status, 0, run.stderr);
+  const listing = spawnSync(path.join(bin, 'pg_restore'), ['--list', path.join(cwd, 'before-upgrade.dump')], { encoding: 'utf8' });
+  assert.equal(listing.status, 0, listing.stderr);
+  for (const table of ['projects', 'api_keys', 'paywall_revisions', 'events', 'purchases']) assert.match(listing.stdout, new RegExp(`TABLE public ${table} `));
 });
