@@ -12,6 +12,7 @@ import { fallbackCommand } from './fallback.ts';
 import { integrationsCommand } from './integrations.ts';
 import { keysCommand } from './keys.ts';
 import { migrateCommand } from './migrate.ts';
+import { migrateToCommand } from './migrate-to.ts';
 import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
@@ -24,6 +25,7 @@ const commands: Command[] = [
   integrationsCommand,
   backupCommand,
   migrateCommand,
+  migrateToCommand,
   validateCommand,
   exportCommand,
   planCommand,

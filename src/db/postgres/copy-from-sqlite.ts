@@ -1,0 +1,149 @@
+/**
+ * `paywalld migrate-to`: a SQLite database copied into an empty PostgreSQL
+ * one in a single transaction (docs/scale-out.md, "Moving a SQLite database
+ * to PostgreSQL"). What is copied is the data; what the SQLite event writer
+ * derives from it is rebuilt on the other side.
+ */
+import type { Database } from '../database.ts';
+import type { Sql } from './connection.ts';
+
+/** The tables copied, parents before the tables whose foreign keys name them. */
+export const COPIED_TABLES = [
+  'projects',
+  'api_keys',
+  'products',
+  'paywalls',
+  'paywall_revisions',
+  'paywall_phases',
+  'events',
+  'purchases',
+  'user_links',
+  'user_tokens',
+  'integrations',
+  'integration_customers',
+] as const;
+
+/**
+ * Tables of the SQLite schema not copied, and why: the versions and the
+ * generation counter belong to the target; the rest is the SQLite event
+ * writer's derived state (checkpoint, indexes, the user dictionary and
+ * user_token_progress, a position in it), rebuilt from the events.
+ */
+export const SQLITE_TABLES_LEFT = [
+  'schema_migrations',
+  'config_generation',
+  'user_token_progress',
+  'event_checkpoint',
+  'event_projects',
+  'event_dedup',
+  'event_time_index',
+  'event_users',
+  'event_day_sets',
+  'event_experiment_segments',
+  'event_experiment_chunks',
+] as const;
+
+/** Tables of the PostgreSQL schema not filled from SQLite: its own versions and counter, and the token progress, which starts over. */
+export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress'] as const;
+
+/** Tables with an identity column, whose sequence must continue past the copied values. */
+const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { events: 'seq', purchases: 'seq' };
+
+/** PostgreSQL takes at most 65,535 parameters per statement. */
+const MAX_PARAMETERS = 65_000;
+const MAX_ROWS_PER_INSERT = 5_000;
+
+export class TargetNotEmptyError extends Error {
+  constructor(readonly tables: string[]) {
+    super(`the PostgreSQL database already holds data (in ${tables.join(', ')}); migrate-to copies only into an empty database, and wrote nothing`);
+    this.name = 'TargetNotEmptyError';
+  }
+}
+
+type Queryable = Pick<Sql, 'unsafe'>;
+
+/** The copied tables that hold at least one row in the target (of those it has: an older schema lacks some). */
+export async function tablesWithRows(sql: Queryable): Promise<string[]> {
+  const found: string[] = [];
+  for (const table of COPIED_TABLES) {
+    const [exists] = await sql.unsafe<{ present: boolean }[]>('SELECT to_regclass($1) IS NOT NULL AS present', [table]);
+    if (!exists?.present) continue;
+    const [row] = await sql.unsafe<{ present: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS present`);
+    if (row?.present) found.push(table);
+  }
+  return found;
+}
+
+async function postgresColumns(sql: Queryable, table: string): Promise<string[]> {
+  const rows = await sql.unsafe<{ column_name: string }[]>(
+    'SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position',
+    [table],
+  );
+  return rows.map((row) => row.column_name);
+}
+
+function sqliteColumns(db: Database, table: string): string[] {
+  return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name);
+}
+
+export type CopyCounts = [table: string, rows: number][];
+
+/**
+ * Copies every table of COPIED_TABLES from `db` into `sql`'s database, in
+ * one transaction: first every copied table is locked (no instance writes
+ * meanwhile) and found empty, else TargetNotEmptyError and nothing written;
+ * then each table in multi-row INSERTs, the identity sequences set past the
+ * copied values, and each table's count checked against the source's.
+ * The source is read in one read transaction: a consistent snapshot.
+ */
+export async function copySqliteToPostgres(db: Database, sql: Sql): Promise<CopyCounts> {
+  db.exec('BEGIN');
+  try {
+    return await sql.begin(async (tx) => {
+      // A large events table takes longer than a request's statement timeout.
+      await tx.unsafe('SET LOCAL statement_timeout = 0');
+      await tx.unsafe(`LOCK TABLE ${COPIED_TABLES.join(', ')} IN EXCLUSIVE MODE`);
+      const occupied = await tablesWithRows(tx);
+      if (occupied.length > 0) throw new TargetNotEmptyError(occupied);
+      const counts: CopyCounts = [];
+      for (const table of COPIED_TABLES) counts.push([table, await copyTable(db, tx, table)]);
+      return counts;
+    });
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+async function copyTable(db: Database, tx: Queryable, table: (typeof COPIED_TABLES)[number]): Promise<number> {
+  const columns = await postgresColumns(tx, table);
+  const present = new Set(sqliteColumns(db, table));
+  const missing = columns.filter((column) => !present.has(column));
+  if (missing.length > 0) throw new Error(`the SQLite table ${table} lacks the column(s) ${missing.join(', ')} PostgreSQL has: the two schemas differ`);
+  const perInsert = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columns.length));
+  const names = columns.map((column) => `"${column}"`).join(', ');
+  const rows = db.prepare(`SELECT ${names} FROM ${table}`).raw();
+  let batch: unknown[][] = [];
+  let copied = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const placeholders = batch.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(', ')})`).join(', ');
+    await tx.unsafe(`INSERT INTO ${table} (${names}) VALUES ${placeholders}`, batch.flat() as never[]);
+    copied += batch.length;
+    batch = [];
+  };
+  for (const row of rows.iterate() as Iterable<unknown[]>) {
+    batch.push(row);
+    if (batch.length === perInsert) await flush();
+  }
+  await flush();
+  const identity = IDENTITY_COLUMNS[table];
+  if (identity !== undefined) {
+    await tx.unsafe(`SELECT setval(pg_get_serial_sequence('${table}', '${identity}'), (SELECT coalesce(max(${identity}), 0) + 1 FROM ${table}), false)`);
+  }
+  const [source] = db.prepare(`SELECT count(*) FROM ${table}`).raw().all() as [number][];
+  const [target] = await tx.unsafe<{ count: number }[]>(`SELECT count(*)::bigint AS count FROM ${table}`);
+  if (source?.[0] !== copied || target?.count !== copied) {
+    throw new Error(`copying ${table}: ${source?.[0]} rows in SQLite, ${copied} sent, ${target?.count} in PostgreSQL`);
+  }
+  return copied;
+}
