@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { migratePostgres } from '../../src/db/postgres/migrate.ts';
+import { currentPostgresVersion, migratePostgres } from '../../src/db/postgres/migrate.ts';
+import { postgresMigrations } from '../../src/db/postgres/migrations/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
@@ -99,3 +100,23 @@ test('backup on PostgreSQL answers exit 2 with a pg_dump command that works, the
   assert.equal(listing.status, 0, listing.stderr);
   for (const table of ['projects', 'api_keys', 'paywall_revisions', 'events', 'purchases']) assert.match(listing.stdout, new RegExp(`TABLE public ${table} `));
 });
+
+test(
+  'migrate on PostgreSQL applies every migration, then finds it up to date; an unreachable server exits 1 without the password',
+  needs(POSTGRES),
+  async (t) => {
+    const { url } = await postgresDatabase(t);
+    const known = postgresMigrations.at(-1)!.version;
+    const first = runCli(['migrate'], { env: { PAYWALLD_DB: '', DATABASE_URL: url } });
+    assert.equal(first.status, 0, first.stderr);
+    assert.deepEqual(first.stdout.trim().split('\n'), [...postgresMigrations.map((m) => `applied ${m.version} ${m.name}`), `schema version ${known}`]);
+    assert.equal(await currentPostgresVersion(testPool(t, url)), known);
+    const again = runCli(['migrate', '--db', url], { env: CLEAN });
+    assert.equal(again.stdout, `schema version ${known} (up to date)\n`);
+
+    const unreachable = runCli(['migrate', '--db', URL_WITH_PASSWORD], { env: CLEAN });
+    assert.equal(unreachable.status, 1);
+    assert.match(unreachable.stderr, /^paywalld migrate: .*ECONNREFUSED/);
+    assert.ok(!unreachable.stderr.includes(SECRET));
+  },
+);
