@@ -70,6 +70,8 @@ async function buildSqliteDatabase(t: Parameters<typeof tempDir>[0]): Promise<{ 
     user_id: i % 2 === 0 ? 'alice' : 'anon-1',
     variant_id: i % 3 === 0 ? 'control' : 'treatment',
     ...(i % 4 === 3 ? { product_id: 'pro_annual', revenue: 9.99, currency: 'EUR', properties: { 'nested é': [1, 'two'] } } : {}),
+    // What COPY's text format escapes: backslashes, tabs and line ends (JSON keeps them escaped, the backslash stays).
+    ...(i === 0 ? { user_id: 'tab\there\\n\nline\r', properties: { path: 'C:\\dir\\new' } } : {}),
   }));
   assert.equal((await ingest(server.url, keys.sdk, { events })).accepted, 40);
   await post(`${server.url}/api/purchases`, keys.secret, {
@@ -158,6 +160,7 @@ test('migrate-to copies every table of a SQLite database built through the serve
     assert.ok(printed[table]! > 0, `${table} has rows`);
   }
   assert.equal(printed.paywall_revisions, 2);
+  assert.equal(db.prepare(`SELECT count(*) FROM events WHERE user_id = 'tab\there\\n\nline\r'`).pluck().get(), 1);
   assert.equal(printed.events, 40);
   assert.equal(printed.api_keys, 3);
 

@@ -4,6 +4,8 @@
  * to PostgreSQL"). What is copied is the data; what the SQLite event writer
  * derives from it is rebuilt on the other side.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Database } from '../database.ts';
 import type { Sql } from './connection.ts';
 
@@ -49,9 +51,18 @@ export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', '
 /** Tables with an identity column, whose sequence must continue past the copied values. */
 const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { events: 'seq', purchases: 'seq' };
 
-/** PostgreSQL takes at most 65,535 parameters per statement. */
-const MAX_PARAMETERS = 65_000;
-const MAX_ROWS_PER_INSERT = 5_000;
+/** What COPY is sent in: big enough that a chunk costs little, small enough to keep memory flat. */
+const CHUNK_CHARACTERS = 256 * 1024;
+
+/** A value in COPY's text format: \N for NULL, text with its backslashes, tabs and line ends escaped. */
+function copyText(value: unknown): string {
+  if (value === null) return '\\N';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!);
+  throw new Error(`a ${typeof value} cannot be copied: the copied tables hold numbers and text only`);
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 export class TargetNotEmptyError extends Error {
   constructor(readonly tables: string[]) {
@@ -92,7 +103,7 @@ export type CopyCounts = [table: string, rows: number][];
  * Copies every table of COPIED_TABLES from `db` into `sql`'s database, in
  * one transaction: first every copied table is locked (no instance writes
  * meanwhile) and found empty, else TargetNotEmptyError and nothing written;
- * then each table in multi-row INSERTs, the identity sequences set past the
+ * then each table with COPY, the identity sequences set past the
  * copied values, and each table's count checked against the source's.
  * The source is read in one read transaction: a consistent snapshot.
  */
@@ -119,23 +130,23 @@ async function copyTable(db: Database, tx: Queryable, table: (typeof COPIED_TABL
   const present = new Set(sqliteColumns(db, table));
   const missing = columns.filter((column) => !present.has(column));
   if (missing.length > 0) throw new Error(`the SQLite table ${table} lacks the column(s) ${missing.join(', ')} PostgreSQL has: the two schemas differ`);
-  const perInsert = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columns.length));
   const names = columns.map((column) => `"${column}"`).join(', ');
-  const rows = db.prepare(`SELECT ${names} FROM ${table}`).raw();
-  let batch: unknown[][] = [];
   let copied = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const placeholders = batch.map((_, row) => `(${columns.map((__, column) => `$${row * columns.length + column + 1}`).join(', ')})`).join(', ');
-    await tx.unsafe(`INSERT INTO ${table} (${names}) VALUES ${placeholders}`, batch.flat() as never[]);
-    copied += batch.length;
-    batch = [];
-  };
-  for (const row of rows.iterate() as Iterable<unknown[]>) {
-    batch.push(row);
-    if (batch.length === perInsert) await flush();
+  const rows = db.prepare(`SELECT ${names} FROM ${table}`).raw();
+  // COPY's text format, a chunk of rows at a time: one round trip for the table, and no parameter limit.
+  async function* lines(): AsyncGenerator<string> {
+    let chunk = '';
+    for (const row of rows.iterate() as Iterable<unknown[]>) {
+      chunk += `${row.map(copyText).join('\t')}\n`;
+      copied++;
+      if (chunk.length >= CHUNK_CHARACTERS) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk !== '') yield chunk;
   }
-  await flush();
+  await pipeline(Readable.from(lines()), await tx.unsafe(`COPY ${table} (${names}) FROM STDIN`).writable());
   const identity = IDENTITY_COLUMNS[table];
   if (identity !== undefined) {
     await tx.unsafe(`SELECT setval(pg_get_serial_sequence('${table}', '${identity}'), (SELECT coalesce(max(${identity}), 0) + 1 FROM ${table}), false)`);
