@@ -8,8 +8,8 @@ import { readDirectory } from './directory.ts';
 import { PLAN_OPTIONS_HELP } from './plan.ts';
 
 const help = `Usage:
-  paywalld apply DIR (--server URL | --db FILE [--project ID]) [--publish] [--prune] [--force]
-  paywalld apply DIR --plan FILE [--server URL | --db FILE [--project ID]]
+  paywalld apply DIR (--server URL | --db FILE|URL [--project ID]) [--publish] [--prune] [--force]
+  paywalld apply DIR --plan FILE [--server URL | --db FILE|URL [--project ID]]
 
 Makes the target match the directory: creates and changes products, writes a
 new revision of each paywall whose document differs, and with --publish makes

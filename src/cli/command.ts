@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { dbPath, SETTINGS } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { openSqliteStorage } from '../db/sqlite-storage.ts';
+import { databaseTarget, SETTINGS } from '../config.ts';
+import { openStorage } from '../db/open-storage.ts';
 import type { Storage } from '../db/storage.ts';
 
 export interface Command {
@@ -20,6 +18,9 @@ export class UsageError extends Error {}
 export const DB_OPTION = { db: { type: 'string' } } as const;
 const { db } = SETTINGS;
 export const DB_HELP = `  --db FILE     the SQLite database file (env ${db.env}, else ${db.alsoEnv}, default ${db.default})`;
+/** For the commands that take PostgreSQL too (docs/scale-out.md, "Choosing PostgreSQL"). */
+export const DB_OR_URL_HELP = `  --db FILE|URL the SQLite database file, or a postgres:// URL (env ${db.env},
+                else ${db.alsoEnv}, default ${db.default})`;
 
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
@@ -27,15 +28,6 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: s
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-/**
- * The database file a command works on, which must exist: a mistyped --db
- * would otherwise create an empty database and answer as if it were the real
- * one (no projects, no keys). Only serve, migrate and projects create make one.
- */
-export function existingDbPath(dbFlag: string | undefined): string {
-  return requireExistingDatabase(dbPath(dbFlag));
 }
 
 /** `file`, when it exists; a usage error (exit 2) saying so when it does not. */
@@ -47,18 +39,16 @@ export function requireExistingDatabase(file: string): string {
 }
 
 /**
- * Opens the storage a command works on, bringing the database's schema up to
- * date first. It must exist unless `create` (the commands that may start a database).
+ * Opens the storage a command works on (a SQLite file or PostgreSQL),
+ * bringing its schema up to date first. A file must exist unless `create`
+ * (serve, migrate and projects create may start a database): a mistyped
+ * --db would otherwise create an empty database and answer as if it were
+ * the real one (no projects, no keys).
  */
-export function openForCommand(dbFlag: string | undefined, options: { create?: boolean } = {}): Storage {
-  const db = openDatabase(options.create ? dbPath(dbFlag) : existingDbPath(dbFlag));
-  try {
-    migrate(db);
-    return openSqliteStorage(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+export async function openForCommand(dbFlag: string | undefined, options: { create?: boolean } = {}): Promise<Storage> {
+  const target = databaseTarget(dbFlag);
+  if (target.kind === 'sqlite' && !options.create) requireExistingDatabase(target.file);
+  return await openStorage(target);
 }
 
 export function print(line: string): void {

@@ -1,16 +1,15 @@
 /**
  * The target of export, plan and apply: a server (--server URL with a secret
- * key from --key or PAYWALLD_KEY) or a database file (--db FILE, which must
- * exist, and --project when it holds more than one project).
+ * key from --key or PAYWALLD_KEY) or a database (--db FILE, which must exist,
+ * or a postgres:// URL, and --project when it holds more than one project).
  */
-import { readEnv } from '../config.ts';
+import { databaseTarget, readEnv } from '../config.ts';
 import type { ConfigBackend } from '../config-dir/backend.ts';
 import { HttpBackend } from '../config-dir/http-backend.ts';
 import { StoreBackend } from '../config-dir/store-backend.ts';
 import { configurationServices } from '../context.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { openSqliteStorage } from '../db/sqlite-storage.ts';
+import { openStorage } from '../db/open-storage.ts';
+import { describeTarget, redactUrl } from '../db/target.ts';
 import { Logger } from '../log.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import { requireExistingDatabase, UsageError } from './command.ts';
@@ -26,8 +25,9 @@ export const TARGET_HELP = `Target (one of):
   --server URL    a running server (env PAYWALLD_SERVER), with a secret key:
   --key KEY       the project's secret key; prefer the env PAYWALLD_KEY, which
                   other users of the machine cannot see in the process list
-  --db FILE       a database file, which must exist (env PAYWALLD_DB); safe
-                  while a server runs on it, which serves the change within a second
+  --db FILE|URL   a database file, which must exist, or a postgres:// URL
+                  (env PAYWALLD_DB, else DATABASE_URL); safe while servers
+                  run on it, which serve the change within a second
   --project ID    with --db: the project (needed when the file holds several)`;
 
 interface TargetFlags {
@@ -71,23 +71,20 @@ export async function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = pr
     return { backend: new HttpBackend(server, key), source: { server }, close: async () => {} };
   }
   if (flags.key !== undefined) throw new UsageError('--key goes with --server');
-  const file = flags.db ?? readEnv(env).db;
-  if (file === undefined) throw new UsageError('needs a target: --server URL (with PAYWALLD_KEY) or --db FILE');
-  if (file === ':memory:') throw new UsageError('--db :memory: is only for serve: a command of its own would see an empty database');
-  const db = openDatabase(requireExistingDatabase(file), { mustExist: true });
-  try {
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  const storage = openSqliteStorage(db);
+  const text = flags.db ?? readEnv(env).db;
+  if (text === undefined) throw new UsageError('needs a target: --server URL (with PAYWALLD_KEY) or --db FILE|URL');
+  if (text === ':memory:') throw new UsageError('--db :memory: is only for serve: a command of its own would see an empty database');
+  const database = databaseTarget(text);
+  if (database.kind === 'sqlite') requireExistingDatabase(database.file);
+  const file = describeTarget(database);
+  const storage = await openStorage(database);
   try {
     const services = await configurationServices(storage, new Logger('error'));
     const projectId = await projectOf(services.projects, flags.project, file);
     return {
       backend: new StoreBackend(storage, projectId, services, `${file} (project ${projectId})`),
-      source: { db: file, project: projectId },
+      // A saved plan records where it applies, never a password: PGPASSWORD gives it again.
+      source: { db: database.kind === 'sqlite' ? database.file : redactUrl(database.url, ''), project: projectId },
       close: () => storage.close(),
     };
   } catch (error) {

@@ -4,7 +4,7 @@ import { type Command, parse, print, UsageError } from './command.ts';
 import { openTarget, TARGET_HELP, TARGET_OPTIONS } from './config-target.ts';
 
 const help = `Usage:
-  paywalld export DIR (--server URL | --db FILE [--project ID])
+  paywalld export DIR (--server URL | --db FILE|URL [--project ID])
 
 Writes the project's configuration into DIR: products.json, one
 paywalls/<id>.json per paywall that is not archived (its newest revision,

@@ -1,18 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configurationServices } from '../context.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { openSqliteStorage } from '../db/sqlite-storage.ts';
-import type { Storage } from '../db/storage.ts';
 import { Logger } from '../log.ts';
 import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
 import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
 import type { ProjectStore } from '../projects/store.ts';
-import { type Command, DB_HELP, DB_OPTION, existingDbPath, parse, print, UsageError } from './command.ts';
+import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
-  paywalld fallback --out FILE [--project ID] [--paywall ID]... [--db FILE]
+  paywalld fallback --out FILE [--project ID] [--paywall ID]... [--db FILE|URL]
 
 Writes the offline fallback bundle an app ships in its binary: for each live
 paywall, its default variant's tree in every locale it has, its products with
@@ -25,7 +21,7 @@ Options:
   --project ID  the project (see: paywalld projects list); needed when the database has several
   --paywall ID  a paywall to include (repeat it); default: every live paywall of the project.
                 A named paywall that is not live is an error, and nothing is written
-${DB_HELP}`;
+${DB_OR_URL_HELP}`;
 
 /** The project to bundle: the one named, or the only one there is. */
 async function pickProject(projects: ProjectStore, named: string | undefined): Promise<string> {
@@ -68,11 +64,8 @@ export const fallbackCommand: Command = {
     if (positionals.length !== 0) throw new UsageError('fallback takes no positional arguments');
     if (!values.out) throw new UsageError('fallback needs --out FILE');
     const out = path.resolve(values.out);
-    const db = openDatabase(existingDbPath(values.db), { mustExist: true });
-    let storage: Storage | undefined;
+    const storage = await openForCommand(values.db);
     try {
-      migrate(db);
-      storage = openSqliteStorage(db);
       const services = await configurationServices(storage, new Logger('error', { sink: (text) => process.stderr.write(text) }));
       const projectId = await pickProject(services.projects, values.project);
       const live = services.paywalls;
@@ -85,8 +78,7 @@ export const fallbackCommand: Command = {
       print(`Wrote ${bundle.paywalls.map((p) => `${p.paywall_id} (revision ${p.revision})`).join(', ')} to ${out}`);
       return 0;
     } finally {
-      if (storage) await storage.close();
-      else db.close();
+      await storage.close();
     }
   },
 };

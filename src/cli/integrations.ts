@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
-import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
+import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
-  paywalld integrations set PROVIDER --project ID --config FILE [--json] [--db FILE]
-  paywalld integrations show PROVIDER --project ID [--json] [--db FILE]
+  paywalld integrations set PROVIDER --project ID --config FILE [--json] [--db FILE|URL]
+  paywalld integrations show PROVIDER --project ID [--json] [--db FILE|URL]
 
 Configures a store connector (stripe, revenuecat, app-store) of a project, as
 PUT /api/integrations/PROVIDER does; the store then sends its notifications to
@@ -20,7 +20,7 @@ Options:
   --project ID   the project (see: paywalld projects list)
   --config FILE  the provider's configuration as JSON; - reads standard input
   --json         print JSON instead of text
-${DB_HELP}`;
+${DB_OR_URL_HELP}`;
 
 export const integrationsCommand: Command = {
   name: 'integrations',
@@ -48,7 +48,7 @@ export const integrationsCommand: Command = {
         throw new UsageError('the --config file is not JSON');
       }
     }
-    const storage = openForCommand(values.db);
+    const storage = await openForCommand(values.db);
     try {
       if (!(await storage.projects.get(values.project))) {
         process.stderr.write(`paywalld: no project with id ${values.project}\n`);

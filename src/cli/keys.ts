@@ -1,11 +1,11 @@
 import { SCOPES, type Scope } from '../keys/key.ts';
 import { keyInfo } from '../keys/store.ts';
-import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
+import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
-  paywalld keys create --project ID --scope sdk|secret [--json] [--db FILE]
-  paywalld keys list --project ID [--json] [--db FILE]
-  paywalld keys revoke KEY_ID [--json] [--db FILE]
+  paywalld keys create --project ID --scope sdk|secret [--json] [--db FILE|URL]
+  paywalld keys list --project ID [--json] [--db FILE|URL]
+  paywalld keys revoke KEY_ID [--json] [--db FILE|URL]
 
 sdk keys ship inside apps and may only resolve paywalls and send events;
 secret keys also manage the project. A new key is printed once. A revoked
@@ -15,7 +15,7 @@ Options:
   --project ID  the project (see: paywalld projects list)
   --scope S     sdk or secret
   --json        print JSON instead of text
-${DB_HELP}`;
+${DB_OR_URL_HELP}`;
 
 export const keysCommand: Command = {
   name: 'keys',
@@ -41,7 +41,7 @@ export const keysCommand: Command = {
     if (sub !== 'revoke' && !values.project) throw new UsageError(`keys ${sub} needs --project ID`);
     if (sub === 'create' && !SCOPES.includes(values.scope as Scope)) throw new UsageError('keys create needs --scope sdk or --scope secret');
 
-    const storage = openForCommand(values.db);
+    const storage = await openForCommand(values.db);
     try {
       const keys = storage.keys;
       if (sub === 'revoke') {

@@ -11,7 +11,7 @@ export const PLAN_OPTIONS_HELP = `  --publish       make the applied paywalls li
                   (unless a live paywall still puts them in a slot)`;
 
 const help = `Usage:
-  paywalld plan DIR (--server URL | --db FILE [--project ID]) [--publish] [--prune] [--out FILE]
+  paywalld plan DIR (--server URL | --db FILE|URL [--project ID]) [--publish] [--prune] [--out FILE]
 
 Shows what "paywalld apply DIR" would do, changing nothing: the products and
 paywalls it would create, change (with a diff), publish, archive or delete,

@@ -1,15 +1,15 @@
-import { type Command, DB_HELP, DB_OPTION, openForCommand, parse, print, UsageError } from './command.ts';
+import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
-  paywalld projects create NAME [--json] [--db FILE]
-  paywalld projects list [--json] [--db FILE]
+  paywalld projects create NAME [--json] [--db FILE|URL]
+  paywalld projects list [--json] [--db FILE|URL]
 
 create makes a project with one sdk key and one secret key and prints both
 once: they are stored only as hashes and cannot be shown again.
 
 Options:
   --json        print JSON instead of text
-${DB_HELP}`;
+${DB_OR_URL_HELP}`;
 
 export const projectsCommand: Command = {
   name: 'projects',
@@ -24,7 +24,7 @@ export const projectsCommand: Command = {
     const [sub, ...rest] = positionals;
     if (sub === 'create') {
       if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');
-      const storage = openForCommand(values.db, { create: true });
+      const storage = await openForCommand(values.db, { create: true });
       try {
         const created = await storage.projects.create(rest[0]!);
         if (values.json) print(JSON.stringify(created));
@@ -41,7 +41,7 @@ export const projectsCommand: Command = {
     }
     if (sub === 'list') {
       if (rest.length !== 0) throw new UsageError('projects list takes no arguments');
-      const storage = openForCommand(values.db);
+      const storage = await openForCommand(values.db);
       try {
         const projects = await storage.projects.list();
         if (values.json) print(JSON.stringify({ projects }));

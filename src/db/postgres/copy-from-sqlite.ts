@@ -97,7 +97,7 @@ function sqliteColumns(db: Database, table: string): string[] {
   return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name);
 }
 
-export type CopyCounts = [table: string, rows: number][];
+type CopyCounts = [table: string, rows: number][];
 
 /**
  * Copies every table of COPIED_TABLES from `db` into `sql`'s database, in
