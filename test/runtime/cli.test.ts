@@ -68,7 +68,7 @@ test('every command that serves no HTTP runs from a dist/ that holds no uWS addo
   await cli('fallback', '--out', path.join(dir, 'fallback.json'), ...project);
   assert.ok(JSON.parse(fs.readFileSync(path.join(dir, 'fallback.json'), 'utf8')));
   assert.match(await cli('--version'), /^paywalld /);
-  for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate', 'validate', 'export', 'plan', 'apply', 'fallback']) {
+  for (const command of ['serve', 'projects', 'keys', 'backup', 'migrate', 'migrate-to', 'validate', 'export', 'plan', 'apply', 'fallback']) {
     assert.match(await cli(command, '--help'), new RegExp(`Usage:\\n  paywalld ${command}`), command);
   }
   assert.match(await cli('--help'), /Commands:\n {2}serve/);
