@@ -38,6 +38,7 @@ export const migrateToCommand: Command = {
     if (positionals.length !== 1 || !isPostgresUrl(positionals[0]!)) throw new UsageError('migrate-to takes one postgres:// (or postgresql://) URL');
     if (values.from === undefined) throw new UsageError('migrate-to needs --from FILE, the SQLite database to copy');
     if (isPostgresUrl(values.from)) throw new UsageError('--from is the SQLite database file to copy, not a URL');
+    if (values.from === ':memory:') throw new UsageError('--from :memory: is an empty database of its own: name the file to copy');
     const url = positionals[0]!;
     const file = requireExistingDatabase(values.from);
     // Held while copying: a serve started meanwhile on FILE would take events the copy misses.

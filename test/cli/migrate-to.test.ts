@@ -208,6 +208,8 @@ test('migrate-to refuses a source at an older schema and wrong arguments, writin
     [['migrate-to', '--from', old], /one postgres:\/\/ \(or postgresql:\/\/\) URL/],
     [['migrate-to', path.join(dir, 'x.db'), '--from', old], /one postgres:\/\//],
     [['migrate-to', url], /needs --from FILE/],
+    [['migrate-to', url, '--from', ':memory:'], /--from :memory: is an empty database/],
+    [['migrate-to', url, '--from', url], /--from is the SQLite database file to copy, not a URL/],
     [['migrate-to', url, '--from', path.join(dir, 'missing.db')], /missing\.db does not exist/],
   ] as const) {
     const result = runCli([...args], { env: CLEAN });
