@@ -3,7 +3,7 @@
  * (src/db/postgres/watch.ts): a change committed through one connection
  * reaches another's onChange through LISTEN within 1 s; with the listening
  * connection terminated, the periodic check still sees changes, and LISTEN
- * comes back by itself.
+ * comes back by itself, also after PostgreSQL restarts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -91,4 +91,22 @@ test('with its listening connection terminated, the periodic check sees a change
   await until(() => listened === 2, 'a change heard through the new LISTEN', 1000);
   await until(() => checked === 2, 'and by the other instance');
   await Promise.all([stopChecking(), stopListening()]);
+});
+
+test('after PostgreSQL restarts, LISTEN comes back by itself and hears the next change', needs(POSTGRES), async (t) => {
+  const { url, name, cluster } = await postgresDatabase(t);
+  const writer = testPool(t, url, 1);
+  await migratePostgres(writer);
+  await writer`INSERT INTO projects (id, name, created_at) VALUES ('p', 'P', 1)`;
+  let listened = 0;
+  const stop = await watchPostgresConfigChanges(testPool(t, url, 1), { checkEveryMs: NEVER, onChange: () => listened++ });
+  t.after(() => (cluster.running ? undefined : cluster.start()));
+
+  cluster.stop('fast');
+  cluster.start();
+  // The writer's pool reconnects on its next query (the first may fail on the old connection); the listener on its own.
+  await until(async () => (await listenerPids(writer, name).catch(() => [])).length === 1, 'the listener back after the restart', 30_000);
+  await changeConfiguration(writer);
+  await until(() => listened === 1, 'a change heard through the new LISTEN', 1000);
+  await stop();
 });
