@@ -7,7 +7,8 @@
  * over defaults and checks each value. Flags win over the environment.
  */
 import { parseInterval } from './backup/schedule.ts';
-import { type DatabaseTarget, describeTarget, isOtherUrl, redactUrl, targetOf } from './db/target.ts';
+import { ConfigError } from './config-error.ts';
+import { type DatabaseTarget, parseTarget, sqliteFileOf } from './db/target.ts';
 import { isLevel, type Level } from './log.ts';
 
 export interface Setting {
@@ -208,28 +209,14 @@ export interface ServeConfig {
   keysFile: string | undefined;
 }
 
-export class ConfigError extends Error {}
-
-/**
- * The database a command works on: the flag, else PAYWALLD_DB, else
- * DATABASE_URL, else the default file. A `postgres://` URL is PostgreSQL; a
- * URL of any other scheme is refused rather than taken for a file name.
- */
+/** The database a command works on: the flag, else PAYWALLD_DB, else DATABASE_URL, else the default file. */
 export function databaseTarget(flag: string | undefined, env: EnvConfig = readEnv()): DatabaseTarget {
-  const text = flag ?? env.db ?? SETTINGS.db.default;
-  if (isOtherUrl(text)) {
-    throw new ConfigError(`--db ${redactUrl(text)} is neither a SQLite file nor a postgres:// (or postgresql://) URL`);
-  }
-  return targetOf(text);
+  return parseTarget(flag ?? env.db ?? SETTINGS.db.default);
 }
 
-/** The SQLite file a command that works on SQLite only is given; a PostgreSQL URL is refused, its password redacted. */
+/** The SQLite file of a command that works on SQLite only. */
 export function dbPath(flag: string | undefined, env: EnvConfig = readEnv()): string {
-  const target = databaseTarget(flag, env);
-  if (target.kind === 'postgres') {
-    throw new ConfigError(`this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/scale-out.md`);
-  }
-  return target.file;
+  return sqliteFileOf(databaseTarget(flag, env));
 }
 
 /** The text of a setting: the flag, else the variable, else the default (undefined when there is none). */

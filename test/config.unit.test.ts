@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, databaseTarget, dbPath, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
+import { databaseTarget, dbPath, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
+import { ConfigError } from '../src/config-error.ts';
 import { settingsHelp, settingsTable } from '../src/config-help.ts';
 
 test('defaults apply when neither flags nor environment say otherwise', () => {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 import { SchemaTooNewError } from '../db/migrate.ts';
 import { DatabaseInUseError } from '../db/owner.ts';
 import { redactUrls } from '../db/target.ts';

@@ -4,6 +4,8 @@
  * may carry a password, in its user part or as a `password` parameter: it is
  * shown only through `redactUrl`, never as given (logs, errors, --help).
  */
+import { ConfigError } from '../config-error.ts';
+
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 const POSTGRES_URL = /^postgres(?:ql)?:\/\//i;
@@ -21,6 +23,18 @@ export function isOtherUrl(text: string): boolean {
 
 export function targetOf(text: string): DatabaseTarget {
   return isPostgresUrl(text) ? { kind: 'postgres', url: text } : { kind: 'sqlite', file: text };
+}
+
+/** The target `--db` (or its variables) names; a URL of another scheme is refused rather than taken for a file name. */
+export function parseTarget(text: string): DatabaseTarget {
+  if (isOtherUrl(text)) throw new ConfigError(`--db ${redactUrl(text)} is neither a SQLite file nor a postgres:// (or postgresql://) URL`);
+  return targetOf(text);
+}
+
+/** The file of a SQLite target; a PostgreSQL one is refused, its password redacted, for a command that works on SQLite only. */
+export function sqliteFileOf(target: DatabaseTarget): string {
+  if (target.kind === 'sqlite') return target.file;
+  throw new ConfigError(`this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/scale-out.md`);
 }
 
 /** Query parameters libpq and the driver read a secret from. */

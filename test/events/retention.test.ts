@@ -1,7 +1,8 @@
 /** serve --retention-days: raw events received too long ago are deleted; the statistics stay. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, serveConfig } from '../../src/config.ts';
+import { serveConfig } from '../../src/config.ts';
+import { ConfigError } from '../../src/config-error.ts';
 import { exported, fetchStats, ingest, openTestDb } from '../helpers/events.ts';
 import { metric } from '../helpers/metrics.ts';
 import { restartServer, serverOn, startTestServer } from '../helpers/server.ts';
