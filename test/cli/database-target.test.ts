@@ -21,7 +21,7 @@ const URL_WITH_PASSWORD = `postgres://paywalld:${SECRET}@127.0.0.1:1/paywalld?ss
 /** Variables a developer's shell may hold that would change what these commands open. */
 const CLEAN = { PAYWALLD_DB: '', DATABASE_URL: '' };
 
-test('a PostgreSQL URL from any source reaches PostgreSQL, and serve (SQLite only so far) refuses it; no output shows its password', (t) => {
+test('a PostgreSQL URL from any source reaches PostgreSQL, and serve (SQLite only so far) refuses it; no output shows its password', async (t) => {
   const cwd = tempDir(t);
   const sources: { args: string[]; env: NodeJS.ProcessEnv }[] = [
     { args: ['--db', URL_WITH_PASSWORD], env: CLEAN },
@@ -29,14 +29,14 @@ test('a PostgreSQL URL from any source reaches PostgreSQL, and serve (SQLite onl
     { args: [], env: { ...CLEAN, DATABASE_URL: URL_WITH_PASSWORD } },
   ];
   for (const { args, env } of sources) {
-    const serve = runCli(['serve', '--port', '0', ...args], { cwd, env });
+    const serve = await runCli(['serve', '--port', '0', ...args], { cwd, env });
     assert.equal(serve.status, 2, `serve ${args.join(' ')}: ${serve.stderr}`);
     assert.match(
       serve.stderr,
       /SQLite database file only, and --db names PostgreSQL \(postgres:\/\/paywalld:\*\*\*@127\.0\.0\.1:1\/paywalld\?sslmode=disable&password=\*\*\*\)/,
     );
     // Nothing listens on port 1: the command tried PostgreSQL, not a file.
-    const keys = runCli(['keys', 'list', '--project', 'p', ...args], { cwd, env });
+    const keys = await runCli(['keys', 'list', '--project', 'p', ...args], { cwd, env });
     assert.equal(keys.status, 1, `keys list ${args.join(' ')}: ${keys.stderr}`);
     assert.match(keys.stderr, /ECONNREFUSED/);
     for (const result of [serve, keys]) assert.ok(!(result.stdout + result.stderr).includes(SECRET), result.stderr);
@@ -44,13 +44,13 @@ test('a PostgreSQL URL from any source reaches PostgreSQL, and serve (SQLite onl
   assert.deepEqual(fs.readdirSync(cwd), [], 'no file was created for the URL');
 });
 
-test('--db wins over PAYWALLD_DB, which wins over DATABASE_URL; a URL of another scheme is refused', (t) => {
+test('--db wins over PAYWALLD_DB, which wins over DATABASE_URL; a URL of another scheme is refused', async (t) => {
   const cwd = tempDir(t);
-  const flagged = runCli(['migrate', '--db', 'flag.db'], { cwd, env: { PAYWALLD_DB: URL_WITH_PASSWORD, DATABASE_URL: URL_WITH_PASSWORD } });
+  const flagged = await runCli(['migrate', '--db', 'flag.db'], { cwd, env: { PAYWALLD_DB: URL_WITH_PASSWORD, DATABASE_URL: URL_WITH_PASSWORD } });
   assert.equal(flagged.status, 0, flagged.stderr);
-  const fromVariable = runCli(['migrate'], { cwd, env: { PAYWALLD_DB: 'variable.db', DATABASE_URL: URL_WITH_PASSWORD } });
+  const fromVariable = await runCli(['migrate'], { cwd, env: { PAYWALLD_DB: 'variable.db', DATABASE_URL: URL_WITH_PASSWORD } });
   assert.equal(fromVariable.status, 0, fromVariable.stderr);
-  const fromDatabaseUrl = runCli(['migrate'], { cwd, env: { PAYWALLD_DB: '', DATABASE_URL: 'database-url.db' } });
+  const fromDatabaseUrl = await runCli(['migrate'], { cwd, env: { PAYWALLD_DB: '', DATABASE_URL: 'database-url.db' } });
   assert.equal(fromDatabaseUrl.status, 0, fromDatabaseUrl.stderr);
   assert.deepEqual(
     fs
@@ -60,20 +60,20 @@ test('--db wins over PAYWALLD_DB, which wins over DATABASE_URL; a URL of another
     ['database-url.db', 'flag.db', 'variable.db'],
   );
 
-  const other = runCli(['migrate'], { cwd, env: { PAYWALLD_DB: '', DATABASE_URL: `mysql://root:${SECRET}@h/d` } });
+  const other = await runCli(['migrate'], { cwd, env: { PAYWALLD_DB: '', DATABASE_URL: `mysql://root:${SECRET}@h/d` } });
   assert.equal(other.status, 2);
   assert.match(other.stderr, /--db mysql:\/\/root:\*\*\*@h\/d is neither a SQLite file nor a postgres:\/\//);
   assert.ok(!other.stderr.includes(SECRET));
 });
 
-test('--help never shows the database URL of the environment', (t) => {
+test('--help never shows the database URL of the environment', async (t) => {
   const cwd = tempDir(t);
   for (const command of [['serve', '--help'], ['backup', '--help'], ['keys', '--help'], ['--help']]) {
-    const result = runCli(command, { cwd, env: { PAYWALLD_DB: URL_WITH_PASSWORD, DATABASE_URL: URL_WITH_PASSWORD } });
+    const result = await runCli(command, { cwd, env: { PAYWALLD_DB: URL_WITH_PASSWORD, DATABASE_URL: URL_WITH_PASSWORD } });
     assert.equal(result.status, 0, result.stderr);
     assert.ok(!(result.stdout + result.stderr).includes(SECRET), command.join(' '));
   }
-  const help = runCli(['serve', '--help'], { cwd });
+  const help = await runCli(['serve', '--help'], { cwd });
   assert.match(help.stdout, /env PAYWALLD_DB, else DATABASE_URL/);
 });
 
@@ -82,7 +82,7 @@ test('backup on PostgreSQL answers exit 2 with a pg_dump command that works, the
   await migratePostgres(testPool(t, url));
   const cwd = tempDir(t);
   const withPassword = url.replace('postgres://postgres@', `postgres://postgres:${SECRET}@`);
-  const result = runCli(['backup', 'before-upgrade.dump', '--db', withPassword], { cwd, env: CLEAN });
+  const result = await runCli(['backup', 'before-upgrade.dump', '--db', withPassword], { cwd, env: CLEAN });
   assert.equal(result.status, 2, result.stderr);
   assert.equal(result.stdout, '');
   assert.ok(!result.stderr.includes(SECRET), result.stderr);
@@ -106,14 +106,14 @@ test(
   async (t) => {
     const { url } = await postgresDatabase(t);
     const known = postgresMigrations.at(-1)!.version;
-    const first = runCli(['migrate'], { env: { PAYWALLD_DB: '', DATABASE_URL: url } });
+    const first = await runCli(['migrate'], { env: { PAYWALLD_DB: '', DATABASE_URL: url } });
     assert.equal(first.status, 0, first.stderr);
     assert.deepEqual(first.stdout.trim().split('\n'), [...postgresMigrations.map((m) => `applied ${m.version} ${m.name}`), `schema version ${known}`]);
     assert.equal(await currentPostgresVersion(testPool(t, url)), known);
-    const again = runCli(['migrate', '--db', url], { env: CLEAN });
+    const again = await runCli(['migrate', '--db', url], { env: CLEAN });
     assert.equal(again.stdout, `schema version ${known} (up to date)\n`);
 
-    const unreachable = runCli(['migrate', '--db', URL_WITH_PASSWORD], { env: CLEAN });
+    const unreachable = await runCli(['migrate', '--db', URL_WITH_PASSWORD], { env: CLEAN });
     assert.equal(unreachable.status, 1);
     assert.match(unreachable.stderr, /^paywalld migrate: .*ECONNREFUSED/);
     assert.ok(!unreachable.stderr.includes(SECRET));

@@ -52,9 +52,9 @@ async function buildSqliteDatabase(t: Parameters<typeof tempDir>[0]): Promise<{ 
   const { project, keys } = JSON.parse(fs.readFileSync(keysFile, 'utf8'));
   const client = api({ url: server.url, keys });
 
-  const extra = runCli(['keys', 'create', '--project', project.id, '--scope', 'sdk', '--json', '--db', file], { env: CLEAN });
+  const extra = await runCli(['keys', 'create', '--project', project.id, '--scope', 'sdk', '--json', '--db', file], { env: CLEAN });
   assert.equal(extra.status, 0, extra.stderr);
-  assert.equal(runCli(['keys', 'revoke', JSON.parse(extra.stdout).id, '--db', file], { env: CLEAN }).status, 0);
+  assert.equal((await runCli(['keys', 'revoke', JSON.parse(extra.stdout).id, '--db', file], { env: CLEAN })).status, 0);
   await client.putProduct('pro_annual', { name: 'Pro Annual', store_ids: { app_store: 'com.acme.pro.annual', stripe: 'price_annual' } });
   await client.putPaywall('onboarding', paywall([50, 50]));
   await client.publish('onboarding');
@@ -128,7 +128,7 @@ test('migrate-to copies every table of a SQLite database built through the serve
   const target = url.replace('postgres://postgres@', `postgres://postgres:${SECRET}@`);
 
   // While serve runs on the file, it is refused: the copy would miss what serve takes meanwhile.
-  const busy = runCli(['migrate-to', target, '--from', source.file], { env: CLEAN });
+  const busy = await runCli(['migrate-to', target, '--from', source.file], { env: CLEAN });
   assert.equal(busy.status, 1, busy.stderr);
   assert.match(busy.stderr, /in use by another paywalld serve \(pid \d+\)/);
   source.check();
@@ -136,7 +136,7 @@ test('migrate-to copies every table of a SQLite database built through the serve
   const sql = testPool(t, url);
   assert.deepEqual(await postgresTables(sql), [], 'nothing was written while refused');
 
-  const result = runCli(['migrate-to', target, '--from', source.file], { env: CLEAN });
+  const result = await runCli(['migrate-to', target, '--from', source.file], { env: CLEAN });
   assert.equal(result.status, 0, result.stderr);
   assert.ok(!(result.stdout + result.stderr).includes(SECRET));
   const printed = Object.fromEntries([...result.stdout.matchAll(/^(\w+) +(\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
@@ -172,7 +172,7 @@ test('migrate-to copies every table of a SQLite database built through the serve
   await sql`DELETE FROM events WHERE seq = ${event!.seq}`;
 
   const generation = (await sql<{ generation: number }[]>`SELECT generation FROM config_generation`)[0]!.generation;
-  const again = runCli(['migrate-to', target, '--from', source.file], { env: CLEAN });
+  const again = await runCli(['migrate-to', target, '--from', source.file], { env: CLEAN });
   assert.equal(again.status, 1);
   assert.match(
     again.stderr,
@@ -195,7 +195,7 @@ test('migrate-to refuses a source at an older schema and wrong arguments, writin
   db.close();
   const known = migrations.at(-1)!.version;
 
-  const refused = runCli(['migrate-to', url, '--from', old], { env: CLEAN });
+  const refused = await runCli(['migrate-to', url, '--from', old], { env: CLEAN });
   assert.equal(refused.status, 1);
   assert.equal(
     refused.stderr,
@@ -212,7 +212,7 @@ test('migrate-to refuses a source at an older schema and wrong arguments, writin
     [['migrate-to', url, '--from', url], /--from is the SQLite database file to copy, not a URL/],
     [['migrate-to', url, '--from', path.join(dir, 'missing.db')], /missing\.db does not exist/],
   ] as const) {
-    const result = runCli([...args], { env: CLEAN });
+    const result = await runCli([...args], { env: CLEAN });
     assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
     assert.match(result.stderr, message);
   }
@@ -224,7 +224,7 @@ test('migrate-to refuses a source at an older schema and wrong arguments, writin
   const current = openDatabase(upToDate);
   migrate(current);
   current.close();
-  const copied = runCli(['migrate-to', url, '--from', upToDate], { env: CLEAN });
+  const copied = await runCli(['migrate-to', url, '--from', upToDate], { env: CLEAN });
   assert.equal(copied.status, 0, copied.stderr);
   assert.match(copied.stdout, /^projects +0$/m);
 });

@@ -46,39 +46,39 @@ test('projects, keys, integrations, apply, plan, export and fallback on PostgreS
     // apply leaves a sync record in the directory: each backend gets a copy of its own.
     const example = exampleCopy(t);
     /** Runs a command on this backend; its output is compared with the other backend's unless `compare` is false. */
-    const cli = (args: string[], compare = true) => {
-      const text = ok(runCli([...args, '--db', db], { env: CLEAN, cwd: dir }), `${kind}: ${args.join(' ')}`);
+    const cli = async (args: string[], compare = true) => {
+      const text = ok(await runCli([...args, '--db', db], { env: CLEAN, cwd: dir }), `${kind}: ${args.join(' ')}`);
       if (compare) out.push(comparable(text).replaceAll(`-${kind}`, '-KIND').replaceAll(example, 'EXAMPLE'));
       return text;
     };
-    const created = JSON.parse(cli(['projects', 'create', 'demo', '--json']));
+    const created = JSON.parse(await cli(['projects', 'create', 'demo', '--json']));
     const project = created.project.id as string;
-    cli(['projects', 'list']);
-    const key = JSON.parse(cli(['keys', 'create', '--project', project, '--scope', 'secret', '--json']));
-    cli(['keys', 'revoke', key.id]);
+    await cli(['projects', 'list']);
+    const key = JSON.parse(await cli(['keys', 'create', '--project', project, '--scope', 'secret', '--json']));
+    await cli(['keys', 'revoke', key.id]);
     // Listed by creation time, then id: keys made in the same millisecond come in the order of their random ids.
-    const listed = JSON.parse(cli(['keys', 'list', '--project', project, '--json'], false)).keys as unknown[];
+    const listed = JSON.parse(await cli(['keys', 'list', '--project', project, '--json'], false)).keys as unknown[];
     out.push(
       listed
         .map((entry) => comparable(JSON.stringify(entry)))
         .sort()
         .join('\n'),
     );
-    cli(['integrations', 'set', 'revenuecat', '--project', project, '--config', config, '--json']);
-    cli(['integrations', 'show', 'revenuecat', '--project', project, '--json']);
-    cli(['plan', example, '--publish']);
-    cli(['apply', example, '--publish']);
-    cli(['plan', example, '--publish']);
+    await cli(['integrations', 'set', 'revenuecat', '--project', project, '--config', config, '--json']);
+    await cli(['integrations', 'show', 'revenuecat', '--project', project, '--json']);
+    await cli(['plan', example, '--publish']);
+    await cli(['apply', example, '--publish']);
+    await cli(['plan', example, '--publish']);
     const exported = path.join(dir, `export-${kind}`);
-    cli(['export', exported]);
+    await cli(['export', exported]);
     out.push(JSON.stringify(snapshotFiles(exported)));
     const bundle = path.join(dir, `fallback-${kind}.json`);
-    cli(['fallback', '--out', bundle]);
+    await cli(['fallback', '--out', bundle]);
     out.push(comparable(fs.readFileSync(bundle, 'utf8')));
 
     // A saved plan records the target without its password.
     const saved = path.join(dir, `plan-${kind}.json`);
-    cli(['plan', example, '--out', saved]);
+    await cli(['plan', example, '--out', saved]);
     assert.ok(!fs.readFileSync(saved, 'utf8').includes(SECRET));
   }
   assert.equal(outputs.postgres!.length, outputs.sqlite!.length);
@@ -90,10 +90,10 @@ test('projects, keys, integrations, apply, plan, export and fallback on PostgreS
 
 test('on PostgreSQL a missing project is refused as on SQLite, and an unreachable server is exit 1 without the password', needs(POSTGRES), async (t) => {
   const { url } = await postgresDatabase(t);
-  const refused = runCli(['keys', 'list', '--project', 'prj_nothere', '--db', url], { env: CLEAN });
+  const refused = await runCli(['keys', 'list', '--project', 'prj_nothere', '--db', url], { env: CLEAN });
   assert.equal(refused.status, 1, refused.stderr);
   assert.match(refused.stderr, /prj_nothere/);
-  const unreachable = runCli(['projects', 'list', '--db', `postgres://u:${SECRET}@127.0.0.1:1/x`], { env: CLEAN });
+  const unreachable = await runCli(['projects', 'list', '--db', `postgres://u:${SECRET}@127.0.0.1:1/x`], { env: CLEAN });
   assert.equal(unreachable.status, 1);
   assert.match(unreachable.stderr, /ECONNREFUSED/);
   assert.ok(!unreachable.stderr.includes(SECRET));
