@@ -45,8 +45,12 @@ export const SQLITE_TABLES_LEFT = [
   'event_experiment_chunks',
 ] as const;
 
-/** Tables of the PostgreSQL schema not filled from SQLite: its own versions and counter, and the token progress, which starts over. */
-export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress'] as const;
+/**
+ * Tables of the PostgreSQL schema not filled from SQLite: its own versions
+ * and counter, the token progress, which starts over, and the checkpoints
+ * of the derived state, which the first instance builds from the events.
+ */
+export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints'] as const;
 
 /** Tables with an identity column, whose sequence must continue past the copied values. */
 const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { events: 'seq', purchases: 'seq' };
