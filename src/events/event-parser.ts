@@ -11,6 +11,7 @@
  * events).
  */
 import * as v from 'valibot';
+import { isStorableText } from '../shared/text.ts';
 import { type Event, EventSchema, MAX_PROPERTIES_BYTES, MAX_REVENUE, nestsWithinLimit } from './schema.ts';
 import { isEpochTime, toMillis } from './time.ts';
 
@@ -34,7 +35,7 @@ function requirementOf<T>(key: keyof Entries, type: string): T {
 const TYPE = requirementOf<RegExp>('type', 'regex');
 const PAYWALL = requirementOf<RegExp>('paywall_id', 'regex');
 const CURRENCY = requirementOf<RegExp>('currency', 'regex');
-/** The optional text fields and their longest length (UTF-16 units, as valibot's maxLength counts). */
+/** The optional text fields and their longest length (UTF-16 units, as valibot's maxLength counts); each also storable text (src/shared/text.ts). */
 const TEXTS = (['id', 'user_id', 'variant_id', 'product_id', 'audience'] as const).map((key) => [key, requirementOf<number>(key, 'max_length')] as const);
 const KNOWN = new Set(Object.keys(EventSchema.entries));
 
@@ -52,7 +53,8 @@ export function fastEvent(input: unknown): Event | undefined {
   for (const [key, max] of TEXTS) {
     if (!(key in event)) continue;
     const value = event[key];
-    if (value !== null && value !== undefined && (typeof value !== 'string' || value.length < 1 || value.length > max)) return undefined;
+    if (value !== null && value !== undefined && (typeof value !== 'string' || value.length < 1 || value.length > max || !isStorableText(value)))
+      return undefined;
     output[key] = value;
   }
   if ('revenue' in event) {

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { ID_PATTERN } from '../shared/id-pattern.ts';
+import { storableText } from '../shared/text.ts';
 import { isEpochMillis, isEpochTime, parseInstant, toMillis } from './time.ts';
 
 /** The most events one request may carry; more is a 413 (too_many_events). */
@@ -50,7 +51,7 @@ const EVENT_TYPE = /^[a-z][a-z0-9_]{0,63}$/;
 const TS_RULE = 'must be a positive integer: seconds below 10^11, milliseconds from 10^11 to below 10^14';
 
 function text(max: number) {
-  return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+  return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`), storableText());
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {

@@ -16,11 +16,15 @@ const RUNS = 20_000;
 /** Text within its limits, in characters of 1 to 4 UTF-8 bytes (a surrogate pair counts 2 towards the limit). */
 const validText = (max: number) =>
   fc.oneof(fc.string({ minLength: 1, maxLength: max }), fc.string({ minLength: 1, maxLength: Math.floor(max / 2), unit: 'binary' }));
-/** Text around its limits. */
+/** UTF-16 units no stored text may hold alone: NUL and each kind of surrogate; a pair of them may still form a well-formed character. */
+const unstorableUnit = fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\ude00');
+/** Text around its limits, and text holding NUL or lone surrogates (or surrogates that happen to pair up). */
 const edgeText = (max: number) =>
   fc.oneof(
     fc.constantFrom('', 'a', 'x'.repeat(max), 'x'.repeat(max + 1), 'é'.repeat(max), '😀'.repeat(Math.floor(max / 2)), '😀'.repeat(Math.ceil((max + 1) / 2))),
+    fc.constantFrom('\u0000', 'a\u0000b', 'a\ud800b', '\udc00', '\ud83d', '😀\ud800', '\ude00\ud83d', `${'x'.repeat(max - 1)}\u0000`),
     fc.string({ maxLength: max + 2, unit: 'binary' }),
+    fc.string({ minLength: 1, maxLength: 8, unit: fc.oneof(unstorableUnit, fc.constantFrom('a', 'é', '😀')) }),
   );
 const junk = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.constant([]), fc.constant({}), fc.string({ maxLength: 4 }));
 /** A field's value: mostly valid, sometimes at or past a limit, of the wrong kind, null, or left out (undefined drops the key). */

@@ -36,6 +36,32 @@ test('per-event failures do not sink the batch: accepted + duplicates + rejected
   assert.deepEqual((await exported(url, keys.secret)).map((e) => e.id).sort(), ['ok-1', 'ok-2']);
 });
 
+test('invalid_event: stored text holding NUL or a lone surrogate is refused by index, the rest of the batch stored', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const events = [
+    event({ id: 'ok-1', user_id: 'u1' }),
+    event({ id: 'nul', user_id: 'nul\u0000user' }),
+    event({ id: 'ok-2', user_id: 'smile \ud83d\ude00' }),
+    event({ id: 'lone\ud800surrogate', user_id: 'u3' }),
+    event({ id: 'ok-3', variant_id: 'v', audience: 'a', product_id: 'p' }),
+    event({ id: 'ok-4', audience: 'low\udc00first' }),
+  ];
+  const result = await ingest(url, keys.sdk, { events });
+  assert.equal(result.accepted, 3);
+  assert.deepEqual(
+    result.rejected.map((r) => [r.index, r.code, r.message]),
+    [
+      [1, 'invalid_event', 'user_id must be well-formed Unicode text without NUL (U+0000) or a lone surrogate'],
+      [3, 'invalid_event', 'id must be well-formed Unicode text without NUL (U+0000) or a lone surrogate'],
+      [5, 'invalid_event', 'audience must be well-formed Unicode text without NUL (U+0000) or a lone surrogate'],
+    ],
+  );
+  const stored = await exported(url, keys.secret);
+  assert.deepEqual(stored.map((e) => e.id).sort(), ['ok-1', 'ok-2', 'ok-3']);
+  // A well-formed pair is text like any other, kept as sent.
+  assert.equal(stored.find((e) => e.id === 'ok-2')?.user_id, 'smile \ud83d\ude00');
+});
+
 test('invalid_event: the wrong shape, named by field, never echoing the input', async (t) => {
   const { url, keys } = await startTestServer(t);
   const secret = 'do-not-echo-me';

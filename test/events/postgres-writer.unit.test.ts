@@ -14,6 +14,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
 import { exportEvents } from '../../src/events/export.ts';
+import { parseEnvelope, prepareBatch } from '../../src/events/ingest.ts';
 import { exportPostgresEvents } from '../../src/events/postgres-export.ts';
 import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
@@ -275,10 +276,47 @@ test('retention runs on one instance at a time, and moves when its leader goes',
   await until(() => instances.filter((candidate) => candidate !== leader && leads(candidate)).length === 1, 'one instance to lead after the cut', 45_000);
 });
 
-test('a request PostgreSQL refuses (a NUL character) fails alone, not the other requests of its group commit', needs(POSTGRES), async (t) => {
+test('a NUL character or a lone surrogate is refused by index before PostgreSQL sees it; the rest of the batch is stored', needs(POSTGRES), async (t) => {
   const url = await postgresUrl(t);
   const { writer } = instance(t, url);
   await ready(writer);
+  const receivedAt = Date.now();
+  const good = (id: string, user_id: string) => ({ type: 'screen_impression', paywall_id: PAYWALL, ts: receivedAt, id, user_id, variant_id: 'control' });
+  // Through JSON, as the server receives them: the escapes come back as NUL and a lone surrogate.
+  const batch = JSON.parse(
+    JSON.stringify({ events: [good('ok-1', 'u1'), good('nul', 'nul\u0000user'), good('ok-2', 'smile \ud83d\ude00'), good('lone\ud800', 'u3')] }),
+  ) as unknown;
+  // The project is the key's and every event names its variant: the directory is never asked.
+  const paywalls = { projectsWithPaywall: () => [PROJECT], isLive: () => true, variantFor: () => undefined };
+  const prepared = prepareBatch(parseEnvelope(batch), { projectId: PROJECT, receivedAt, paywalls });
+  assert.deepEqual(
+    prepared.rejected.map(({ index, code }) => [index, code]),
+    [
+      [1, 'invalid_event'],
+      [3, 'invalid_event'],
+    ],
+  );
+  assert.deepEqual(await writer.write(prepared.rows), { inserted: 2, refused: [] });
+  let exported = '';
+  for await (const chunk of exportPostgresEvents(testPool(t, url), { projectId: PROJECT, paywallId: undefined, from: 0, to: Number.MAX_SAFE_INTEGER }))
+    exported += chunk;
+  assert.deepEqual(
+    exported
+      .trim()
+      .split('\n')
+      .map((line) => [JSON.parse(line).id, JSON.parse(line).user_id]),
+    [
+      ['ok-1', 'u1'],
+      ['ok-2', 'smile \ud83d\ude00'],
+    ],
+  );
+});
+
+test('a request PostgreSQL refuses fails alone, not the other requests of its group commit', needs(POSTGRES), async (t) => {
+  const url = await postgresUrl(t);
+  const { writer } = instance(t, url);
+  await ready(writer);
+  // The edge refuses a NUL (above); written to the thread directly, it is a statement PostgreSQL refuses, as any other could be.
   // Posted in the same turn of the event loop: they reach the thread together and form one group.
   const [good, bad, other] = await Promise.allSettled([
     writer.write([event(1)]),

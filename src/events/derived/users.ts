@@ -10,8 +10,11 @@
  * start at offsets[ordinal], and an open-addressing hash table of ordinals
  * finds an id. About 30 bytes per user of 11 characters, where a Map of
  * strings took about 60 (and one heap object each for the collector to
- * trace). Ids are compared as UTF-8, as SQLite stores them: an id with a lone
- * surrogate is the same user live and after a rebuild from the raw events.
+ * trace). Ids are compared as UTF-8, as the databases store them. An id
+ * with a lone surrogate would not be the same user live and after a rebuild
+ * (better-sqlite3 and PostgreSQL store U+FFFD in its place, one or three of
+ * them depending on the path, where the encoder here keeps one): the edge
+ * refuses such ids, and NUL, before they get here (src/shared/text.ts).
  */
 
 /** Starting sizes: a project with a few users costs a few kilobytes. */

@@ -216,7 +216,8 @@ export class PostgresWriterThread {
   /**
    * Commits a group of requests in one transaction. When it fails for
    * another reason than the database's (a value PostgreSQL refuses, such as
-   * a NUL character in a text), each request is committed alone, so that
+   * a NUL character in a text, which the edge refuses before it gets here:
+   * src/shared/text.ts), each request is committed alone, so that
    * one request's rows do not fail the others'.
    */
   private async commit(group: QueuedWrite[]): Promise<void> {
