@@ -1,7 +1,14 @@
 import * as v from 'valibot';
+import { storableText } from '../shared/text.ts';
 
 function id(what: string) {
-  return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), v.description(what));
+  return v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(256, 'must be at most 256 characters'),
+    storableText(),
+    v.description(what),
+  );
 }
 
 /** POST /api/sdk/identify. */

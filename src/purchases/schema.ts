@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { MAX_REVENUE } from '../events/schema.ts';
 import { isEpochTime, toMillis } from '../events/time.ts';
+import { storableText } from '../shared/text.ts';
 
 /** The most records one request may carry; more is a 413 (too_many_purchases). */
 export const MAX_PURCHASES_PER_REQUEST = 1000;
@@ -32,7 +33,7 @@ const CURRENCY = /^[A-Z]{3}$/;
 const PAYWALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function text(max: number) {
-  return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`));
+  return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`), storableText());
 }
 
 /** One record of POST /api/purchases. Optional fields may also be sent as null. */

@@ -62,6 +62,20 @@ test('bad bodies are refused with validation_failed and link nothing; a key is r
   assert.equal((await server.ctx.identity.links(projectId)).size, 0);
 });
 
+test('an id holding a lone surrogate or NUL is refused with validation_failed at its pointer; a surrogate pair is kept', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const rule = 'must be well-formed Unicode text without NUL (U+0000) or a lone surrogate';
+  const lone = await problem(await identify(url, keys.sdk, { anonymous_id: 'anon', user_id: 'a\ud800b' }), 422, 'validation_failed');
+  assert.deepEqual(lone.errors, [{ path: '/user_id', message: rule }]);
+  const nul = await problem(await identify(url, keys.sdk, { anonymous_id: 'anon\u0000', user_id: 'alice' }), 422, 'validation_failed');
+  assert.deepEqual(
+    nul.errors.map((error: { path: string }) => error.path),
+    ['/anonymous_id'],
+  );
+  assert.equal((await server.ctx.identity.links(projectId)).size, 0);
+  assert.equal((await (await identify(url, keys.sdk, { anonymous_id: 'anon', user_id: 'smile \ud83d\ude00' })).json()).user_id, 'smile \ud83d\ude00');
+});
+
 test('every user identify names is known by its appAccountToken (UUID v5, checked against Python uuid.uuid5)', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
   await identify(url, keys.sdk, { anonymous_id: 'anon-9', user_id: 'user-1' });

@@ -89,6 +89,39 @@ test('each bad record is rejected by index with a reason, and the others are sto
   );
 });
 
+test('a record whose stored text holds NUL or a lone surrogate is refused by index, the others stored', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const rule = 'must be well-formed Unicode text without NUL (U+0000) or a lone surrogate';
+  const response = await send(url, keys.secret, {
+    purchases: [
+      purchase('ok-1'),
+      purchase('nul', { user_id: 'nul\u0000user' }),
+      purchase('lone\ud800id'),
+      purchase('ok-2', { user_id: 'smile \ud83d\ude00' }),
+      purchase('store', { product_id: null, store: 'app_store', store_product_id: 'com.x\udfff' }),
+      purchase('original', { original_transaction_id: '\u0000' }),
+    ],
+  });
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), {
+    accepted: 2,
+    duplicates: 0,
+    rejected: [
+      { index: 1, code: 'invalid_purchase', message: `user_id ${rule}` },
+      { index: 2, code: 'invalid_purchase', message: `id ${rule}` },
+      { index: 4, code: 'invalid_purchase', message: `store_product_id ${rule}` },
+      { index: 5, code: 'invalid_purchase', message: `original_transaction_id ${rule}` },
+    ],
+  });
+  assert.deepEqual(
+    (await server.ctx.purchases.list(projectId)).map((p) => [p.id, p.userId]),
+    [
+      ['ok-1', 'u1'],
+      ['ok-2', 'smile \ud83d\ude00'],
+    ],
+  );
+});
+
 test('whole-request errors store nothing', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
   await problem(await send(url, keys.secret, { purchases: [] }), 400, 'invalid_purchases');
