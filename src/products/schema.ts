@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { IdSchema } from '../shared/id.ts';
+import { storableText } from '../shared/text.ts';
 
 const StoreProductIdSchema = v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(255));
 
@@ -15,7 +16,7 @@ export type StoreIds = v.InferOutput<typeof StoreIdsSchema>;
 /** The body of PUT /api/products/{id}; the id comes from the path and may be repeated in the body. */
 export const ProductWriteSchema = v.strictObject({
   id: v.optional(IdSchema),
-  name: v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(200)),
+  name: v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(200), storableText()),
   store_ids: v.optional(StoreIdsSchema, () => ({})),
 });
 export type ProductWrite = v.InferOutput<typeof ProductWriteSchema>;

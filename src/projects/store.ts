@@ -3,6 +3,7 @@
  * (sqlite-store.ts; CONTRIBUTING.md, "The storage seam"): each method is
  * one transaction.
  */
+import { isStorableText } from '../shared/text.ts';
 
 export interface Project {
   id: string;
@@ -17,9 +18,10 @@ export interface CreatedProject {
 
 const NAME = /^\S(.{0,98}\S)?$/u;
 
-/** Refuses a name the store must not hold: 1 to 100 characters, no space at either end. */
+/** Refuses a name the store must not hold: 1 to 100 characters, no space at either end, well-formed text without NUL. */
 export function requireProjectName(name: string): void {
   if (!NAME.test(name)) throw new Error('a project name is 1 to 100 characters and does not start or end with a space');
+  if (!isStorableText(name)) throw new Error('a project name must be well-formed Unicode text without NUL (U+0000) or a lone surrogate');
 }
 
 export interface ProjectStore {

@@ -491,6 +491,17 @@ describe('errors', () => {
     assert.deepEqual(errorPaths(doc), ['/variants/2/weight', '/variants/10/weight']);
   });
 
+  test('a name holding NUL or a lone surrogate is refused (the name is stored in a text column); a surrogate pair is kept', () => {
+    for (const name of ['nul\u0000name', 'lone\ud800', '\udc00first']) {
+      const doc = example();
+      doc.name = name;
+      assert.deepEqual(errorsOf(doc), [{ path: '/name', message: 'must be well-formed Unicode text without NUL (U+0000) or a lone surrogate' }]);
+    }
+    const doc = example();
+    doc.name = 'smile \ud83d\ude00';
+    assert.equal(validatePaywall(doc, deps).ok, true);
+  });
+
   test('never echo the values of the input', () => {
     const secret = 'SECRET-VALUE-1234';
     const doc = example();

@@ -44,6 +44,16 @@ test('an invalid product is a 422 with the path of each problem', async (t) => {
   assert.equal((await client.request('GET', '/api/products/pro_annual')).status, 404);
 });
 
+test('a product name holding NUL or a lone surrogate is a 422 at /name; a surrogate pair is kept', async (t) => {
+  const client = api(await startTestServer(t));
+  for (const name of ['nul\u0000name', 'lone\ud800']) {
+    const body = await problem(await client.request('PUT', '/api/products/pro', { body: { name } }), 422, 'validation_failed');
+    assert.deepEqual(body.errors, [{ path: '/name', message: 'must be well-formed Unicode text without NUL (U+0000) or a lone surrogate' }]);
+  }
+  assert.equal((await client.request('PUT', '/api/products/pro', { body: { name: 'smile \ud83d\ude00' } })).status, 201);
+  assert.equal(((await (await client.request('GET', '/api/products/pro')).json()) as Json).name, 'smile \ud83d\ude00');
+});
+
 test('an id in the body must be the id of the path', async (t) => {
   const client = api(await startTestServer(t));
   const body = await problem(await client.request('PUT', '/api/products/pro_annual', { body: { id: 'other', name: 'X' } }), 422, 'validation_failed');

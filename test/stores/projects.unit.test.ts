@@ -35,6 +35,14 @@ storeTest('a name is 1 to 100 characters without a space at either end; a refuse
   assert.equal((await storage.projects.create('x'.repeat(100))).project.name.length, 100);
 });
 
+storeTest('a name holding NUL or a lone surrogate is refused with a clear message on every backend; a surrogate pair is kept', async (storage) => {
+  for (const name of ['nul\u0000name', 'lone\ud800surrogate', 'low\udc00first', 'ends\ud83d'])
+    await assert.rejects(storage.projects.create(name), /a project name must be well-formed Unicode text without NUL \(U\+0000\) or a lone surrogate/);
+  assert.equal(await storage.projects.isEmpty(), true);
+  const created = await storage.projects.create('smile \ud83d\ude00');
+  assert.equal((await storage.projects.get(created.project.id))?.name, 'smile \ud83d\ude00');
+});
+
 storeTest('a project is never left without its keys: when a key cannot be written, the project is not either', async (storage, backend) => {
   const undo = await backend.refuseInserts(storage, 'api_keys');
   await assert.rejects(storage.projects.create('half'));

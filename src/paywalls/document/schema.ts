@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { IdSchema } from '../../shared/id.ts';
 import { ownRecord } from '../../shared/record.ts';
+import { storableText } from '../../shared/text.ts';
 import { ComponentNodeSchema } from './components.ts';
 import { ExperimentSettingsSchema } from './experiment.ts';
 import { LocaleSchema } from './primitives.ts';
@@ -44,7 +45,7 @@ const AudienceSchema = v.strictObject({
 
 /** The document a client writes with PUT; validatePaywall adds the checks a schema cannot express. */
 export const PaywallSchema = v.strictObject({
-  name: v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(200)),
+  name: v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(200), storableText()),
   default_locale: LocaleSchema,
   /** Seed of the variant hash; the paywall id when absent. Changing it reshuffles every user. */
   seed: v.optional(v.pipe(v.string(), v.minLength(1, 'Must not be empty'), v.maxLength(256))),
