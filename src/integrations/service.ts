@@ -3,13 +3,23 @@ import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import type { PurchaseService } from '../purchases/service.ts';
 import { DomainError } from '../shared/errors.ts';
+import { isStorableText } from '../shared/text.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
-import type { ConnectorContext, Notification } from './connector.ts';
+import type { ConnectorContext, Notification, Translation } from './connector.ts';
 import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
 
 export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
 type HookOutcome = (typeof HOOK_OUTCOMES)[number];
+
+/**
+ * Whether every string a translation would store is storable text (src/shared/text.ts): a store's ids
+ * and the app's user ids in its metadata come from outside, as a client's do.
+ */
+function storable({ records, customer, aliases }: Extract<Translation, { kind: 'records' }>): boolean {
+  const texts = [...records.flatMap((record) => Object.values(record)), customer?.id, customer?.userId, ...(aliases ? [...aliases.ids, aliases.userId] : [])];
+  return texts.every((text) => typeof text !== 'string' || isStorableText(text));
+}
 
 /** The notifications the store connectors receive: verified, translated, stored. */
 export class IntegrationService {
@@ -52,6 +62,8 @@ export class IntegrationService {
         outcome = 'no_user';
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
+        if (!storable(translation))
+          throw new DomainError('invalid_notification', 'the notification holds text the server cannot store: NUL (U+0000) or a lone surrogate');
         const { records, customer, aliases } = translation;
         inserted =
           records.length === 0

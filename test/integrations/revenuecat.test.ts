@@ -77,6 +77,23 @@ test('an anonymous app_user_id gives way to a real alias', async (t) => {
   assert.deepEqual(await stored(), [['initial_purchase', 'carol', 9.99, 'EUR']]);
 });
 
+test('a user id or alias holding NUL or a lone surrogate is 400 invalid_notification and stores nothing', async (t) => {
+  const { send, stored, server, projectId } = await setup(t);
+  const nul = await problem(
+    await send(rcEvent('e1', 'INITIAL_PURCHASE', { app_user_id: 'nul\u0000user', aliases: ['nul\u0000user'] })),
+    400,
+    'invalid_notification',
+  );
+  assert.match(nul.detail, /NUL \(U\+0000\) or a lone surrogate/);
+  await problem(await send(rcEvent('e2', 'INITIAL_PURCHASE', { aliases: ['anon\ud800', 'alice'] })), 400, 'invalid_notification');
+  assert.deepEqual(await stored(), []);
+  assert.equal((await server.ctx.identity.links(projectId)).size, 0);
+  assert.deepEqual(await (await send(rcEvent('e3', 'INITIAL_PURCHASE', { app_user_id: 'smile \ud83d\ude00', aliases: [] }))).json(), {
+    outcome: 'stored',
+    stored: 1,
+  });
+});
+
 test('a wrong or missing Authorization answers 401 and stores nothing', async (t) => {
   const { send, stored, url, keys } = await setup(t);
   const body = rcEvent('e1', 'INITIAL_PURCHASE');
