@@ -9,12 +9,7 @@ import type { ServeConfig } from './config.ts';
 import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
-import { type Database, failFastOnLocks, openDatabase } from './db/database.ts';
-import { serverStorage } from './db/ephemeral.ts';
-import { migrate } from './db/migrate.ts';
-import { claimDatabase } from './db/owner.ts';
-import { openSqliteStorage } from './db/sqlite-storage.ts';
-import { watchConfigChanges } from './db/watch.ts';
+import { openServerDatabase } from './db/server-database.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
 import { healthApi } from './health/routes.ts';
@@ -152,25 +147,24 @@ export async function startServer(
   log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate }),
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const location = serverStorage(config.dbPath);
-  const temporary = location.file !== config.dbPath;
-  config = { ...config, dbPath: location.file };
-  // Before anything opens the file: a second server must not even migrate it.
-  const release = claimDatabase(config.dbPath);
-  let db: Database;
-  try {
-    db = openDatabase(config.dbPath);
-  } catch (error) {
-    release();
-    throw error;
-  }
+  const database = await openServerDatabase(config, log);
+  if (database.file !== undefined) config = { ...config, dbPath: database.file };
   const undo: (() => void)[] = [];
+  let stopWatching: (() => Promise<void>) | undefined;
   try {
-    const migration = migrate(db);
-    if (migration.applied.length > 0) log.info('database migrated', { db: config.dbPath, from: migration.from, to: migration.to });
-    const storage = openSqliteStorage(db);
-    const { ctx, hooks } = await createContext(config, db, storage, log);
-    const bootstrap = (await ctx.projects.isEmpty()) ? await ctx.projects.create('default') : undefined;
+    // Watched before the views load: a change another instance commits meanwhile (the project an instance
+    // starting beside this one creates) is either in what they load or reloads them once they are loaded.
+    let reloads: (() => void)[] | undefined;
+    let missed = false;
+    stopWatching = await database.watch(config.watchIntervalMs, () => {
+      if (reloads === undefined) missed = true;
+      for (const reload of reloads ?? []) reload();
+    });
+    const { ctx, hooks } = await createContext(config, database, log);
+    reloads = hooks.externalChange;
+    if (missed) for (const reload of reloads) reload();
+    // One server at a time checks and fills an empty database: instances starting at once on PostgreSQL create one project.
+    const bootstrap = await database.exclusively(async () => ((await ctx.projects.isEmpty()) ? await ctx.projects.create('default') : undefined));
     if (bootstrap) await ctx.auth.reload();
     if (config.keysFile !== undefined && !bootstrap) {
       log.info('keys file not written: the database has a project already, whose keys are stored as hashes only', { keys_file: config.keysFile });
@@ -178,15 +172,15 @@ export async function startServer(
       writeKeysFile(config.keysFile, bootstrap);
       // Keys of a temporary database about to be discarded would mislead the harness that reads them;
       // a kept database keeps its project when the start fails, and the file is its keys' only copy.
-      if (temporary) undo.push(() => fs.rmSync(config.keysFile!, { force: true }));
+      if (database.temporary) undo.push(() => fs.rmSync(config.keysFile!, { force: true }));
     }
     // Handed over at once: a start that fails from here (a busy port, a bad seed) keeps the project, so its keys must be out already.
     if (bootstrap) options.onBootstrap?.(bootstrap);
     if (config.seedDir !== undefined) await seed(ctx, config.seedDir, bootstrap);
     // Start-up may wait for a lock (migrations); serving must not.
-    failFastOnLocks(db);
+    database.serving();
     const router = buildRouter(ctx);
-    processMetrics(ctx.metrics, config.dbPath);
+    processMetrics(ctx.metrics, database.file);
     const server = new HttpServer({
       router,
       log,
@@ -202,28 +196,22 @@ export async function startServer(
       await server.close(0);
       throw error;
     }
-    const stopBackups = config.backups ? scheduleBackups(config.dbPath, config.backups, log) : undefined;
-    const stopWatching = watchConfigChanges(db, config.watchIntervalMs, () => {
-      for (const listener of hooks.externalChange) listener();
-    });
+    const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         ctx.lifecycle.draining = true;
         await Promise.all([server.close(config.drainTimeoutMs), metricsServer?.close(config.drainTimeoutMs)]);
-        stopWatching();
+        await stopWatching?.();
         await stopBackups?.();
         for (const listener of hooks.shutdown) await listener();
-        await storage.close();
-        release();
-        location.remove();
+        await database.close();
         log.flush();
       })());
     return { port, ctx, router, bootstrap, stop };
   } catch (error) {
-    db.close();
-    release();
-    location.remove();
+    await stopWatching?.();
+    await database.close();
     for (const step of undo) step();
     throw error;
   }

@@ -8,7 +8,7 @@
  */
 import { parseInterval } from './backup/schedule.ts';
 import { ConfigError } from './config-error.ts';
-import { type DatabaseTarget, parseTarget, sqliteFileOf } from './db/target.ts';
+import { type DatabaseTarget, parseTarget, serveDatabaseOf } from './db/target.ts';
 import { isLevel, type Level } from './log.ts';
 
 export interface Setting {
@@ -46,7 +46,7 @@ export const SETTINGS = {
     kind: 'string',
     arg: 'FILE',
     default: 'data/paywalld.db',
-    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, which `serve` does not take yet (docs/scale-out.md)',
+    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, for several servers (docs/scale-out.md)',
   },
   seed: {
     env: 'PAYWALLD_SEED',
@@ -173,6 +173,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
 export interface ServeConfig {
   host: string;
   port: number;
+  /** A SQLite file, or a `postgres://` URL (never logged as such: describeTarget hides its password). */
   dbPath: string;
   logLevel: Level;
   /** Request log lines per second at most; past it lines are dropped and counted (5xx lines never are). */
@@ -212,11 +213,6 @@ export interface ServeConfig {
 /** The database a command works on: the flag, else PAYWALLD_DB, else DATABASE_URL, else the default file. */
 export function databaseTarget(flag: string | undefined, env: EnvConfig = readEnv()): DatabaseTarget {
   return parseTarget(flag ?? env.db ?? SETTINGS.db.default);
-}
-
-/** The SQLite file of a command that works on SQLite only. */
-export function dbPath(flag: string | undefined, env: EnvConfig = readEnv()): string {
-  return sqliteFileOf(databaseTarget(flag, env));
 }
 
 /** The text of a setting: the flag, else the variable, else the default (undefined when there is none). */
@@ -277,7 +273,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
   return {
     host: textOf('host', flags, env)!,
     port: requiredNumber('port', flags, env),
-    dbPath: dbPath(flags.db, env),
+    dbPath: serveDatabaseOf(databaseTarget(flags.db, env), flags['backup-dir'] ?? env['backup-dir']),
     logLevel,
     requestLogRate: requiredNumber('request-log-rate', flags, env),
     requireKey: boolean('require-key', flags, env),

@@ -6,10 +6,11 @@
  */
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { Sql } from './db/postgres/connection.ts';
 import type { Storage } from './db/storage.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
-import { Health } from './health/service.ts';
+import { type DatabaseProbe, Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
 import { IntegrationService } from './integrations/service.ts';
@@ -28,7 +29,8 @@ import { PurchaseService } from './purchases/service.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
-  readonly db: Database;
+  /** The SQLite connection; undefined on PostgreSQL. */
+  readonly db: Database | undefined;
   /** Every configuration store (db/storage.ts). */
   readonly storage: Storage;
   readonly log: Logger;
@@ -100,8 +102,22 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
   };
 }
 
+/** What the server knows of its database besides the stores. */
+interface DatabaseAccess {
+  storage: Storage;
+  /** The SQLite connection; undefined on PostgreSQL. */
+  sqlite: Database | undefined;
+  probe: DatabaseProbe;
+  /** The PostgreSQL pool (the event export reads through it); undefined on SQLite. */
+  postgres: Sql | undefined;
+}
+
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
-export async function createContext(config: ServeConfig, db: Database, storage: Storage, log: Logger): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
+export async function createContext(
+  config: ServeConfig,
+  { storage, sqlite, probe, postgres }: DatabaseAccess,
+  log: Logger,
+): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
   const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
@@ -125,6 +141,7 @@ export async function createContext(config: ServeConfig, db: Database, storage: 
   metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
   const events = new EventService({
     dbPath: config.dbPath,
+    postgres,
     retentionDays: config.retentionDays,
     queueLimit: config.eventQueueLimit,
     queueBytes: config.eventQueueBytes,
@@ -141,7 +158,7 @@ export async function createContext(config: ServeConfig, db: Database, storage: 
   const purchases = new PurchaseService(storage.purchases, metrics);
   const ctx: AppContext = {
     config,
-    db,
+    db: sqlite,
     storage,
     log,
     metrics,
@@ -157,7 +174,7 @@ export async function createContext(config: ServeConfig, db: Database, storage: 
     products,
     events,
     experiments: new ExperimentResults(events, paywallManager),
-    health: new Health(db, lifecycle, config.dbPath),
+    health: new Health(probe, lifecycle),
     identity,
     purchases,
     integrations: new IntegrationService(new IntegrationConfiguration(storage.integrations), storage.integrations, purchases, identity, metrics, log),

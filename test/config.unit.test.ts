@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { databaseTarget, dbPath, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
+import { databaseTarget, readEnv, SETTINGS, serveConfig } from '../src/config.ts';
 import { ConfigError } from '../src/config-error.ts';
 import { settingsHelp, settingsTable } from '../src/config-help.ts';
+import { sqliteFileOf } from '../src/db/target.ts';
 
 test('defaults apply when neither flags nor environment say otherwise', () => {
   const config = serveConfig({}, {});
@@ -99,7 +100,7 @@ test('the database is --db, else PAYWALLD_DB, else DATABASE_URL, else the defaul
   assert.equal(serveConfig({}, readEnv({ DATABASE_URL: 'from-env.db' })).dbPath, 'from-env.db');
 });
 
-test('a URL of another scheme is refused, and a SQLite-only setting refuses PostgreSQL, neither showing the password', () => {
+test('a URL of another scheme is refused, and SQLite-only settings refuse PostgreSQL, neither showing the password', () => {
   for (const [flag, env, message] of [
     ['mysql://u:hunter2@h/d', {}, /--db mysql:\/\/u:\*\*\*@h\/d is neither a SQLite file nor a postgres:\/\//],
     [undefined, { DATABASE_URL: 'postgress://u:hunter2@h/d' }, /neither a SQLite file/],
@@ -110,13 +111,14 @@ test('a URL of another scheme is refused, and a SQLite-only setting refuses Post
     );
   }
   assert.throws(
-    () => dbPath(undefined, readEnv({ DATABASE_URL: 'postgres://u:hunter2@h/d?password=hunter2' })),
+    () => sqliteFileOf(databaseTarget(undefined, readEnv({ DATABASE_URL: 'postgres://u:hunter2@h/d?password=hunter2' }))),
     (e) => e instanceof ConfigError && e.message.includes('postgres://u:***@h/d?password=***') && !e.message.includes('hunter2'),
   );
   assert.throws(
-    () => serveConfig({ db: 'postgres://u:hunter2@h/d' }, {}),
-    (e) => e instanceof ConfigError && /SQLite database file only/.test(e.message) && !e.message.includes('hunter2'),
+    () => serveConfig({ db: 'postgres://u:hunter2@h/d', 'backup-dir': '/backups' }, {}),
+    (e) => e instanceof ConfigError && /on PostgreSQL use pg_dump/.test(e.message) && !e.message.includes('hunter2'),
   );
+  assert.equal(serveConfig({ db: 'postgres://u:hunter2@h/d' }, {}).dbPath, 'postgres://u:hunter2@h/d');
 });
 
 test('serve --help and the README name DATABASE_URL after PAYWALLD_DB', () => {

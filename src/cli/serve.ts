@@ -1,5 +1,7 @@
 import { SERVE_OPTIONS, serveConfig } from '../config.ts';
 import { settingsHelp, settingsUsage } from '../config-help.ts';
+import { isClosedSocketWrite } from '../db/postgres/closed-socket-write.ts';
+import { describeTarget, targetOf } from '../db/target.ts';
 import { Logger } from '../log.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
 
@@ -28,6 +30,11 @@ export const serveCommand: Command = {
     }
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);
+    // The driver's throw after a lost connection (closed-socket-write.ts) must not end the server: the query it
+    // belonged to has failed already, with database_unavailable. Any other uncaught error still ends it, as before.
+    process.on('uncaughtException', (error) => {
+      if (!isClosedSocketWrite(error)) throw error;
+    });
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
     // Imported here, not above: the server loads uWS, which the other commands must run without (src/native.ts).
     const { startServer } = await import('../app.ts');
@@ -61,7 +68,7 @@ export const serveCommand: Command = {
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
     });
-    log.info('listening', { host: config.host, port: server.port, db: config.dbPath, pid: process.pid });
+    log.info('listening', { host: config.host, port: server.port, db: describeTarget(targetOf(config.dbPath)), pid: process.pid });
     return stopped;
   },
 };

@@ -37,6 +37,15 @@ export function sqliteFileOf(target: DatabaseTarget): string {
   throw new ConfigError(`this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/scale-out.md`);
 }
 
+/** serve's database, a file or a URL; scheduled file snapshots (`--backup-dir`) are SQLite's only. */
+export function serveDatabaseOf(target: DatabaseTarget, backupDir: string | undefined): string {
+  if (target.kind === 'sqlite') return target.file;
+  if (backupDir !== undefined) {
+    throw new ConfigError("--backup-dir snapshots a SQLite file; on PostgreSQL use pg_dump or the provider's backups (paywalld backup prints the command)");
+  }
+  return target.url;
+}
+
 /** Query parameters libpq and the driver read a secret from. */
 const SECRET_PARAMETER = /^(?:password|sslpassword)=/i;
 

@@ -14,13 +14,13 @@ export function healthApi(health: Health): RouteDefinition[] {
       doc: {
         operationId: 'checkLiveness',
         errors: ['database_unavailable'],
-        summary: 'Liveness: 200 while the database file can be read',
+        summary: 'Liveness: 200 while the database answers (SQLite: its file can be read; PostgreSQL: a query round trip)',
         tag: 'operations',
         auth: 'none',
         responses: { 200: { description: 'healthy', schema: HealthSchema } },
       },
-      handler: () => {
-        health.checkLive();
+      handler: async () => {
+        await health.checkLive();
         return json(200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
       },
     }),

@@ -1,60 +1,32 @@
-import fs from 'node:fs';
-import type { Database } from '../db/database.ts';
 import { DomainError } from '../shared/errors.ts';
+
+/** What the health endpoints and the write requests ask of the database (sqlite-probe.ts, postgres-probe.ts). */
+export interface DatabaseProbe {
+  /** Throws database_unavailable when a write made now would be lost; run before each write request. */
+  checkWritable(): void;
+  /** Throws (or rejects with) database_unavailable unless the database answers. */
+  checkLive(): void | Promise<void>;
+}
 
 /** Liveness and readiness of the server, as the health endpoints report them. */
 export class Health {
-  private readonly dropCache;
-  private readonly readPage;
-
-  /** The file the connection opened: a file deleted or replaced at its path still answers through the open descriptor. */
-  private readonly opened: { dev: number; ino: number } | undefined;
-
   constructor(
-    db: Database,
+    private readonly probe: DatabaseProbe,
     private readonly lifecycle: { readonly draining: boolean },
-    private readonly file: string,
-  ) {
-    this.opened = identity(file);
-    // SELECT 1 touches no file. Page 1 (the schema) is read from the file itself: the page cache is
-    // dropped first (shrink_memory), else a database whose file is gone or damaged would still look fine.
-    this.dropCache = db.prepare('PRAGMA shrink_memory');
-    this.readPage = db.prepare('SELECT count(*) FROM sqlite_schema').pluck();
-  }
+  ) {}
 
-  /**
-   * Throws database_unavailable when the database file was deleted or replaced at its path: the server
-   * would go on answering and "storing" through its open descriptor, and lose everything at the stop.
-   */
+  /** Throws database_unavailable when a write made now would be lost (a SQLite file replaced under the server). */
   checkFile(): void {
-    const now = identity(this.file);
-    if (now === undefined || this.opened === undefined || now.dev !== this.opened.dev || now.ino !== this.opened.ino) {
-      throw new DomainError('database_unavailable', 'the database file was deleted or replaced while the server ran; restart it', { retryAfterSeconds: 1 });
-    }
+    this.probe.checkWritable();
   }
 
-  /** Throws database_unavailable unless the database file is still the one opened and can be read. */
-  checkLive(): void {
-    this.checkFile();
-    try {
-      this.dropCache.run();
-      this.readPage.get();
-    } catch {
-      throw new DomainError('database_unavailable', 'the database does not answer', { retryAfterSeconds: 1 });
-    }
+  /** Rejects with database_unavailable unless the database answers. */
+  async checkLive(): Promise<void> {
+    await this.probe.checkLive();
   }
 
   /** Throws draining once a graceful shutdown began. */
   checkReady(): void {
     if (this.lifecycle.draining) throw new DomainError('draining', 'the server is shutting down', { retryAfterSeconds: 1 });
-  }
-}
-
-function identity(file: string): { dev: number; ino: number } | undefined {
-  try {
-    const { dev, ino } = fs.statSync(file);
-    return { dev, ino };
-  } catch {
-    return undefined;
   }
 }

@@ -121,7 +121,7 @@ test('a full database and a read-only one answer 503 database_unavailable, not 5
   const server = await startTestServer(t);
   const client = api(server);
   await seedProducts(client);
-  const db = server.server.ctx.db;
+  const db = server.server.ctx.db!;
   // SQLite's own limit on the file's size: the next page it needs fails with SQLITE_FULL.
   db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true })}`);
   const big = single({ en: { title: 'x'.repeat(200_000) } });

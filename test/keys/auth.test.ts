@@ -98,7 +98,7 @@ test('a key revoked by the CLI in another process stops working on the running s
 test('the plain key never touches the database file', async (t) => {
   const { url, keys, dbPath, server } = await startTestServer(t);
   await fetch(`${url}/api/keys`, { headers: bearer(keys.secret) });
-  server.ctx.db.pragma('wal_checkpoint(PASSIVE)');
+  server.ctx.db!.pragma('wal_checkpoint(PASSIVE)');
   const bytes = Buffer.concat([dbPath, `${dbPath}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
   for (const key of [keys.sdk, keys.secret]) {
     assert.equal(bytes.includes(key), false);

@@ -21,4 +21,6 @@ export const ADVISORY_LOCKS = {
   purchases: BASE + 4n,
   /** Held for its session by the one instance doing the background work that must run once (retention). */
   eventsLeader: BASE + 3n,
+  /** Held by the server that checks for an empty database and creates the first project: instances starting at once create one. */
+  bootstrap: BASE + 5n,
 } as const;

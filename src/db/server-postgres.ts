@@ -1,0 +1,61 @@
+/**
+ * A server's PostgreSQL database, shared by every instance (docs/scale-out.md,
+ * "Running several instances"). What the SQLite server needs for a file it
+ * owns alone has no use here: no lock file (instances sharing the database is
+ * the point), no file-identity check (/healthz asks the server instead), no
+ * scheduled file snapshots (pg_dump or the provider's backups; config.ts
+ * refuses --backup-dir with a URL).
+ */
+import { PostgresProbe } from '../health/postgres-probe.ts';
+import type { Logger } from '../log.ts';
+import { ADVISORY_LOCKS } from './postgres/advisory-locks.ts';
+import { closePool, openPool } from './postgres/connection.ts';
+import { migratePostgres } from './postgres/migrate.ts';
+import { openPostgresStorage } from './postgres/storage.ts';
+import { watchPostgresConfigChanges } from './postgres/watch.ts';
+import type { ServerDatabase } from './server-database.ts';
+import { redactUrl } from './target.ts';
+
+/** Requests share these; the event writer thread opens its own two. */
+const SERVER_POOL_SIZE = 10;
+
+export async function openPostgresServerDatabase(url: string, log: Logger): Promise<ServerDatabase> {
+  const sql = openPool(url, { size: SERVER_POOL_SIZE, applicationName: 'paywalld serve' });
+  const name = redactUrl(url);
+  try {
+    // Under the migrate advisory lock: instances starting at once migrate one after the other.
+    const migration = await migratePostgres(sql);
+    if (migration.applied.length > 0) log.info('database migrated', { db: name, from: migration.from, to: migration.to });
+  } catch (error) {
+    await closePool(sql);
+    throw error;
+  }
+  const storage = openPostgresStorage(sql);
+  return {
+    storage,
+    probe: new PostgresProbe(sql),
+    sqlite: undefined,
+    postgres: sql,
+    file: undefined,
+    temporary: false,
+    name,
+    exclusively: async (steps) => {
+      // A session lock on a connection of its own: the steps run on the pool and commit before it is let go.
+      const reserved = await sql.reserve();
+      try {
+        await reserved`SELECT pg_advisory_lock(${ADVISORY_LOCKS.bootstrap.toString()})`;
+        try {
+          return await steps();
+        } finally {
+          await reserved`SELECT pg_advisory_unlock(${ADVISORY_LOCKS.bootstrap.toString()})`;
+        }
+      } finally {
+        reserved.release();
+      }
+    },
+    // Each query already gives up after the pool's statement timeout (connection.ts).
+    serving: () => {},
+    watch: (intervalMs, onChange) => watchPostgresConfigChanges(sql, { checkEveryMs: intervalMs, onChange }),
+    close: () => storage.close(),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * A server's SQLite database: one file, owned by one process (owner.ts),
+ * watched for the CLI's commits through PRAGMA data_version (watch.ts).
+ */
+import { SqliteProbe } from '../health/sqlite-probe.ts';
+import type { Logger } from '../log.ts';
+import { failFastOnLocks, openDatabase } from './database.ts';
+import { serverStorage } from './ephemeral.ts';
+import { migrate } from './migrate.ts';
+import { claimDatabase } from './owner.ts';
+import type { ServerDatabase } from './server-database.ts';
+import { openSqliteStorage } from './sqlite-storage.ts';
+import { watchConfigChanges } from './watch.ts';
+
+export async function openSqliteServerDatabase(dbPath: string, log: Logger): Promise<ServerDatabase> {
+  const location = serverStorage(dbPath);
+  const file = location.file;
+  // Before anything opens the file: a second server must not even migrate it.
+  const release = claimDatabase(file);
+  const giveUp = () => {
+    release();
+    location.remove();
+  };
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(file);
+  } catch (error) {
+    giveUp();
+    throw error;
+  }
+  try {
+    const migration = migrate(db);
+    if (migration.applied.length > 0) log.info('database migrated', { db: file, from: migration.from, to: migration.to });
+    const storage = openSqliteStorage(db);
+    return {
+      storage,
+      probe: new SqliteProbe(db, file),
+      sqlite: db,
+      postgres: undefined,
+      file,
+      temporary: file !== dbPath,
+      name: file,
+      // The lock file (owner.ts) already keeps every other server off this file.
+      exclusively: (steps) => steps(),
+      serving: () => failFastOnLocks(db),
+      watch: async (intervalMs, onChange) => {
+        const stop = watchConfigChanges(db, intervalMs, onChange);
+        return async () => stop();
+      },
+      close: async () => {
+        await storage.close();
+        giveUp();
+      },
+    };
+  } catch (error) {
+    db.close();
+    giveUp();
+    throw error;
+  }
+}
