@@ -22,6 +22,11 @@ export function eventMetrics(registry: MetricsRegistry, writer: EventWriter): Ev
   registry.gauge('paywalld_event_stats_ready', '1 once the statistics are loaded after the start (until then stats answer 503 stats_warming_up).', () =>
     writer.statsReady ? 1 : 0,
   );
+  registry.gauge(
+    'paywalld_events_leader',
+    '1 while this instance holds the PostgreSQL lock of the background event work (retention, checkpoints); always 0 on SQLite.',
+    () => (writer.leading ? 1 : 0),
+  );
   registry.gauge('paywalld_events_retention_deleted_total', 'Raw events deleted by --retention-days.', () => writer.deletedByRetention, 'counter');
   const batchSizes = registry
     .histogram(

@@ -85,6 +85,7 @@ export class EventWriter {
   private pendingBytes = 0;
   private committed = 0;
   private deleted = 0;
+  private leader = false;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: EventWriterOptions) {
@@ -128,6 +129,11 @@ export class EventWriter {
   /** The statistics can be answered (the thread's derived state is caught up with the raw events). */
   get statsReady(): boolean {
     return this.ready;
+  }
+
+  /** This instance holds the PostgreSQL leader lock: retention and checkpoints run here (never on SQLite). */
+  get leading(): boolean {
+    return this.leader;
   }
 
   /** Raw events deleted by retention so far. */
@@ -250,6 +256,7 @@ export class EventWriter {
         return;
       }
       case 'leadership':
+        this.leader = message.leading;
         this.options.log.info(message.leading ? 'leading the background event work' : 'no longer leading the background event work', {});
         return;
       case 'checkpoint_written':
