@@ -1,0 +1,50 @@
+/**
+ * Faults between paywalld instances and their PostgreSQL, with real
+ * processes (docs/scale-out.md, "Failure behaviour"): PostgreSQL stopped
+ * under the servers, and recovery without restarting them.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startInstances, within } from '../helpers/instances.ts';
+import { api, seedProducts, single } from '../helpers/paywalls.ts';
+import { POSTGRES, postgresDatabase } from '../helpers/postgres.ts';
+import { needs } from '../helpers/requirements.ts';
+
+test(
+  'PostgreSQL stopped: writes and /healthz answer 503 database_unavailable, resolve serves from memory; started again, all recovers by itself',
+  needs(POSTGRES),
+  async (t) => {
+    const { url, cluster } = await postgresDatabase(t);
+    const { instances, keys } = await startInstances(t, url, 2);
+    const [a, b] = instances.map((instance) => api({ url: instance.url, keys }));
+    await seedProducts(a!);
+    await a!.putPaywall('onboarding', single({ en: { title: 'Hello' } }));
+    await a!.publish('onboarding');
+    await within(1000, 'the paywall on B', async () => (await b!.resolve({ paywallId: 'onboarding', userId: 'u1' })).status === 200);
+    t.after(() => {
+      if (!cluster.running) cluster.start();
+    });
+
+    cluster.stop('immediate');
+    for (const client of [a!, b!]) {
+      const write = await client.request('PUT', '/api/products/pro_weekly', { body: { name: 'Pro Weekly', store_ids: { app_store: 'w' } } });
+      assert.equal(write.status, 503, await write.clone().text());
+      assert.equal(((await write.json()) as { code: string }).code, 'database_unavailable');
+      assert.ok(Number(write.headers.get('retry-after')) >= 1);
+      const health = await fetch(`${client.url}/healthz`);
+      assert.equal(health.status, 503);
+      assert.equal(((await health.json()) as { code: string }).code, 'database_unavailable');
+      assert.equal((await client.resolve({ paywallId: 'onboarding', userId: 'u2' })).status, 200);
+    }
+
+    cluster.start();
+    const restartedAt = performance.now();
+    for (const client of [a!, b!]) await within(15_000, '/healthz ok again', async () => (await fetch(`${client.url}/healthz`)).status === 200);
+    t.diagnostic(`/healthz ok on both ${(performance.now() - restartedAt).toFixed(0)} ms after PostgreSQL accepted connections`);
+    await within(15_000, 'a write through A', async () =>
+      [200, 201].includes((await a!.request('PUT', '/api/products/pro_weekly', { body: { name: 'Pro Weekly', store_ids: { app_store: 'w' } } })).status),
+    );
+    const arrived = await within(5_000, "A's change on B", async () => (await b!.request('GET', '/api/products/pro_weekly')).status === 200);
+    t.diagnostic(`a change made after the restart reached B in ${arrived.toFixed(0)} ms`);
+  },
+);
