@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { exported, numbered, sendEvents } from '../helpers/events.ts';
 import { startInstances, within } from '../helpers/instances.ts';
 import { api, seedProducts, single } from '../helpers/paywalls.ts';
 import { POSTGRES, postgresDatabase } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
+import { bearer } from '../helpers/server.ts';
 
 test(
   'PostgreSQL stopped: writes and /healthz answer 503 database_unavailable, resolve serves from memory; started again, all recovers by itself',
@@ -48,3 +50,36 @@ test(
     t.diagnostic(`a change made after the restart reached B in ${arrived.toFixed(0)} ms`);
   },
 );
+
+test('an instance SIGKILLed during ingestion loses no acknowledged event, and the other keeps serving', needs(POSTGRES), async (t) => {
+  const { url } = await postgresDatabase(t);
+  const { instances, keys } = await startInstances(t, url, 2);
+  const [victim, survivor] = instances;
+  const acknowledged: string[] = [];
+  let batches = 0;
+  let killed = false;
+  /** Posts batches of 20 to `target` until told to stop; keeps the ids of every batch answered 200. */
+  const send = async (target: typeof victim, stopAfterKill: boolean) => {
+    for (;;) {
+      const events = numbered(`b${++batches}-`, 20);
+      try {
+        const answer = await sendEvents(target!.url, { events }, { 'content-type': 'application/json', ...bearer(keys.sdk) });
+        await answer.text();
+        if (answer.status === 200) acknowledged.push(...events.map((event) => (event as { id: string }).id));
+      } catch {
+        // The killed instance's connection reset: that batch was never acknowledged.
+      }
+      if (killed && (stopAfterKill || batches > 200)) return;
+    }
+  };
+  const senders = [send(victim, true), send(survivor, false)];
+  await within(10_000, 'some batches acknowledged', async () => acknowledged.length >= 200);
+  await victim!.stop('SIGKILL');
+  killed = true;
+  await Promise.all(senders);
+  const stored = new Set((await exported(survivor!.url, keys.secret)).map((event) => (event as { id: string }).id));
+  const lost = acknowledged.filter((id) => !stored.has(id));
+  assert.deepEqual(lost, []);
+  t.diagnostic(`${acknowledged.length} acknowledged events, all stored`);
+  assert.equal((await fetch(`${survivor!.url}/healthz`)).status, 200);
+});

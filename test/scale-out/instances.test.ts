@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ServeProcess } from '../helpers/cli.ts';
+import { exported, ingest, numbered } from '../helpers/events.ts';
 import { startInstances, within } from '../helpers/instances.ts';
 import { metric } from '../helpers/metrics.ts';
 import { api, seedProducts, single } from '../helpers/paywalls.ts';
@@ -92,4 +93,18 @@ test('the background event work has one leader; SIGKILLed, another instance take
   await leader.stop('SIGKILL');
   await until(async () => (await leading(others)).filter(Boolean).length === 1, 'a new leader', 30_000, 50);
   t.diagnostic(`leadership moved ${(performance.now() - killedAt).toFixed(0)} ms after the SIGKILL`);
+});
+
+test('the same batch sent to A and B at once is stored once', needs(POSTGRES), async (t) => {
+  const { url } = await postgresDatabase(t);
+  const { instances, keys } = await startInstances(t, url, 2);
+  const batch = { events: numbered('same', 50) };
+  const [first, second] = await Promise.all(instances.map((instance) => ingest(instance.url, keys.sdk, batch)));
+  assert.equal(first!.accepted + second!.accepted, 50);
+  assert.equal(first!.duplicates + second!.duplicates, 50);
+  for (const instance of instances) {
+    const ids = (await exported(instance.url, keys.secret)).map((event) => (event as { id: string }).id);
+    assert.equal(ids.length, 50);
+    assert.equal(new Set(ids).size, 50);
+  }
 });
