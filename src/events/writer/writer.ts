@@ -1,25 +1,11 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { isPostgresUrl } from '../../db/postgres/url.ts';
 import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { Stats } from '../schema.ts';
 import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 import { notStored, refused, refusedResult, warmingUp } from './refusals.ts';
-
-declare const PAYWALLD_BUNDLED: boolean | undefined;
-
-const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
-
-/** The SQLite writer thread, or the PostgreSQL one for a `postgres://` URL: both speak protocol.ts. */
-function threadScript(dbPath: string): string | URL {
-  const postgres = isPostgresUrl(dbPath);
-  // build.mjs writes each thread as a file of its own next to dist/paywalld.js.
-  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), postgres ? 'events-writer-postgres.js' : 'events-writer.js');
-  return new URL(postgres ? './postgres/thread-from-source.mjs' : './thread-from-source.mjs', import.meta.url);
-}
+import { threadScript } from './thread-script.ts';
 
 interface EventWriterOptions extends WriterOptions {
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */

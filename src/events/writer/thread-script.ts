@@ -1,0 +1,15 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isPostgresUrl } from '../../db/postgres/url.ts';
+
+declare const PAYWALLD_BUNDLED: boolean | undefined;
+
+const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
+
+/** The SQLite writer thread, or the PostgreSQL one for a `postgres://` URL: both speak protocol.ts. */
+export function threadScript(dbPath: string): string | URL {
+  const postgres = isPostgresUrl(dbPath);
+  // build.mjs writes each thread as a file of its own next to dist/paywalld.js.
+  if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), postgres ? 'events-writer-postgres.js' : 'events-writer.js');
+  return new URL(postgres ? './postgres/thread-from-source.mjs' : './thread-from-source.mjs', import.meta.url);
+}
