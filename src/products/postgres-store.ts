@@ -1,32 +1,9 @@
 import type { Sql } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { STALE, type Stale } from '../shared/stale.ts';
-import type { ProductWrite, StoreIds } from './schema.ts';
+import { type ProductRow, toStored } from './product-row.ts';
+import type { ProductWrite } from './schema.ts';
 import type { ExpectedVersion, ProductStore, StoredProduct } from './store.ts';
-
-interface ProductRow {
-  project_id: string;
-  id: string;
-  name: string;
-  store_ids: string;
-  version: number;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
-}
-
-function toStored(row: ProductRow): StoredProduct {
-  return {
-    product: {
-      id: row.id,
-      name: row.name,
-      store_ids: JSON.parse(row.store_ids) as StoreIds,
-      created_at: new Date(row.created_at).toISOString(),
-      updated_at: new Date(row.updated_at).toISOString(),
-    },
-    version: row.version,
-  };
-}
 
 /** The product catalog in PostgreSQL (store.ts says what each method does). */
 export class PostgresProductStore implements ProductStore {

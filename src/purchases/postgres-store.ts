@@ -3,24 +3,7 @@ import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import type { PurchaseSource, PurchaseType } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
-
-interface StoredRow {
-  project_id: string;
-  source: PurchaseSource;
-  purchase_id: string;
-  user_id: string;
-  type: PurchaseType;
-  ts: number;
-  product_id: string | null;
-  store: string | null;
-  store_product_id: string | null;
-  revenue: number;
-  currency: string;
-  transaction_id: string | null;
-  original_transaction_id: string | null;
-  paywall_id: string | null;
-  received_at: number;
-}
+import { type StoredRow, toStored } from './stored-row.ts';
 
 const COLUMNS = [
   'project_id',
@@ -39,26 +22,6 @@ const COLUMNS = [
   'paywall_id',
   'received_at',
 ] as const;
-
-function toStored(row: StoredRow): StoredPurchase {
-  return {
-    projectId: row.project_id,
-    source: row.source,
-    id: row.purchase_id,
-    userId: row.user_id,
-    type: row.type,
-    ts: row.ts,
-    productId: row.product_id,
-    store: row.store,
-    storeProductId: row.store_product_id,
-    revenue: row.revenue,
-    currency: row.currency,
-    transactionId: row.transaction_id,
-    originalTransactionId: row.original_transaction_id,
-    paywallId: row.paywall_id,
-    receivedAt: row.received_at,
-  };
-}
 
 /** What a batch writes beside its records, in the records' transaction: the identity and integrations stores' writes. */
 interface BatchCompanions {

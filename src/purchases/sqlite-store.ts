@@ -2,6 +2,7 @@ import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import type { PurchaseSource, PurchaseType } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+import { type StoredRow, toStored } from './stored-row.ts';
 
 type Row = [
   projectId: string,
@@ -20,44 +21,6 @@ type Row = [
   paywallId: string | null,
   receivedAt: number,
 ];
-
-interface StoredRow {
-  project_id: string;
-  source: PurchaseSource;
-  purchase_id: string;
-  user_id: string;
-  type: PurchaseType;
-  ts: number;
-  product_id: string | null;
-  store: string | null;
-  store_product_id: string | null;
-  revenue: number;
-  currency: string;
-  transaction_id: string | null;
-  original_transaction_id: string | null;
-  paywall_id: string | null;
-  received_at: number;
-}
-
-function toStored(row: StoredRow): StoredPurchase {
-  return {
-    projectId: row.project_id,
-    source: row.source,
-    id: row.purchase_id,
-    userId: row.user_id,
-    type: row.type,
-    ts: row.ts,
-    productId: row.product_id,
-    store: row.store,
-    storeProductId: row.store_product_id,
-    revenue: row.revenue,
-    currency: row.currency,
-    transactionId: row.transaction_id,
-    originalTransactionId: row.original_transaction_id,
-    paywallId: row.paywall_id,
-    receivedAt: row.received_at,
-  };
-}
 
 /** What a batch writes beside its records, inside the records' transaction: the identity and integrations stores on the same connection. */
 interface BatchCompanions {
