@@ -5,15 +5,6 @@ import type { IdentityStore } from './store.ts';
 
 /** Event users hashed per call while catching up: bounds one call's work. */
 const CATCH_UP_PAGE = 5000;
-/**
- * Events are numbered (seq) when inserted, not when committed: an insert
- * may commit after one with a higher seq. Catching up reads only events
- * received longer ago than any insert stays open (the pool's statement and
- * idle-in-transaction timeouts are 15 s and 60 s), so that no user is
- * skipped for good.
- */
-const SETTLED_MS = 120_000;
-
 /** The writes of links and tokens, which PostgresPurchaseStore.insert runs in its own transaction as well. */
 export class PostgresIdentityWrites {
   /** Links the id to the user unless it is linked already; true when this call linked it. */
@@ -65,6 +56,10 @@ export class PostgresIdentityStore implements IdentityStore {
   /**
    * PostgreSQL has no event users dictionary: the events themselves are read
    * in seq order, and user_token_progress.ordinal holds the next seq to read.
+   * Every event insert holds the events advisory lock until it commits
+   * (docs/scale-out.md, "Commit order is read order"), so the events a
+   * transaction sees are every event up to some seq: reading on from the
+   * last one seen skips none, however recent.
    */
   catchUpWithEventUsers(projectId: string): Promise<boolean> {
     return storeCall(() =>
@@ -73,7 +68,7 @@ export class PostgresIdentityStore implements IdentityStore {
         const from = progress?.ordinal ?? 0;
         const events = await tx<{ seq: number; user_id: string }[]>`
           SELECT seq, user_id FROM events
-          WHERE project_id = ${projectId} AND seq >= ${from} AND user_id IS NOT NULL AND received_at < ${Date.now() - SETTLED_MS}
+          WHERE project_id = ${projectId} AND seq >= ${from} AND user_id IS NOT NULL
           ORDER BY seq LIMIT ${CATCH_UP_PAGE}`;
         if (events.length === 0) return false;
         await this.writes.remember(
