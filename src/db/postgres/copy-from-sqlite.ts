@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DERIVED_TABLES } from '../../events/derived/checkpoint.ts';
 import type { Database } from '../database.ts';
 import type { Sql } from './connection.ts';
 
@@ -31,19 +32,7 @@ export const COPIED_TABLES = [
  * writer's derived state (checkpoint, indexes, the user dictionary and
  * user_token_progress, a position in it), rebuilt from the events.
  */
-export const SQLITE_TABLES_LEFT = [
-  'schema_migrations',
-  'config_generation',
-  'user_token_progress',
-  'event_checkpoint',
-  'event_projects',
-  'event_dedup',
-  'event_time_index',
-  'event_users',
-  'event_day_sets',
-  'event_experiment_segments',
-  'event_experiment_chunks',
-] as const;
+export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', ...DERIVED_TABLES];
 
 /**
  * Tables of the PostgreSQL schema not filled from SQLite: its own versions

@@ -25,8 +25,8 @@ export const CHECKPOINT_MAX_PENDING = 200_000;
 const USER_PAGE = 4096;
 /** Events per transaction when a rebuild fills the dedup and time indexes. */
 const REBUILD_RANGE = 500_000;
-/** Every derived table, emptied by a rebuild. */
-const DERIVED_TABLES = [
+/** Every derived table, emptied by a rebuild (and left behind by migrate-to, which rebuilds them). */
+export const DERIVED_TABLES = [
   'event_checkpoint',
   'event_projects',
   'event_dedup',
@@ -35,7 +35,7 @@ const DERIVED_TABLES = [
   'event_day_sets',
   'event_experiment_segments',
   'event_experiment_chunks',
-];
+] as const;
 
 interface StartUp {
   /** The seq of the checkpoint found (0: none, everything replayed). */
