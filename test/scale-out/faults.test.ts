@@ -13,7 +13,7 @@ import { needs } from '../helpers/requirements.ts';
 import { bearer } from '../helpers/server.ts';
 
 test(
-  'PostgreSQL stopped: writes and /healthz answer 503 database_unavailable, resolve serves from memory; started again, all recovers by itself',
+  'PostgreSQL stopped: writes and /healthz answer 503 database_unavailable, resolve serves from memory and /readyz stays 200; started again, all recovers by itself',
   needs(POSTGRES),
   async (t) => {
     const { url, cluster } = await postgresDatabase(t);
@@ -36,6 +36,8 @@ test(
       const health = await fetch(`${client.url}/healthz`);
       assert.equal(health.status, 503);
       assert.equal(((await health.json()) as { code: string }).code, 'database_unavailable');
+      // Still ready: the instance serves resolve from memory, so a load balancer keeps sending it traffic (docs/scale-out.md).
+      assert.equal((await fetch(`${client.url}/readyz`)).status, 200);
       assert.equal((await client.resolve({ paywallId: 'onboarding', userId: 'u2' })).status, 200);
     }
 
