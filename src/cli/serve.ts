@@ -1,6 +1,6 @@
 import { SERVE_OPTIONS, serveConfig } from '../config.ts';
 import { settingsHelp, settingsUsage } from '../config-help.ts';
-import { isClosedSocketWrite } from '../db/postgres/closed-socket-write.ts';
+import { letClosedSocketWritesPass } from '../db/postgres/closed-socket-write.ts';
 import { describeTarget, targetOf } from '../db/target.ts';
 import { Logger } from '../log.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
@@ -31,10 +31,8 @@ export const serveCommand: Command = {
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);
     // The driver's throw after a lost connection (closed-socket-write.ts) must not end the server: the query it
-    // belonged to has failed already, with database_unavailable. Any other uncaught error still ends it, as before.
-    process.on('uncaughtException', (error) => {
-      if (!isClosedSocketWrite(error)) throw error;
-    });
+    // belonged to has failed already, with database_unavailable.
+    letClosedSocketWritesPass();
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
     // Imported here, not above: the server loads uWS, which the other commands must run without (src/native.ts).
     const { startServer } = await import('../app.ts');

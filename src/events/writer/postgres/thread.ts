@@ -5,7 +5,7 @@
  * dist/events-writer-postgres.js (build.mjs).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isClosedSocketWrite } from '../../../db/postgres/closed-socket-write.ts';
+import { letClosedSocketWritesPass } from '../../../db/postgres/closed-socket-write.ts';
 import { openPool } from '../../../db/postgres/connection.ts';
 import type { ToWriter, WriterOptions } from '../protocol.ts';
 import { PostgresWriterThread } from './writer-thread.ts';
@@ -13,10 +13,8 @@ import { PostgresWriterThread } from './writer-thread.ts';
 const port = parentPort;
 if (!port) throw new Error('the event writer runs as a worker thread');
 // The driver's throw after a lost connection (closed-socket-write.ts) must not end the thread: its
-// transaction has failed already and is answered database_unavailable. Anything else still ends it.
-process.on('uncaughtException', (error) => {
-  if (!isClosedSocketWrite(error)) throw error;
-});
+// transaction has failed already and is answered database_unavailable.
+letClosedSocketWritesPass();
 const options = workerData as WriterOptions;
 // The writer's queries are one after another (group commit): two connections, one for the LISTEN.
 const writer = new PostgresWriterThread(
