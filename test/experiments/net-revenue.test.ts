@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ingest } from '../helpers/events.ts';
+import { type Exposure, exposedUsers } from '../helpers/exposures.ts';
 import type { Json } from '../helpers/json.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { random } from './workload.ts';
@@ -16,11 +17,6 @@ async function api(url: string, key: string, path: string, body?: Json | '', met
   return fetch(`${url}${path}`, body === undefined ? { headers } : { method, headers, body: body === '' ? '' : JSON.stringify(body) });
 }
 
-interface Exposure {
-  user: string;
-  ts: number;
-  variant: string;
-}
 interface Money {
   user: string;
   ts: number;
@@ -42,14 +38,6 @@ const SERVER_TYPES: Record<string, string> = {
 /** The figures of docs/revenue.md, "Attribution", computed over the raw records. */
 function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, string>, from: number, paywall = PAYWALL) {
   const one = (id: string) => links.get(id) ?? id;
-  const users = new Map<string, { variants: Set<string>; first: number }>();
-  for (const e of exposures) {
-    if (e.ts < from) continue;
-    const user = users.get(one(e.user)) ?? { variants: new Set(), first: Number.POSITIVE_INFINITY };
-    user.variants.add(e.variant);
-    user.first = Math.min(user.first, e.ts);
-    users.set(one(e.user), user);
-  }
   const figures: Record<
     string,
     {
@@ -64,9 +52,8 @@ function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, st
   > = {};
   for (const variant of ['control', 'annual'])
     figures[variant] = { exposed: 0, conversions: 0, trialStarts: 0, trialConversions: 0, net: new Map(), gross: new Map(), refunded: new Map() };
-  for (const [id, user] of users) {
-    if (user.variants.size !== 1) continue;
-    const f = figures[[...user.variants][0]!]!;
+  for (const [id, user] of exposedUsers(exposures, links, from)) {
+    const f = figures[user.variant]!;
     f.exposed++;
     const counted = money.filter(
       (m) => one(m.user) === id && (m.paywall === null || m.paywall === paywall) && m.ts >= user.first && m.ts <= user.first + WINDOW_HOURS * HOUR,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ingest } from '../helpers/events.ts';
+import { type Exposure, exposedUsers } from '../helpers/exposures.ts';
 import type { Json } from '../helpers/json.ts';
 import { api } from '../helpers/paywalls.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -23,11 +24,6 @@ function paywall(primaryMetric: string): Json {
   };
 }
 
-interface Exposure {
-  user: string;
-  ts: number;
-  variant: string;
-}
 interface TrialRecord {
   user: string;
   ts: number;
@@ -38,18 +34,9 @@ interface TrialRecord {
 /** Per variant, exposed users and those with a trial start that counts (docs/revenue.md, "Attribution"), over the raw records. */
 function bruteForce(exposures: Exposure[], records: TrialRecord[], links: Map<string, string>, from: number) {
   const one = (id: string) => links.get(id) ?? id;
-  const users = new Map<string, { variants: Set<string>; first: number }>();
-  for (const e of exposures) {
-    if (e.ts < from) continue;
-    const user = users.get(one(e.user)) ?? { variants: new Set(), first: Number.POSITIVE_INFINITY };
-    user.variants.add(e.variant);
-    user.first = Math.min(user.first, e.ts);
-    users.set(one(e.user), user);
-  }
   const figures = new Map(VARIANTS.map((variant) => [variant, { exposed: [] as string[], trialStarts: [] as string[] }]));
-  for (const [id, user] of users) {
-    if (user.variants.size !== 1) continue;
-    const f = figures.get([...user.variants][0]!)!;
+  for (const [id, user] of exposedUsers(exposures, links, from)) {
+    const f = figures.get(user.variant)!;
     f.exposed.push(id);
     const started = records.some(
       (r) => one(r.user) === id && r.type === 'trial_started' && (r.paywall === null || r.paywall === 'trial') && r.ts >= user.first,
