@@ -12,15 +12,21 @@ export interface ConnectorContext {
   now: number;
   /** initial_purchase, trial_converted or renewal: what a paid period of this subscription is, from the records before it. */
   paidPeriodType(source: PurchaseSource, originalTransactionId: string): Promise<PurchaseType>;
-  refundedSoFar(source: PurchaseSource, transactionId: string): Promise<number>;
   userOfCustomer(customer: string): Promise<string | undefined>;
   userOfAppAccountToken(token: string): Promise<string | undefined>;
 }
 
 /** What a verified notification comes to. */
 export type Translation =
-  /** Records to store (none when there is nothing new, such as a refund already counted), with what belongs with them. */
-  | { kind: 'records'; records: PurchaseRecord[]; customer?: { id: string; userId: string }; aliases?: { ids: string[]; userId: string } }
+  /** Records to store (a refund already counted is stored as nothing), with what belongs with them. */
+  | {
+      kind: 'records';
+      records: PurchaseRecord[];
+      customer?: { id: string; userId: string };
+      aliases?: { ids: string[]; userId: string };
+      /** The refund records carry the payment's running total, stored as what is new (PurchaseBatch.cumulativeRefunds). */
+      cumulativeRefunds?: { decimals: number };
+    }
   /** An event type paywalld does not use: answered 200 so that the store does not retry it, and counted. */
   | { kind: 'unused'; type: string }
   /** A type it uses, but the notification names no user paywalld knows: answered 200, counted and logged. */

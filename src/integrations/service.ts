@@ -49,7 +49,6 @@ export class IntegrationService {
     const context: ConnectorContext = {
       now: Date.now(),
       paidPeriodType: (source, original) => this.purchases.paidPeriodType(projectId, source, original),
-      refundedSoFar: (source, transaction) => this.purchases.refundedSoFar(projectId, source, transaction),
       userOfCustomer: (customer) => this.store.userOfCustomer(projectId, connector.provider, customer),
       userOfAppAccountToken: (token) => this.identity.userOfAppAccountToken(projectId, token),
     };
@@ -64,7 +63,7 @@ export class IntegrationService {
       } else {
         if (!storable(translation))
           throw new DomainError('invalid_notification', 'the notification holds text the server cannot store: NUL (U+0000) or a lone surrogate');
-        const { records, customer, aliases } = translation;
+        const { records, customer, aliases, cumulativeRefunds } = translation;
         inserted =
           records.length === 0
             ? 0
@@ -73,6 +72,7 @@ export class IntegrationService {
                 receivedAt: context.now,
                 ...(customer && { customer: { provider: connector.provider, ...customer } }),
                 ...(aliases && { aliases }),
+                ...(cumulativeRefunds && { cumulativeRefunds }),
               });
         outcome = inserted < records.length || records.length === 0 ? 'duplicate' : 'stored';
       }

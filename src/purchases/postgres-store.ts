@@ -1,7 +1,8 @@
 import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
-import type { PurchaseSource, PurchaseType } from './schema.ts';
+import { isCumulativeRefund, refundSince } from './cumulative-refund.ts';
+import type { PurchaseRecord, PurchaseSource, PurchaseType } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
@@ -40,7 +41,7 @@ export class PostgresPurchaseStore implements PurchaseStore {
   ) {}
 
   insert(projectId: string, batch: PurchaseBatch): Promise<number> {
-    const rows: StoredRow[] = batch.records.map((r) => ({
+    const toRow = (r: PurchaseRecord): StoredRow => ({
       project_id: projectId,
       source: r.source,
       purchase_id: r.id,
@@ -56,12 +57,20 @@ export class PostgresPurchaseStore implements PurchaseStore {
       original_transaction_id: r.originalTransactionId,
       paywall_id: r.paywallId,
       received_at: batch.receivedAt,
-    }));
+    });
     const { identity, customers } = this.companions;
     return storeCall(() =>
       this.sql.begin(async (tx) => {
         // Purchase commits one at a time across instances: seq order is commit order, which the results' reader relies on (ADVISORY_LOCKS.purchases).
         await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
+        // Under that lock no other transaction stores a refund, so what a payment had refunded cannot change before this commits.
+        const rows: StoredRow[] = [];
+        for (const given of batch.records) {
+          const r = isCumulativeRefund(given, batch.cumulativeRefunds)
+            ? refundSince(given, await this.refundedBefore(tx, projectId, given, rows), batch.cumulativeRefunds.decimals)
+            : given;
+          if (r) rows.push(toRow(r));
+        }
         // One statement: seq follows the batch's order, and a record stored before (or twice in the batch) is skipped.
         const inserted =
           rows.length === 0 ? [] : await tx`INSERT INTO purchases ${tx(rows, ...COLUMNS)} ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING 1`;
@@ -89,13 +98,13 @@ export class PostgresPurchaseStore implements PurchaseStore {
     });
   }
 
-  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): Promise<number> {
-    return storeCall(async () => {
-      const [row] = await this.sql<{ refunded: number }[]>`
-        SELECT coalesce(sum(revenue), 0) AS refunded FROM purchases
-        WHERE project_id = ${projectId} AND source = ${source} AND transaction_id = ${transactionId} AND type = 'refund'`;
-      return row!.refunded;
-    });
+  /** What the record's payment had refunded: stored, and earlier in this batch. */
+  private async refundedBefore(tx: Transaction, projectId: string, record: PurchaseRecord, earlier: readonly StoredRow[]): Promise<number> {
+    const [row] = await tx<{ refunded: number }[]>`
+      SELECT coalesce(sum(revenue), 0) AS refunded FROM purchases
+      WHERE project_id = ${projectId} AND source = ${record.source} AND transaction_id = ${record.transactionId} AND type = 'refund'`;
+    const same = (r: StoredRow) => r.source === record.source && r.transaction_id === record.transactionId && r.type === 'refund';
+    return earlier.filter(same).reduce((sum, r) => sum + r.revenue, row!.refunded);
   }
 
   list(projectId: string): Promise<StoredPurchase[]> {

@@ -113,11 +113,6 @@ export class PurchaseService {
     return before.has('trial_started') ? 'trial_converted' : 'initial_purchase';
   }
 
-  /** What was refunded so far on one payment (Stripe reports a charge's refunds cumulatively). */
-  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): Promise<number> {
-    return this.store.refundedSoFar(projectId, source, transactionId);
-  }
-
   list(projectId: string): Promise<StoredPurchase[]> {
     return this.store.list(projectId);
   }

@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
-import type { PurchaseSource, PurchaseType } from './schema.ts';
+import { isCumulativeRefund, refundSince } from './cumulative-refund.ts';
+import type { PurchaseRecord, PurchaseSource, PurchaseType } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
@@ -35,7 +36,6 @@ interface BatchCompanions {
 export class SqlitePurchaseStore implements PurchaseStore {
   readonly insert;
   readonly typesForSubscription;
-  readonly refundedSoFar;
   readonly list;
 
   constructor(db: Database, companions: BatchCompanions) {
@@ -58,7 +58,12 @@ export class SqlitePurchaseStore implements PurchaseStore {
     const byProject = db.prepare<[string], StoredRow>('SELECT * FROM purchases WHERE project_id = ? ORDER BY seq');
     this.insert = sqliteWrite(db, (projectId: string, batch: PurchaseBatch): number => {
       let inserted = 0;
-      for (const r of batch.records) {
+      for (const given of batch.records) {
+        // Read in the write transaction, so no other batch stores a refund of this payment in between.
+        const r: PurchaseRecord | undefined = isCumulativeRefund(given, batch.cumulativeRefunds)
+          ? refundSince(given, refunded.get(projectId, given.source, given.transactionId!) ?? 0, batch.cumulativeRefunds.decimals)
+          : given;
+        if (r === undefined) continue;
         const row: Row = [
           projectId,
           r.source,
@@ -93,10 +98,6 @@ export class SqlitePurchaseStore implements PurchaseStore {
     this.typesForSubscription = sqliteRead(
       db,
       (projectId: string, source: PurchaseSource, originalTransactionId: string) => new Set(typesOf.all(projectId, source, originalTransactionId)),
-    );
-    this.refundedSoFar = sqliteRead(
-      db,
-      (projectId: string, source: PurchaseSource, transactionId: string): number => refunded.get(projectId, source, transactionId) ?? 0,
     );
     this.list = sqliteRead(db, (projectId: string): StoredPurchase[] => byProject.all(projectId).map(toStored));
   }

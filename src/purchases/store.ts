@@ -20,6 +20,14 @@ export interface PurchaseBatch {
   customer?: { provider: string; id: string; userId: string };
   /** Other ids of a user (a store's aliases), linked as identify would, the first link of an id winning. */
   aliases?: { ids: readonly string[]; userId: string };
+  /**
+   * Refunds a source reports as the payment's running total (Stripe's amount_refunded): each refund record
+   * of the batch carries that total as its revenue and is stored with what is new since the refunds already
+   * stored for its transactionId, rounded to `decimals` places, or not at all when nothing is new. Decided
+   * inside the batch's transaction, so that two notifications of one payment delivered at once (a retry, two
+   * partial refunds), to one instance or two, cannot both count the same refund (docs/revenue.md, "Stripe").
+   */
+  cumulativeRefunds?: { decimals: number };
 }
 
 export interface PurchaseStore {
@@ -31,8 +39,6 @@ export interface PurchaseStore {
   insert(projectId: string, batch: PurchaseBatch): Promise<number>;
   /** The types already stored for one subscription of a source: tells a trial's conversion from a renewal. */
   typesForSubscription(projectId: string, source: PurchaseSource, originalTransactionId: string): Promise<Set<PurchaseType>>;
-  /** What was refunded so far on one payment of a source (Stripe reports refunds cumulatively). */
-  refundedSoFar(projectId: string, source: PurchaseSource, transactionId: string): Promise<number>;
   /** Every record of the project in order of storage. */
   list(projectId: string): Promise<StoredPurchase[]>;
 }

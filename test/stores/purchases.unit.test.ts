@@ -4,6 +4,7 @@
  * aliases, all in one transaction.
  */
 import assert from 'node:assert/strict';
+import type { Storage } from '../../src/db/storage.ts';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
 import type { PurchaseRecord } from '../../src/purchases/schema.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
@@ -46,20 +47,66 @@ storeTest('insert stores each record once by source and id, answers how many wer
   assert.deepEqual(stored[0], { ...record('a'), projectId: project.id, receivedAt: 5 });
 });
 
-storeTest('typesForSubscription and refundedSoFar read what a source stored before', async (storage) => {
+storeTest('typesForSubscription reads the types a source stored before for one subscription', async (storage) => {
   const { project } = await storage.projects.create('p');
   await storage.purchases.insert(project.id, {
-    records: [
-      record('t', { type: 'trial_started', revenue: 0 }),
-      record('r1', { type: 'refund', revenue: 2.5, transactionId: 'ch_1' }),
-      record('r2', { type: 'refund', revenue: 1.25, transactionId: 'ch_1' }),
-    ],
+    records: [record('t', { type: 'trial_started', revenue: 0 }), record('r1', { type: 'refund', revenue: 2.5, transactionId: 'ch_1' })],
     receivedAt: 1,
   });
   assert.deepEqual([...(await storage.purchases.typesForSubscription(project.id, 'stripe', 'sub_1'))].sort(), ['refund', 'trial_started']);
   assert.deepEqual([...(await storage.purchases.typesForSubscription(project.id, 'app-store', 'sub_1'))], []);
-  assert.equal(await storage.purchases.refundedSoFar(project.id, 'stripe', 'ch_1'), 3.75);
-  assert.equal(await storage.purchases.refundedSoFar(project.id, 'stripe', 'ch_2'), 0);
+});
+
+/** A Stripe refund notification: the charge's running total refunded. */
+function refundTotal(eventId: string, total: number, charge = 'ch_1'): PurchaseRecord {
+  return record(eventId, { type: 'refund', revenue: total, transactionId: charge, originalTransactionId: null });
+}
+
+const refundsOf = async (storage: Storage, projectId: string) =>
+  (await storage.purchases.list(projectId)).filter((p) => p.type === 'refund').map((p) => [p.id, p.transactionId, p.revenue]);
+
+storeTest('cumulative refunds store what is new for their payment, nothing for a total already counted', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  const cumulativeRefunds = { decimals: 2 };
+  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 1, cumulativeRefunds }), 1);
+  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 2, cumulativeRefunds }), 1);
+  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 3, cumulativeRefunds }), 0, 'a retry');
+  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 4, cumulativeRefunds }), 0, 'an older total, late');
+  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e3', 1, 'ch_2')], receivedAt: 5, cumulativeRefunds }), 1);
+  assert.equal(
+    await storage.purchases.insert(project.id, { records: [refundTotal('e4', 4), refundTotal('e5', 5)], receivedAt: 6, cumulativeRefunds }),
+    2,
+    'two totals of one payment in one batch',
+  );
+  assert.deepEqual(await refundsOf(storage, project.id), [
+    ['e1', 'ch_1', 2.5],
+    ['e2', 'ch_1', 1.1],
+    ['e3', 'ch_2', 1],
+    ['e4', 'ch_1', 0.4],
+    ['e5', 'ch_1', 1],
+  ]);
+  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e6', 9)], receivedAt: 7 }), 1, 'without the option, as given');
+});
+
+storeTest('concurrent cumulative refunds of one payment never count the same amount twice', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  const cumulativeRefunds = { decimals: 2 };
+  for (let round = 0; round < 20; round++) {
+    const charge = `ch_${round}`;
+    // Two partial refunds delivered at once, each twice (Stripe retries), in any order: the payment's refunds must add up to the last total.
+    const totals = [1.25, 3, 1.25, 3];
+    await Promise.all(
+      totals.map((total, i) =>
+        storage.purchases.insert(project.id, { records: [refundTotal(`e_${round}_${total}`, total, charge)], receivedAt: i, cumulativeRefunds }),
+      ),
+    );
+  }
+  const byCharge = new Map<string, number>();
+  for (const [, charge, revenue] of await refundsOf(storage, project.id)) {
+    byCharge.set(charge as string, Number(((byCharge.get(charge as string) ?? 0) + (revenue as number)).toFixed(2)));
+  }
+  assert.equal(byCharge.size, 20);
+  for (const [charge, refunded] of byCharge) assert.equal(refunded, 3, charge);
 });
 
 storeTest("a batch remembers its users' appAccountTokens, its customer (the first named stays) and links its aliases as identify would", async (storage) => {

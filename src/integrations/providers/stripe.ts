@@ -154,13 +154,14 @@ async function chargeRefunded(eventId: string, ts: number, charge: Record<string
   const userId = metadataUser(charge) ?? (customer === null ? undefined : await context.userOfCustomer(customer));
   if (userId === undefined) return { kind: 'no_user', type: 'charge.refunded' };
   const currency = currencyOf(charge);
-  const chargeId = text(charge, 'id');
-  // amount_refunded is the charge's total so far: each refund event adds what is new since the last one recorded.
+  // amount_refunded is the charge's total so far: the store records what is new since the refunds it holds, in the insert's transaction.
   const total = stripeAmount(field(charge, 'amount_refunded'), currency);
-  const exponent = currency === 'ISK' ? 2 : minorUnitExponent(currency);
-  const added = Number((total - (await context.refundedSoFar('stripe', chargeId))).toFixed(exponent));
-  if (added <= 0) return { kind: 'records', records: [] };
-  return { kind: 'records', records: [record(eventId, userId, 'refund', ts, added, currency, { transactionId: chargeId })] };
+  const decimals = currency === 'ISK' ? 2 : minorUnitExponent(currency);
+  return {
+    kind: 'records',
+    records: [record(eventId, userId, 'refund', ts, total, currency, { transactionId: text(charge, 'id') })],
+    cumulativeRefunds: { decimals },
+  };
 }
 
 export const stripeConnector: Connector<StripeConfig> = {
