@@ -69,15 +69,6 @@ export class LivePaywalls {
     return count;
   }
 
-  /** The ids of the project's served paywalls whose live revision puts this product in a slot. */
-  usingProduct(projectId: string, productId: string): string[] {
-    const ids: string[] = [];
-    for (const [paywallId, entry] of this.byProject.get(projectId) ?? []) {
-      if (entry.compiled?.productIds.has(productId)) ids.push(paywallId);
-    }
-    return ids;
-  }
-
   /** Rebuilds from the store, recompiling only what changed: at start, and for commits made by other processes. */
   reload(): Promise<void> {
     return this.updates.reload(async () => {

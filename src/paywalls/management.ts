@@ -11,6 +11,7 @@ import { type ProductCatalog, productsById } from './catalog.ts';
 import type { ExperimentSettings } from './document/experiment.ts';
 import { type DocumentError, type PaywallDeps, type PaywallOutput, PaywallSchema, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
+import { slotProducts } from './document/slot-products.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
@@ -231,15 +232,6 @@ export class PaywallManager {
 }
 
 /** Every product id a stored document puts in a slot, its variants' included. */
-function slotProducts(document: unknown): string[] {
-  const slotsOf = (owner: unknown): string[] => {
-    const slots = typeof owner === 'object' && owner !== null ? (owner as { slots?: unknown }).slots : undefined;
-    return typeof slots === 'object' && slots !== null ? Object.values(slots).filter((id): id is string => typeof id === 'string') : [];
-  };
-  const variants = (document as { variants?: unknown } | null)?.variants;
-  return [...new Set([...slotsOf(document), ...(Array.isArray(variants) ? variants.flatMap(slotsOf) : [])])];
-}
-
 /** A revision that names products deleted since: which ones, and the two ways forward. */
 function revisionInvalid(revision: number, missing: string[], errors: DocumentError[]): DomainError {
   const named = missing.length === 0 ? 'it is no longer valid' : `it puts ${missing.join(', ')} in a slot, deleted from the catalog since`;

@@ -1,9 +1,10 @@
 import type { Sql } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { STALE, type Stale } from '../shared/stale.ts';
+import { type LiveDocument, liveUsers } from './live-users.ts';
 import { type ProductRow, toStored } from './product-row.ts';
 import type { ProductWrite } from './schema.ts';
-import type { ExpectedVersion, ProductStore, StoredProduct } from './store.ts';
+import type { ExpectedVersion, InUse, ProductStore, StoredProduct } from './store.ts';
 
 /** The product catalog in PostgreSQL (store.ts says what each method does). */
 export class PostgresProductStore implements ProductStore {
@@ -52,13 +53,24 @@ export class PostgresProductStore implements ProductStore {
     );
   }
 
-  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale> {
-    return storeCall(async () => {
-      const now = Date.now();
-      const rows = await this.sql`
-        UPDATE products SET deleted_at = ${now}, updated_at = ${now}, version = version + 1
-        WHERE project_id = ${projectId} AND id = ${id} AND deleted_at IS NULL AND version = ${expected} RETURNING 1`;
-      return rows.length === 0 ? STALE : undefined;
-    });
+  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale | InUse> {
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        // FOR UPDATE waits for a publication holding the row FOR SHARE to commit, so its live revision is read below;
+        // a publication that comes later waits for this one and then finds the product deleted.
+        const [current] = await tx<{ version: number }[]>`
+          SELECT version FROM products WHERE project_id = ${projectId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE`;
+        if (current?.version !== expected) return STALE;
+        const documents = await tx<LiveDocument[]>`
+          SELECT p.id, r.document FROM paywalls p
+          JOIN paywall_revisions r ON r.project_id = p.project_id AND r.paywall_id = p.id AND r.revision = p.live_revision
+          WHERE p.project_id = ${projectId} AND p.archived_at IS NULL ORDER BY p.id COLLATE "C"`;
+        const usedBy = liveUsers(documents, id);
+        if (usedBy.length > 0) return { usedBy };
+        const now = Date.now();
+        await tx`UPDATE products SET deleted_at = ${now}, updated_at = ${now}, version = version + 1 WHERE project_id = ${projectId} AND id = ${id}`;
+        return undefined;
+      }),
+    );
   }
 }

@@ -3,14 +3,12 @@ import { DomainError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
 import { entityTag, type Preconditions, requireIfMatch, requireIfNoneMatch } from '../shared/preconditions.ts';
-import { untilCurrent } from '../shared/stale.ts';
+import { STALE, untilCurrent } from '../shared/stale.ts';
 import type { ProductWrite } from './schema.ts';
 import type { ProductStore, StoredProduct } from './store.ts';
 
 /** What products need of paywalls: implemented by the in-memory live paywalls, handed over by the context. */
 interface ProductUsers {
-  /** The live paywalls that put this product in a slot. */
-  usingProduct(projectId: string, productId: string): string[];
   /** After a product changed: live paywalls that use it serve the change once this resolves. */
   refreshProduct(projectId: string, productId: string): Promise<void>;
 }
@@ -66,20 +64,20 @@ export class ProductManager {
     return result;
   }
 
-  /** Deletes the product unless a live paywall puts it in a slot. */
+  /** Deletes the product unless a live paywall puts it in a slot (the store decides, against the stored live revisions). */
   async delete(projectId: string, id: string, ifMatch: string): Promise<void> {
     await untilCurrent(async () => {
       const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, productTag(current));
-      const users = this.users.usingProduct(projectId, id);
-      if (users.length > 0) {
+      const deleted = await this.store.delete(projectId, id, current.version);
+      if (deleted !== undefined && deleted !== STALE) {
         throw new DomainError(
           'product_in_use',
-          `the product is in a slot of ${users.length} live paywall(s); publish revisions without it or archive them first`,
+          `the product is in a slot of ${deleted.usedBy.length} live paywall(s); publish revisions without it or archive them first`,
         );
       }
-      return this.store.delete(projectId, id, current.version);
+      return deleted;
     });
     await this.users.refreshProduct(projectId, id);
   }

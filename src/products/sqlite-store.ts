@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { STALE } from '../shared/stale.ts';
+import { type LiveDocument, liveUsers } from './live-users.ts';
 import { type ProductRow, toStored } from './product-row.ts';
 import type { ProductWrite } from './schema.ts';
 import type { ExpectedVersion, ProductStore, StoredProduct } from './store.ts';
@@ -23,6 +24,11 @@ export class SqliteProductStore implements ProductStore {
     const markDeleted = db.prepare(
       'UPDATE products SET deleted_at = ?, updated_at = ?, version = version + 1 WHERE project_id = ? AND id = ? AND deleted_at IS NULL',
     );
+    const liveDocuments = db.prepare<[string], LiveDocument>(
+      `SELECT p.id, r.document FROM paywalls p
+       JOIN paywall_revisions r ON r.project_id = p.project_id AND r.paywall_id = p.id AND r.revision = p.live_revision
+       WHERE p.project_id = ? AND p.archived_at IS NULL ORDER BY p.id`,
+    );
     /** The product unless it does not exist or was deleted. */
     const live = (projectId: string, id: string): StoredProduct | undefined => {
       const row = byId.get(projectId, id);
@@ -41,6 +47,8 @@ export class SqliteProductStore implements ProductStore {
     });
     this.delete = sqliteWrite(db, (projectId: string, id: string, expected: number) => {
       if (live(projectId, id)?.version !== expected) return STALE;
+      const usedBy = liveUsers(liveDocuments.all(projectId), id);
+      if (usedBy.length > 0) return { usedBy };
       const now = Date.now();
       markDeleted.run(now, now, projectId, id);
       return undefined;

@@ -16,6 +16,11 @@ export interface StoredProduct {
 /** The version the service read and checked: a live product's, or `undefined` for one that does not exist (or was deleted). */
 export type ExpectedVersion = number | undefined;
 
+/** A deletion refused: the paywalls whose live revision puts the product in a slot. */
+export interface InUse {
+  usedBy: string[];
+}
+
 export interface ProductStore {
   /** The project's products that are not deleted, by id. */
   list(projectId: string): Promise<StoredProduct[]>;
@@ -27,6 +32,11 @@ export interface ProductStore {
    * written again is created).
    */
   write(projectId: string, id: string, write: ProductWrite, expected: ExpectedVersion): Promise<{ stored: StoredProduct; created: boolean } | Stale>;
-  /** Marks the product deleted if it is still at the version the caller read (`expected`), else STALE. */
-  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale>;
+  /**
+   * Marks the product deleted if it is still at the version the caller read (`expected`), else STALE,
+   * unless a live revision of a paywall that is not archived puts it in a slot: then nothing changes and
+   * the answer names those paywalls. Decided in one transaction against the stored revisions, so that a
+   * publication naming the product and its deletion, from two instances at once, cannot both succeed.
+   */
+  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale | InUse>;
 }

@@ -48,6 +48,26 @@ test('products: writes and deletes at the same version from every instance at on
   assert.equal(await storages[1]!.products.get(project.id, 'pro'), undefined);
 });
 
+test('a product deleted on one instance while another publishes a paywall using it: never both', needs(POSTGRES), async (t) => {
+  const [publisher, deleter] = await instances(t);
+  const { project } = await publisher!.projects.create('p');
+  const design = { variants: [{ id: 'a', weight: 100, holdout: false }], audiences: [] };
+  const options = { forceNew: false, reseed: true };
+  for (let round = 0; round < 30; round++) {
+    const product = `pro_${round}`;
+    await publisher!.products.write(project.id, product, { name: 'Pro', store_ids: {} }, undefined);
+    const document = JSON.stringify({ name: 'p', slots: { primary: product } });
+    const row = await publisher!.paywalls.addRevision(project.id, `pw_${round}`, { name: 'p', document, products: [product] }, undefined);
+    assert.ok(row !== STALE);
+    const [published, deleted] = await Promise.all([
+      publisher!.paywalls.publish(project.id, `pw_${round}`, { revision: 1, design, options, products: [product], now: round }, row.version),
+      deleter!.products.delete(project.id, product, 1),
+    ]);
+    // One of them sees the other: the publication finds the product gone (STALE), or the deletion finds it live.
+    assert.ok((published === STALE) !== (deleted !== undefined), `round ${round}: ${String(published === STALE)} ${JSON.stringify(deleted)}`);
+  }
+});
+
 test('paywalls: creation, revisions, publication and archiving from every instance at once let exactly one through', needs(POSTGRES), async (t) => {
   const storages = await instances(t);
   const { project } = await storages[0]!.projects.create('p');

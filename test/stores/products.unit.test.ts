@@ -57,3 +57,47 @@ storeTest("list holds the project's live products by id, and no other project's"
   );
   assert.equal(await storage.products.get(other.id, 'a'), undefined);
 });
+
+storeTest(
+  "delete refuses a product a live revision puts in a slot, its own or a variant's, naming the paywalls; archived or draft uses do not count",
+  async (storage) => {
+    const { project } = await storage.projects.create('p');
+    for (const id of ['monthly', 'yearly', 'spare']) await storage.products.write(project.id, id, monthly, undefined);
+    const design = { variants: [{ id: 'a', weight: 100, holdout: false }], audiences: [] };
+    const live = async (paywallId: string, document: object, products: string[]) => {
+      const row = await storage.paywalls.addRevision(project.id, paywallId, { name: paywallId, document: JSON.stringify(document), products }, undefined);
+      assert.ok(row !== STALE);
+      const options = { forceNew: false, reseed: true };
+      const published = await storage.paywalls.publish(project.id, paywallId, { revision: 1, design, options, products, now: 1 }, row.version);
+      assert.ok(published !== STALE);
+      return published.row;
+    };
+    await live('b_top', { name: 'b', slots: { primary: 'monthly' } }, ['monthly']);
+    await live(
+      'a_variant',
+      {
+        name: 'a',
+        variants: [
+          { id: 'x', slots: { primary: 'monthly' } },
+          { id: 'y', slots: { other: 'yearly' } },
+        ],
+      },
+      ['monthly', 'yearly'],
+    );
+    const archived = await live('c_archived', { name: 'c', slots: { primary: 'spare' } }, ['spare']);
+    assert.ok((await storage.paywalls.archive(project.id, 'c_archived', archived.version)) !== STALE);
+    const draft = await storage.paywalls.addRevision(
+      project.id,
+      'b_top',
+      { name: 'b', document: JSON.stringify({ name: 'b', slots: { p: 'spare' } }), products: ['spare'] },
+      2,
+    );
+    assert.ok(draft !== STALE);
+
+    assert.deepEqual(await storage.products.delete(project.id, 'monthly', 1), { usedBy: ['a_variant', 'b_top'] });
+    assert.deepEqual(await storage.products.delete(project.id, 'yearly', 1), { usedBy: ['a_variant'] });
+    assert.equal((await storage.products.get(project.id, 'monthly'))?.version, 1, 'a refused delete changed nothing');
+    assert.equal(await storage.products.delete(project.id, 'monthly', 7), STALE, 'the version is checked first');
+    assert.equal(await storage.products.delete(project.id, 'spare', 1), undefined);
+  },
+);
