@@ -21,6 +21,18 @@ function storable({ records, customer, aliases }: Extract<Translation, { kind: '
   return texts.every((text) => typeof text !== 'string' || isStorableText(text));
 }
 
+function unstorable(): DomainError {
+  return new DomainError('invalid_notification', 'the notification holds text the server cannot store: NUL (U+0000) or a lone surrogate');
+}
+
+/**
+ * A lookup a connector makes with text from the notification (a customer id, a token, a subscription id):
+ * refused like text it would store, before any database reads it (PostgreSQL fails a statement holding NUL).
+ */
+function lookingUp<T>(lookup: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  return (key) => (isStorableText(key) ? lookup(key) : Promise.reject(unstorable()));
+}
+
 /** The notifications the store connectors receive: verified, translated, stored. */
 export class IntegrationService {
   private readonly counted: (provider: Provider, outcome: HookOutcome) => void;
@@ -48,9 +60,9 @@ export class IntegrationService {
     const { connector, config } = await this.configuration.configured(projectId, provider);
     const context: ConnectorContext = {
       now: Date.now(),
-      paidPeriodType: (source, original) => this.purchases.paidPeriodType(projectId, source, original),
-      userOfCustomer: (customer) => this.store.userOfCustomer(projectId, connector.provider, customer),
-      userOfAppAccountToken: (token) => this.identity.userOfAppAccountToken(projectId, token),
+      paidPeriodType: (source, original) => lookingUp((key) => this.purchases.paidPeriodType(projectId, source, key))(original),
+      userOfCustomer: lookingUp((customer) => this.store.userOfCustomer(projectId, connector.provider, customer)),
+      userOfAppAccountToken: lookingUp((token) => this.identity.userOfAppAccountToken(projectId, token)),
     };
     let outcome: HookOutcome;
     let inserted = 0;
@@ -61,8 +73,7 @@ export class IntegrationService {
         outcome = 'no_user';
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
-        if (!storable(translation))
-          throw new DomainError('invalid_notification', 'the notification holds text the server cannot store: NUL (U+0000) or a lone surrogate');
+        if (!storable(translation)) throw unstorable();
         const { records, customer, aliases, cumulativeRefunds } = translation;
         inserted =
           records.length === 0
