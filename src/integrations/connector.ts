@@ -1,4 +1,4 @@
-import type { PurchaseRecord, PurchaseSource, PurchaseType } from '../purchases/schema.ts';
+import type { PurchaseRecord } from '../purchases/schema.ts';
 import type { Provider } from './schema.ts';
 
 /** One notification as the hook route received it: the raw bytes (signatures cover them; parsed only after they verify, where they can be) and its headers. */
@@ -10,8 +10,6 @@ export interface Notification {
 /** What a connector may ask about the project while translating a notification. */
 export interface ConnectorContext {
   now: number;
-  /** initial_purchase, trial_converted or renewal: what a paid period of this subscription is, from the records before it. */
-  paidPeriodType(source: PurchaseSource, originalTransactionId: string): Promise<PurchaseType>;
   userOfCustomer(customer: string): Promise<string | undefined>;
   userOfAppAccountToken(token: string): Promise<string | undefined>;
 }
@@ -26,6 +24,8 @@ export type Translation =
       aliases?: { ids: string[]; userId: string };
       /** The refund records carry the payment's running total, stored as what is new (PurchaseBatch.cumulativeRefunds). */
       cumulativeRefunds?: { decimals: number };
+      /** Paid periods of subscriptions, typed by the store from the records before them (PurchaseBatch.paidPeriods). */
+      paidPeriods?: true;
     }
   /** An event type paywalld does not use: answered 200 so that the store does not retry it, and counted. */
   | { kind: 'unused'; type: string }

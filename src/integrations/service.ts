@@ -60,7 +60,6 @@ export class IntegrationService {
     const { connector, config } = await this.configuration.configured(projectId, provider);
     const context: ConnectorContext = {
       now: Date.now(),
-      paidPeriodType: (source, original) => lookingUp((key) => this.purchases.paidPeriodType(projectId, source, key))(original),
       userOfCustomer: lookingUp((customer) => this.store.userOfCustomer(projectId, connector.provider, customer)),
       userOfAppAccountToken: lookingUp((token) => this.identity.userOfAppAccountToken(projectId, token)),
     };
@@ -74,7 +73,7 @@ export class IntegrationService {
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
         if (!storable(translation)) throw unstorable();
-        const { records, customer, aliases, cumulativeRefunds } = translation;
+        const { records, customer, aliases, cumulativeRefunds, paidPeriods } = translation;
         inserted =
           records.length === 0
             ? 0
@@ -84,6 +83,7 @@ export class IntegrationService {
                 ...(customer && { customer: { provider: connector.provider, ...customer } }),
                 ...(aliases && { aliases }),
                 ...(cumulativeRefunds && { cumulativeRefunds }),
+                ...(paidPeriods && { paidPeriods }),
               });
         outcome = inserted < records.length || records.length === 0 ? 'duplicate' : 'stored';
       }

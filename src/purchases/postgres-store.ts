@@ -1,8 +1,8 @@
 import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
-import { isCumulativeRefund, refundSince } from './cumulative-refund.ts';
-import type { PurchaseRecord, PurchaseSource, PurchaseType } from './schema.ts';
+import { isCumulativeRefund, isPaidPeriod, paidPeriod, refundSince } from './dependent-records.ts';
+import type { PurchaseRecord, PurchaseType } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
@@ -63,12 +63,14 @@ export class PostgresPurchaseStore implements PurchaseStore {
       this.sql.begin(async (tx) => {
         // Purchase commits one at a time across instances: seq order is commit order, which the results' reader relies on (ADVISORY_LOCKS.purchases).
         await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
-        // Under that lock no other transaction stores a refund, so what a payment had refunded cannot change before this commits.
+        // Under that lock no other transaction stores a purchase, so what came before a record cannot change before this commits.
         const rows: StoredRow[] = [];
         for (const given of batch.records) {
-          const r = isCumulativeRefund(given, batch.cumulativeRefunds)
-            ? refundSince(given, await this.refundedBefore(tx, projectId, given, rows), batch.cumulativeRefunds.decimals)
-            : given;
+          const r = isCumulativeRefund(given, batch)
+            ? refundSince(given, await this.refundedBefore(tx, projectId, given, rows), batch.cumulativeRefunds!.decimals)
+            : isPaidPeriod(given, batch)
+              ? paidPeriod(given, await this.typesBefore(tx, projectId, given, rows))
+              : given;
           if (r) rows.push(toRow(r));
         }
         // One statement: seq follows the batch's order, and a record stored before (or twice in the batch) is skipped.
@@ -90,12 +92,12 @@ export class PostgresPurchaseStore implements PurchaseStore {
     );
   }
 
-  typesForSubscription(projectId: string, source: PurchaseSource, originalTransactionId: string): Promise<Set<PurchaseType>> {
-    return storeCall(async () => {
-      const rows = await this.sql<{ type: PurchaseType }[]>`
-        SELECT DISTINCT type FROM purchases WHERE project_id = ${projectId} AND source = ${source} AND original_transaction_id = ${originalTransactionId}`;
-      return new Set(rows.map((row) => row.type));
-    });
+  /** The types stored for the record's subscription, and earlier in this batch. */
+  private async typesBefore(tx: Transaction, projectId: string, record: PurchaseRecord, earlier: readonly StoredRow[]): Promise<Set<PurchaseType>> {
+    const rows = await tx<{ type: PurchaseType }[]>`
+      SELECT DISTINCT type FROM purchases WHERE project_id = ${projectId} AND source = ${record.source} AND original_transaction_id = ${record.originalTransactionId}`;
+    const same = (r: StoredRow) => r.source === record.source && r.original_transaction_id === record.originalTransactionId;
+    return new Set([...rows.map((row) => row.type), ...earlier.filter(same).map((r) => r.type)]);
   }
 
   /** What the record's payment had refunded: stored, and earlier in this batch. */

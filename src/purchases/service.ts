@@ -11,7 +11,6 @@ import {
   type PurchaseResult,
   PurchaseSchema,
   type PurchaseSource,
-  type PurchaseType,
 } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 
@@ -100,17 +99,6 @@ export class PurchaseService {
       this.counted(source, 'duplicate', batch.records.length - inserted);
     }
     return inserted;
-  }
-
-  /**
-   * What a paid period of a subscription is, from what the source reported before:
-   * the first payment after a trial start is its conversion, a later one a renewal.
-   */
-  async paidPeriodType(projectId: string, source: PurchaseSource, originalTransactionId: string): Promise<PurchaseType> {
-    const before = await this.store.typesForSubscription(projectId, source, originalTransactionId);
-    const paid = before.has('initial_purchase') || before.has('trial_converted') || before.has('renewal');
-    if (paid) return 'renewal';
-    return before.has('trial_started') ? 'trial_converted' : 'initial_purchase';
   }
 
   list(projectId: string): Promise<StoredPurchase[]> {

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
-import { isCumulativeRefund, refundSince } from './cumulative-refund.ts';
-import type { PurchaseRecord, PurchaseSource, PurchaseType } from './schema.ts';
+import { isCumulativeRefund, isPaidPeriod, paidPeriod, refundSince } from './dependent-records.ts';
+import type { PurchaseRecord, PurchaseType } from './schema.ts';
 import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
@@ -35,7 +35,6 @@ interface BatchCompanions {
 /** Purchase records on one connection: each batch is one IMMEDIATE transaction (the connection runs with synchronous=FULL). */
 export class SqlitePurchaseStore implements PurchaseStore {
   readonly insert;
-  readonly typesForSubscription;
   readonly list;
 
   constructor(db: Database, companions: BatchCompanions) {
@@ -59,10 +58,12 @@ export class SqlitePurchaseStore implements PurchaseStore {
     this.insert = sqliteWrite(db, (projectId: string, batch: PurchaseBatch): number => {
       let inserted = 0;
       for (const given of batch.records) {
-        // Read in the write transaction, so no other batch stores a refund of this payment in between.
-        const r: PurchaseRecord | undefined = isCumulativeRefund(given, batch.cumulativeRefunds)
-          ? refundSince(given, refunded.get(projectId, given.source, given.transactionId!) ?? 0, batch.cumulativeRefunds.decimals)
-          : given;
+        // Read in the write transaction: no other batch stores a record of this payment or subscription in between.
+        const r: PurchaseRecord | undefined = isCumulativeRefund(given, batch)
+          ? refundSince(given, refunded.get(projectId, given.source, given.transactionId!) ?? 0, batch.cumulativeRefunds!.decimals)
+          : isPaidPeriod(given, batch)
+            ? paidPeriod(given, new Set(typesOf.all(projectId, given.source, given.originalTransactionId!)))
+            : given;
         if (r === undefined) continue;
         const row: Row = [
           projectId,
@@ -95,10 +96,6 @@ export class SqlitePurchaseStore implements PurchaseStore {
       }
       return inserted;
     });
-    this.typesForSubscription = sqliteRead(
-      db,
-      (projectId: string, source: PurchaseSource, originalTransactionId: string) => new Set(typesOf.all(projectId, source, originalTransactionId)),
-    );
     this.list = sqliteRead(db, (projectId: string): StoredPurchase[] => byProject.all(projectId).map(toStored));
   }
 }

@@ -4,7 +4,7 @@
  * is already stored is skipped, never stored twice. The interface every
  * backend implements (sqlite-store.ts; CONTRIBUTING.md, "The storage seam").
  */
-import type { PurchaseRecord, PurchaseSource, PurchaseType } from './schema.ts';
+import type { PurchaseRecord } from './schema.ts';
 
 /** A stored record with its project, as results and tests read them back. */
 export interface StoredPurchase extends PurchaseRecord {
@@ -28,6 +28,14 @@ export interface PurchaseBatch {
    * partial refunds), to one instance or two, cannot both count the same refund (docs/revenue.md, "Stripe").
    */
   cumulativeRefunds?: { decimals: number };
+  /**
+   * Paid periods of subscriptions a source reports without saying which they are (Stripe's later invoices,
+   * the App Store's renewals): each record of type initial_purchase, trial_converted or renewal with an
+   * originalTransactionId is stored as renewal after a paid period of that subscription, trial_converted
+   * after its trial start alone, initial_purchase when nothing of it is stored: decided from the records
+   * read in the batch's transaction (dependent-records.ts).
+   */
+  paidPeriods?: true;
 }
 
 export interface PurchaseStore {
@@ -37,8 +45,6 @@ export interface PurchaseStore {
    * many records were new.
    */
   insert(projectId: string, batch: PurchaseBatch): Promise<number>;
-  /** The types already stored for one subscription of a source: tells a trial's conversion from a renewal. */
-  typesForSubscription(projectId: string, source: PurchaseSource, originalTransactionId: string): Promise<Set<PurchaseType>>;
   /** Every record of the project in order of storage. */
   list(projectId: string): Promise<StoredPurchase[]>;
 }

@@ -22,13 +22,17 @@ function signed(body: string): Record<string, string> {
   return { 'stripe-signature': `t=${t},v1=${crypto.createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}` };
 }
 
+const stripeEvent = (id: string, type: string, object: Record<string, unknown>) =>
+  JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
+
 const refund = (eventId: string, charge: string, amountRefunded: number) =>
-  JSON.stringify({
-    id: eventId,
-    object: 'event',
-    type: 'charge.refunded',
-    created: Math.floor(Date.now() / 1000),
-    data: { object: { id: charge, object: 'charge', amount: 1000, amount_refunded: amountRefunded, currency: 'usd', metadata: { paywalld_user_id: 'alice' } } },
+  stripeEvent(eventId, 'charge.refunded', {
+    id: charge,
+    object: 'charge',
+    amount: 1000,
+    amount_refunded: amountRefunded,
+    currency: 'usd',
+    metadata: { paywalld_user_id: 'alice' },
   });
 
 test('two partial refunds of one charge, each sent to two instances at once, are counted once each', needs(POSTGRES), async (t) => {
@@ -56,6 +60,56 @@ test('two partial refunds of one charge, each sent to two instances at once, are
     totals.filter((row) => row.refunded !== '7.50'),
     [],
     'charges whose refunds were counted twice',
+  );
+});
+
+const trialCheckout = (id: string, subscription: string) =>
+  stripeEvent(id, 'checkout.session.completed', {
+    id: `cs_${id}`,
+    client_reference_id: 'alice',
+    mode: 'subscription',
+    subscription,
+    invoice: `in_${id}`,
+    amount_total: 0,
+    currency: 'usd',
+    metadata: {},
+  });
+
+const invoicePaid = (id: string, subscription: string) =>
+  stripeEvent(id, 'invoice.paid', {
+    id: `in_${id}`,
+    billing_reason: 'subscription_cycle',
+    amount_paid: 999,
+    currency: 'usd',
+    parent: { type: 'subscription_details', subscription_details: { subscription, metadata: { paywalld_user_id: 'alice' } } },
+  });
+
+test('two paid invoices of one subscription after its trial, each sent to two instances at once: one conversion, one renewal', needs(POSTGRES), async (t) => {
+  const { url } = await postgresDatabase(t);
+  const { instances, keys } = await startInstances(t, url, 2);
+  const sql = openPool(url);
+  t.after(() => sql.end());
+  const [project] = await sql<{ id: string }[]>`SELECT id FROM projects`;
+  const projectId = project!.id;
+  await configured(instances[0]!.url, keys.secret, 'stripe', { signing_secret: SECRET });
+  const send = (instance: (typeof instances)[number], body: string) => deliver(instance.url, 'stripe', projectId, body, signed(body));
+  for (let round = 0; round < ROUNDS; round++) {
+    const subscription = `sub_${round}`;
+    assert.equal((await send(instances[0]!, trialCheckout(`evt_${round}_trial`, subscription))).status, 200);
+    const bodies = [invoicePaid(`evt_${round}_a`, subscription), invoicePaid(`evt_${round}_b`, subscription)];
+    const answers = await Promise.all(instances.flatMap((instance) => bodies.map((body) => send(instance, body))));
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      [200, 200, 200, 200],
+    );
+  }
+  const conversions = await sql<{ subscription: string; n: number }[]>`
+    SELECT original_transaction_id AS subscription, count(*)::int AS n FROM purchases WHERE type = 'trial_converted' GROUP BY 1`;
+  assert.equal(conversions.length, ROUNDS, 'every subscription converted');
+  assert.deepEqual(
+    conversions.filter((row) => row.n !== 1),
+    [],
+    'subscriptions converted twice',
   );
 });
 

@@ -47,14 +47,53 @@ storeTest('insert stores each record once by source and id, answers how many wer
   assert.deepEqual(stored[0], { ...record('a'), projectId: project.id, receivedAt: 5 });
 });
 
-storeTest('typesForSubscription reads the types a source stored before for one subscription', async (storage) => {
+const typesOf = async (storage: Storage, projectId: string, subscription: string) =>
+  (await storage.purchases.list(projectId)).filter((p) => p.originalTransactionId === subscription).map((p) => [p.id, p.type]);
+
+storeTest("paid periods are typed from their subscription's records before them: conversion after a trial, renewal after a paid period", async (storage) => {
   const { project } = await storage.projects.create('p');
-  await storage.purchases.insert(project.id, {
-    records: [record('t', { type: 'trial_started', revenue: 0 }), record('r1', { type: 'refund', revenue: 2.5, transactionId: 'ch_1' })],
-    receivedAt: 1,
-  });
-  assert.deepEqual([...(await storage.purchases.typesForSubscription(project.id, 'stripe', 'sub_1'))].sort(), ['refund', 'trial_started']);
-  assert.deepEqual([...(await storage.purchases.typesForSubscription(project.id, 'app-store', 'sub_1'))], []);
+  const paid = (id: string, subscription: string, source: PurchaseRecord['source'] = 'stripe') =>
+    record(id, { type: 'renewal', originalTransactionId: subscription, source });
+  await storage.purchases.insert(project.id, { records: [record('t', { type: 'trial_started', revenue: 0, originalTransactionId: 'sub_1' })], receivedAt: 1 });
+  await storage.purchases.insert(project.id, { records: [paid('p1', 'sub_1')], receivedAt: 2, paidPeriods: true });
+  await storage.purchases.insert(project.id, { records: [paid('p2', 'sub_1')], receivedAt: 3, paidPeriods: true });
+  await storage.purchases.insert(project.id, { records: [paid('p3', 'sub_1', 'app-store')], receivedAt: 4, paidPeriods: true });
+  await storage.purchases.insert(project.id, { records: [paid('q1', 'sub_2'), paid('q2', 'sub_2')], receivedAt: 5, paidPeriods: true });
+  await storage.purchases.insert(project.id, { records: [paid('r1', 'sub_3')], receivedAt: 6 });
+  assert.deepEqual(await typesOf(storage, project.id, 'sub_1'), [
+    ['t', 'trial_started'],
+    ['p1', 'trial_converted'],
+    ['p2', 'renewal'],
+    ['p3', 'initial_purchase'],
+  ]);
+  assert.deepEqual(await typesOf(storage, project.id, 'sub_2'), [
+    ['q1', 'initial_purchase'],
+    ['q2', 'renewal'],
+  ]);
+  assert.deepEqual(await typesOf(storage, project.id, 'sub_3'), [['r1', 'renewal']], 'without the option, as given');
+});
+
+storeTest('concurrent paid periods of one subscription after its trial: one conversion, the rest renewals', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  for (let round = 0; round < 20; round++) {
+    const subscription = `sub_${round}`;
+    await storage.purchases.insert(project.id, {
+      records: [record(`t_${round}`, { type: 'trial_started', revenue: 0, originalTransactionId: subscription })],
+      receivedAt: 0,
+    });
+    // Two invoices delivered at once after an outage, each twice.
+    await Promise.all(
+      ['a', 'b', 'a', 'b'].map((invoice, i) =>
+        storage.purchases.insert(project.id, {
+          records: [record(`${invoice}_${round}`, { type: 'renewal', originalTransactionId: subscription })],
+          receivedAt: i,
+          paidPeriods: true,
+        }),
+      ),
+    );
+    const types = (await typesOf(storage, project.id, subscription)).map(([, type]) => type).sort();
+    assert.deepEqual(types, ['renewal', 'trial_converted', 'trial_started'], subscription);
+  }
 });
 
 /** A Stripe refund notification: the charge's running total refunded. */

@@ -44,17 +44,12 @@ export function checkAppStoreConfig(config: AppStoreConfig): FieldError[] {
 /** Notification types that carry a payment (their transaction's price). */
 const PAYMENTS = new Set(['SUBSCRIBED', 'DID_RENEW', 'OFFER_REDEEMED', 'ONE_TIME_CHARGE']);
 
-async function typeOf(
-  notificationType: string,
-  subtype: unknown,
-  transaction: Record<string, unknown>,
-  original: string,
-  context: ConnectorContext,
-): Promise<PurchaseType | undefined> {
+function typeOf(notificationType: string, subtype: unknown, transaction: Record<string, unknown>): PurchaseType | undefined {
   if (PAYMENTS.has(notificationType)) {
     if (notificationType === 'ONE_TIME_CHARGE') return 'non_renewing_purchase';
     if (field(transaction, 'offerDiscountType') === 'FREE_TRIAL') return 'trial_started';
-    return context.paidPeriodType('app-store', original);
+    // Conversion or renewal by what came before it: the store decides, in the insert's transaction (PurchaseBatch.paidPeriods).
+    return 'renewal';
   }
   if (notificationType === 'REFUND') return 'refund';
   if (notificationType === 'EXPIRED') return 'expiration';
@@ -94,7 +89,7 @@ export const appStoreConnector: Connector<AppStoreConfig> = {
     const signedRenewal = field(appData, 'signedRenewalInfo');
     if (signedRenewal !== undefined) verifyAppleJws(signedRenewal, roots, context.now);
     const original = text(transaction, 'originalTransactionId');
-    const type = await typeOf(notificationType, field(payload, 'subtype'), transaction, original, context);
+    const type = typeOf(notificationType, field(payload, 'subtype'), transaction);
     if (type === undefined) return { kind: 'unused', type: notificationType };
     const token = field(transaction, 'appAccountToken');
     const userId = typeof token === 'string' && token !== '' ? await context.userOfAppAccountToken(token) : undefined;
@@ -125,6 +120,6 @@ export const appStoreConnector: Connector<AppStoreConfig> = {
       originalTransactionId: original,
       paywallId: null,
     };
-    return { kind: 'records', records: [record] };
+    return { kind: 'records', records: [record], paidPeriods: true };
   },
 };

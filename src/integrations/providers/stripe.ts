@@ -142,10 +142,12 @@ async function invoicePaid(eventId: string, ts: number, invoice: Record<string, 
   const currency = currencyOf(invoice);
   const amount = stripeAmount(field(invoice, 'amount_paid'), currency);
   if (amount === 0) return { kind: 'unused', type: 'invoice.paid (nothing paid)' };
-  const type = subscription.id === null ? 'non_renewing_purchase' : await context.paidPeriodType('stripe', subscription.id);
+  // A subscription's payment is a conversion or a renewal by what came before it: the store decides, in the insert's transaction.
+  const type = subscription.id === null ? 'non_renewing_purchase' : 'renewal';
   return {
     kind: 'records',
     records: [record(eventId, userId, type, ts, amount, currency, { transactionId: text(invoice, 'id'), originalTransactionId: subscription.id })],
+    paidPeriods: true,
   };
 }
 
