@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --full] [--only …] [--profile]: see bench/lib/options.mjs
+// npm run bench [-- --quick | --full] [--postgres] [--only …] [--profile]: see bench/lib/options.mjs
 // and BENCHMARKS.md. Exits non-zero when any scenario failed (an error
 // response, a socket error, a server that crashed or lost events).
 import fs from 'node:fs';
@@ -16,13 +16,17 @@ import { summaryTable } from './profile-summary.mjs';
 import { events } from './scenarios/events.mjs';
 import { memory } from './scenarios/memory.mjs';
 import { mixed } from './scenarios/mixed.mjs';
+import { postgresEvents } from './scenarios/postgres-events.mjs';
+import { postgresReads } from './scenarios/postgres-reads.mjs';
+import { postgresResolve } from './scenarios/postgres-resolve.mjs';
 import { resolve } from './scenarios/resolve.mjs';
 import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
 
 const SCENARIOS = { resolve, events, stats, memory, mixed, results };
-/** Scenarios whose paywalld runs under --cpu-prof with --profile. */
-const PROFILED = new Set(['resolve', 'events', 'mixed']);
+const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads };
+/** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir). */
+const PROFILED = new Set(['resolve', 'events', 'mixed', 'postgres-resolve', 'postgres-events']);
 
 let options;
 try {
@@ -90,7 +94,7 @@ try {
     const loadBefore = loadAverage();
     console.log(`\n== ${name}`);
     try {
-      const result = await SCENARIOS[name](ctx);
+      const result = await (options.postgres ? POSTGRES_SCENARIOS : SCENARIOS)[name](ctx);
       rows.push(...result.rows);
       targets.push(...result.targets);
       const took = ((performance.now() - begin) / 1000).toFixed(0);

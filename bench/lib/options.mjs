@@ -2,8 +2,10 @@
 import { parseArgs } from 'node:util';
 
 export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results'];
+/** The scenarios of --postgres: paywalld instances on one PostgreSQL (bench/scenarios/postgres-*.mjs). */
+export const POSTGRES_SCENARIOS = ['resolve', 'events', 'reads'];
 
-export const HELP = `Usage: npm run bench -- [--quick | --full] [--only NAME,…] [--profile]
+export const HELP = `Usage: npm run bench -- [--quick | --full] [--postgres] [--only NAME,…] [--profile]
 
 Runs the benchmark scenarios against the built dist/paywalld.js (rebuilt when
 stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
@@ -12,7 +14,12 @@ stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
               error, asserts nothing about speed (CI runs this)
   --full      the full sizes: stats and results at 10 M events from 1 M users,
               memory after ingesting 10 M events from 1 M users
-  --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')}
+  --postgres  the PostgreSQL scenarios instead, on a cluster of Debian's
+              postgresql package started for the run: resolve per instance,
+              events through two instances against a bare batched INSERT,
+              stats and results latency beside SQLite's for the same events
+  --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')};
+              with --postgres: ${POSTGRES_SCENARIOS.join(', ')}
   --profile   run the paywalld servers under node --cpu-prof and print the
               top functions by self time (figures of a profiled run are lower)`;
 
@@ -52,14 +59,17 @@ export function readOptions(argv) {
       full: { type: 'boolean' },
       only: { type: 'string' },
       profile: { type: 'boolean' },
+      postgres: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.quick && values.full) throw new Error('--quick and --full exclude each other');
-  const only = values.only ? values.only.split(',').map((name) => name.trim()) : SCENARIOS;
-  const unknown = only.filter((name) => !SCENARIOS.includes(name));
-  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; there are ${SCENARIOS.join(', ')}`);
+  const postgres = values.postgres ?? false;
+  const names = postgres ? POSTGRES_SCENARIOS : SCENARIOS;
+  const only = values.only ? values.only.split(',').map((name) => name.trim()) : names;
+  const unknown = only.filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; there are ${names.join(', ')}`);
   const mode = values.quick ? 'quick' : values.full ? 'full' : 'default';
-  return { help: values.help ?? false, mode, only, profile: values.profile ?? false, ...MODES[mode] };
+  return { help: values.help ?? false, mode, postgres, only, profile: values.profile ?? false, ...MODES[mode] };
 }

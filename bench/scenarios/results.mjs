@@ -35,7 +35,7 @@ const BUYER_EVERY = 20;
 const VARIANTS = ['control', 'annual_first'];
 
 /** One impression per user, one purchase per BUYER_EVERY-th user after every loaded event, and the phase moved back to the first loaded day. */
-function addPurchases({ file, addon, projectId, users, firstDay, lastDay }) {
+export function addPurchases({ file, addon, projectId, users, firstDay, lastDay }) {
   const db = openSqlite(file, addon);
   try {
     const insert = db.prepare(

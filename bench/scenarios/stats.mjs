@@ -29,7 +29,7 @@ const USERS_PER_EVENT = 0.1;
 const dayText = (day) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** `count` requests one after another; the latency of each, in ms. */
-async function timedRequests(url, headers, count) {
+export async function timedRequests(url, headers, count) {
   const latencies = [];
   for (let i = 0; i < count; i++) {
     const start = performance.now();
