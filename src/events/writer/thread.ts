@@ -15,33 +15,16 @@
  * through thread-from-source.mjs and, bundled, as dist/events-writer.js
  * (build.mjs).
  */
-import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.ts';
 import { LOCK_WAIT_MS } from '../../db/lock-retry.ts';
+import { lowerWriterPriority } from './priority.ts';
 import type { ToWriter, WriterOptions } from './protocol.ts';
 import { WriterThread } from './writer-thread.ts';
 
-/**
- * The writer's scheduling priority (nice value; the server thread keeps 0).
- * Where the writer and the request thread share a core, the kernel then lets
- * requests go first, so resolve latency does not pay for ingestion; with a
- * core to itself the writer loses nothing. Not 19, although resolve does
- * better while ingesting on a shared core: the writer holds SQLite's write
- * lock during its transactions, and starved that far on a busy machine it
- * kept the request thread's own writes waiting past their bound
- * (BENCHMARKS.md, "resolve while ingesting", has the figures). On Linux,
- * setpriority on "0" applies to the calling thread only.
- */
-const WRITER_NICE = 10;
-
 const port = parentPort;
 if (!port) throw new Error('the event writer runs as a worker thread');
-try {
-  os.setPriority(0, WRITER_NICE);
-} catch {
-  // Where threads cannot be re-prioritised, the writer simply keeps the server's priority.
-}
+lowerWriterPriority();
 const options = workerData as WriterOptions;
 const db = openDatabase(options.dbPath, { mustExist: true });
 // A batch waits at most the server's own bound for a lock another process holds, as every other

@@ -7,11 +7,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { letClosedSocketWritesPass } from '../../../db/postgres/closed-socket-write.ts';
 import { openPool } from '../../../db/postgres/connection.ts';
+import { lowerWriterPriority } from '../priority.ts';
 import type { ToWriter, WriterOptions } from '../protocol.ts';
 import { PostgresWriterThread } from './writer-thread.ts';
 
 const port = parentPort;
 if (!port) throw new Error('the event writer runs as a worker thread');
+lowerWriterPriority();
 // The driver's throw after a lost connection (closed-socket-write.ts) must not end the thread: its
 // transaction has failed already and is answered database_unavailable.
 letClosedSocketWritesPass();
