@@ -1,13 +1,15 @@
 /**
  * The writer thread: group commit of concurrent requests, the bounded queue,
- * a failed transaction, and shutdown. A test holds the database's write lock
- * from a connection of its own (as a second process could) to keep events
- * queued for as long as it needs them queued.
+ * a failed transaction, and shutdown. A test holds what event transactions
+ * wait for from a connection of its own (as a second process could: SQLite's
+ * write lock, PostgreSQL's events lock) to keep events queued for as long as
+ * it needs them queued.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { exported, fetchStats, ingest, JSON_TYPE, numbered, openTestDb, sendEvents } from '../helpers/events.ts';
+import { openTestSql } from '../helpers/database.ts';
+import { exported, fetchStats, ingest, JSON_TYPE, numbered, sendEvents } from '../helpers/events.ts';
 import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -28,8 +30,7 @@ test('concurrent requests are all committed and each answered with its own count
 test('a full queue answers 503 ingestion_overloaded with Retry-After and stores nothing of that batch', async (t) => {
   const { url, keys, dbPath } = await startTestServer(t, { eventQueueLimit: 1000 });
   await ingest(url, keys.sdk, { events: numbered('warm', 1) });
-  const lock = openTestDb(t, dbPath);
-  lock.exec('BEGIN IMMEDIATE');
+  const release = await openTestSql(t, dbPath).holdEventWrites();
   const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
   const requests = ['a', 'b', 'c'].map((prefix) => sendEvents(url, { events: numbered(prefix, 400) }, headers));
   // Two batches wait for the lock (800 events); the third would make 1,200.
@@ -37,7 +38,7 @@ test('a full queue answers 503 ingestion_overloaded with Retry-After and stores 
   const body = await problem(first, 503, 'ingestion_overloaded');
   assert.equal(first.headers.get('retry-after'), '1');
   assert.doesNotMatch(JSON.stringify(body), /"events"/);
-  lock.exec('COMMIT');
+  await release();
   const statuses = (await Promise.all(requests)).map((r) => r.status).sort();
   assert.deepEqual(statuses, [200, 200, 503]);
   assert.equal((await exported(url, keys.secret)).length, 801);
@@ -47,8 +48,7 @@ test('the queue is bounded in bytes too: large events answer 503 ingestion_overl
   // Each batch: 100 events with about 2,000 characters of properties, over 200 KB of event data.
   const { url, keys, dbPath } = await startTestServer(t, { eventQueueLimit: 100_000, eventQueueBytes: 500_000 });
   await ingest(url, keys.sdk, { events: numbered('warm', 1) });
-  const lock = openTestDb(t, dbPath);
-  lock.exec('BEGIN IMMEDIATE');
+  const release = await openTestSql(t, dbPath).holdEventWrites();
   const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
   const properties = { note: 'x'.repeat(2000) };
   const batch = (prefix: string) => ({ events: numbered(prefix, 100, { properties }) });
@@ -57,7 +57,7 @@ test('the queue is bounded in bytes too: large events answer 503 ingestion_overl
   const first = await Promise.race(requests);
   await problem(first, 503, 'ingestion_overloaded');
   assert.equal(first.headers.get('retry-after'), '1');
-  lock.exec('COMMIT');
+  await release();
   const statuses = (await Promise.all(requests)).map((r) => r.status).sort();
   assert.deepEqual(statuses, [200, 200, 503]);
   // The refused batch, sent again once the queue drained, is stored whole; nothing acknowledged is missing.
@@ -72,15 +72,22 @@ test('the queue is bounded in bytes too: large events answer 503 ingestion_overl
 test('a transaction that fails answers 503 ingestion_failed and stores nothing; the retry stores everything', async (t) => {
   const { url, keys, dbPath } = await startTestServer(t);
   await ingest(url, keys.sdk, { events: numbered('warm', 1) });
-  const db = openTestDb(t, dbPath);
+  const db = openTestSql(t, dbPath);
   // A disk error cannot be ordered on demand; a trigger that aborts the insert fails the transaction the same way.
-  db.exec("CREATE TRIGGER fail_boom BEFORE INSERT ON events WHEN NEW.paywall_id = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END");
+  if (db.backend === 'sqlite') {
+    await db.run("CREATE TRIGGER fail_boom BEFORE INSERT ON events WHEN NEW.paywall_id = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END");
+  } else {
+    await db.run(
+      "CREATE FUNCTION fail_boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.paywall_id = 'boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$",
+    );
+    await db.run('CREATE TRIGGER fail_boom BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_boom()');
+  }
   const batch = { events: [...numbered('keep', 3), ...numbered('boom', 1, { paywall_id: 'boom' })] };
   const failed = await sendEvents(url, batch, { ...JSON_TYPE, ...bearer(keys.sdk) });
   await problem(failed, 503, 'ingestion_failed');
   assert.equal(failed.headers.get('retry-after'), '1');
   assert.equal((await exported(url, keys.secret)).length, 1);
-  db.exec('DROP TRIGGER fail_boom');
+  await db.run(db.backend === 'sqlite' ? 'DROP TRIGGER fail_boom' : 'DROP TRIGGER fail_boom ON events');
   assert.deepEqual(await ingest(url, keys.sdk, batch), { accepted: 4, duplicates: 0, rejected: [] });
   // The statistics count the stored events only: the rolled-back ones left no trace in memory either.
   const counted = async (paywallId: string) => {
@@ -93,17 +100,17 @@ test('a transaction that fails answers 503 ingestion_failed and stores nothing; 
 test('stopping the server commits every queued event and answers its request before the database closes', async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t, { drainTimeoutMs: 0 });
   await ingest(url, keys.sdk, { events: numbered('warm', 1) });
-  const lock = openTestDb(t, dbPath);
-  lock.exec('BEGIN IMMEDIATE');
+  const db = openTestSql(t, dbPath);
+  const release = await db.holdEventWrites();
   const headers = { ...JSON_TYPE, ...bearer(keys.sdk) };
   const sent = ['a', 'b', 'c', 'd'].map((prefix) => sendEvents(url, { events: numbered(prefix, 200) }, headers));
   await until(async () => (await metric(url, keys.secret, 'paywalld_events_queued')) === 800);
   // The drain timeout is 0: stop() goes straight to the shutdown hooks while the writer still waits for the lock.
   const stopping = server.stop();
-  lock.exec('COMMIT');
+  await release();
   await stopping;
   for (const response of await Promise.all(sent)) assert.deepEqual(await response.json(), { accepted: 200, duplicates: 0, rejected: [] });
-  assert.equal(lock.prepare('SELECT count(*) FROM events').pluck().get(), 801);
+  assert.equal(await db.value('SELECT count(*) FROM events'), 801);
 });
 
 test('/metrics counts stored, duplicate and rejected events, and transactions', async (t) => {

@@ -193,15 +193,22 @@ export interface TestDatabase {
   url: string;
 }
 
-/** A fresh, empty database for this test (a copy of template0), dropped when the test ends if the cluster still runs. */
-export async function postgresDatabase(t: TestContext): Promise<TestDatabase> {
+/** A fresh, empty database (a copy of template0), kept until the cluster goes with this process. */
+export async function newPostgresDatabase(): Promise<TestDatabase> {
   const cluster = await postgresCluster();
   const name = `test_${process.pid}_${++databases}`;
   await admin(cluster, `CREATE DATABASE ${name} TEMPLATE template0`);
+  return { cluster, name, url: cluster.url(name) };
+}
+
+/** A fresh, empty database for this test, dropped when the test ends if the cluster still runs. */
+export async function postgresDatabase(t: TestContext): Promise<TestDatabase> {
+  const database = await newPostgresDatabase();
+  const { cluster, name } = database;
   t.after(async () => {
     if (cluster.running) await admin(cluster, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
-  return { cluster, name, url: cluster.url(name) };
+  return database;
 }
 
 /** paywalld's own pool (src/db/postgres/connection.ts) on `url`, closed when the test ends. */

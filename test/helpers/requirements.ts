@@ -4,10 +4,12 @@
  * missing it is skipped and the reason is printed in the test report, so that
  * `npm test` passes on a machine with only Node.js; under `CI=true` nothing is
  * skipped, and the test fails on the missing program, because CI must run
- * every test.
+ * every test. The one other skip: a test about the SQLite backend itself
+ * (`SQLITE_BACKEND`) in the run on PostgreSQL (`npm run test:postgres`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { type TestBackend, testBackend } from './backend.ts';
 
 export interface Program {
   /** What the report calls it. */
@@ -54,9 +56,34 @@ export function inCi(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.CI === 'true' || env.CI === '1';
 }
 
-/** node:test options: skip, saying what is missing and how to install it, unless every program is there or this is CI. */
-export function needs(...programs: Program[]): { skip: string | false } {
-  const missing = programs.filter((program) => program.find() === undefined);
+/**
+ * A test about one backend itself (the SQLite file, its WAL, its locks): in a
+ * run on the other backend (helpers/backend.ts) it is skipped, under CI too,
+ * since nothing is missing there: it has nothing to test on that backend.
+ */
+export interface BackendOnly {
+  backend: TestBackend;
+  /** What the skip says. */
+  reason: string;
+}
+
+export const SQLITE_BACKEND: BackendOnly = { backend: 'sqlite', reason: 'about the SQLite file' };
+
+type Requirement = Program | BackendOnly;
+
+function isBackendOnly(requirement: Requirement): requirement is BackendOnly {
+  return 'backend' in requirement;
+}
+
+/**
+ * node:test options: skip, saying why, when the run is on another backend
+ * than one the test is about, or when a program is missing, saying what and
+ * how to install it, unless this is CI (there it runs and fails).
+ */
+export function needs(...requirements: Requirement[]): { skip: string | false } {
+  const otherBackend = requirements.filter(isBackendOnly).find((only) => only.backend !== testBackend());
+  if (otherBackend) return { skip: `${otherBackend.reason}: runs on the ${otherBackend.backend} backend only` };
+  const missing = requirements.filter((requirement): requirement is Program => !isBackendOnly(requirement) && requirement.find() === undefined);
   if (missing.length === 0 || inCi()) return { skip: false };
   return { skip: `needs ${missing.map((program) => `${program.name} (${program.install})`).join(' and ')}; under CI=true this fails instead` };
 }

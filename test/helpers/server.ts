@@ -1,16 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { type RunningServer, startServer } from '../../src/app.ts';
 import { type ServeConfig, serveConfig } from '../../src/config.ts';
+import { isPostgresUrl } from '../../src/db/target.ts';
 import { Logger } from '../../src/log.ts';
 import { recordingOptions } from './answers.ts';
+import { emptyDatabase, type TestBackend } from './backend.ts';
 
 export interface TestServer {
   url: string;
   server: RunningServer;
+  /** The database as `--db` takes it (ServeConfig's dbPath): the SQLite file, or the PostgreSQL URL on that backend. */
   dbPath: string;
+  backend: TestBackend;
   /** The keys of the "default" project created on the empty database. */
   keys: { sdk: string; secret: string };
   projectId: string;
@@ -23,22 +24,24 @@ function testConfig(dbPath: string, overrides: Partial<ServeConfig>): ServeConfi
 }
 
 /**
- * A real server on a free port of 127.0.0.1 against a database in a temp
- * directory; stopped when the test ends. Rate limits are off unless a test
- * sets them. Its answers are recorded for the OpenAPI check (answers.ts).
+ * A real server on a free port of 127.0.0.1 against an empty database of the
+ * test backend (helpers/backend.ts: a SQLite file in a temp directory, or a
+ * PostgreSQL database); stopped when the test ends. Rate limits are off unless
+ * a test sets them. Its answers are recorded for the OpenAPI check (answers.ts).
  */
 export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}, log = new Logger('error')): Promise<TestServer> {
-  // The directory goes after the server has stopped: its event-writer thread may still be opening the file.
-  const dir = overrides.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-test-')) : undefined;
-  const dbPath = overrides.dbPath ?? path.join(dir!, 'paywalld.db');
+  const database = overrides.dbPath === undefined ? await emptyDatabase() : undefined;
+  const dbPath = overrides.dbPath ?? database!.db;
   const server = await startServer(testConfig(dbPath, overrides), log, recordingOptions);
   t.after(async () => {
     await server.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    // After the stop: the event-writer thread may still be opening the file.
+    database?.remove();
   });
   const bootstrap = server.bootstrap;
   if (!bootstrap) throw new Error('expected an empty database to create the default project');
-  return { url: `http://127.0.0.1:${server.port}`, server, dbPath, keys: bootstrap.keys, projectId: bootstrap.project.id };
+  const backend = database?.backend ?? (isPostgresUrl(dbPath) ? 'postgres' : 'sqlite');
+  return { url: `http://127.0.0.1:${server.port}`, server, dbPath, backend, keys: bootstrap.keys, projectId: bootstrap.project.id };
 }
 
 /** A server on an existing database (startTestServer wants an empty one), stopped when the test ends; the server itself, to stop before then (a second server on the same file must not run beside it). */
