@@ -13,8 +13,10 @@ import { migrate } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { SqliteKeyStore } from '../../src/keys/sqlite-store.ts';
 import { SqliteProjectStore } from '../../src/projects/sqlite-store.ts';
+import { openTestSql } from '../helpers/database.ts';
 import { exported, fetchStats, ingest, KNOWN_TYPES, openTestDb } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
+import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -143,10 +145,12 @@ async function checkAgainstRawEvents(url: string, secret: string): Promise<Json[
   return got;
 }
 
+/** Deletes what a restart would load the statistics, dedup and export order from, leaving the raw events: SQLite's derived tables, PostgreSQL's checkpoints. */
 async function deleteDerivedState(t: TestContext, dbPath: string): Promise<void> {
-  const db = openTestDb(t, dbPath);
-  for (const table of ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets']) db.exec(`DELETE FROM ${table}`);
-  assert.equal(db.prepare('SELECT count(*) FROM event_day_sets').pluck().get(), 0);
+  const db = openTestSql(t, dbPath);
+  const tables = db.backend === 'sqlite' ? ['event_checkpoint', 'event_dedup', 'event_time_index', 'event_users', 'event_day_sets'] : ['event_checkpoints'];
+  for (const table of tables) await db.run(`DELETE FROM ${table}`);
+  assert.equal(await db.value(`SELECT count(*) FROM ${tables.at(-1)}`), 0);
 }
 
 test('statistics equal a brute-force count over the raw events, before and after a restart from the checkpoint', async (t) => {
@@ -187,34 +191,39 @@ test('derived state deleted: the restart rebuilds statistics, dedup and export o
   assert.deepEqual(await answers(second, keys.secret), answered);
 });
 
-test('statistics asked while the derived state is still being rebuilt answer 503 stats_warming_up with Retry-After, then the right numbers', async (t) => {
-  const first = await startTestServer(t);
-  const { keys, dbPath } = first;
-  await send(first.url, keys.sdk, workload(500, 3));
-  const answered = await checkAgainstRawEvents(first.url, keys.secret);
-  await first.server.stop();
+// The rebuild is held by SQLite's write lock; PostgreSQL's rebuild takes no lock a test could hold.
+test(
+  'statistics asked while the derived state is still being rebuilt answer 503 stats_warming_up with Retry-After, then the right numbers',
+  needs(SQLITE_BACKEND),
+  async (t) => {
+    const first = await startTestServer(t);
+    const { keys, dbPath } = first;
+    await send(first.url, keys.sdk, workload(500, 3));
+    const answered = await checkAgainstRawEvents(first.url, keys.secret);
+    await first.server.stop();
 
-  await deleteDerivedState(t, dbPath);
-  // Another connection takes the write lock right after the server migrated (startServer is synchronous up
-  // to listening) and long before its writer thread has loaded its code: the rebuild, which first empties
-  // the derived tables, waits for the lock.
-  const lock = openTestDb(t, dbPath);
-  const starting = restartServer(t, dbPath);
-  lock.exec('BEGIN IMMEDIATE');
-  const second = await starting;
-  const range = ranges()[0]!;
-  const early = await fetch(`${second}/api/paywalls/pw/stats?${new URLSearchParams(range)}`, { headers: bearer(keys.secret) });
-  assert.equal(early.status, 503);
-  assert.equal(early.headers.get('retry-after'), '1');
-  assert.equal((await early.json()).code, 'stats_warming_up');
-  // Resolve and ingestion's neighbours keep answering meanwhile.
-  assert.equal((await fetch(`${second}/api/paywalls/pw`, { headers: bearer(keys.secret) })).status, 404);
-  lock.exec('COMMIT');
-  assert.deepEqual(await answers(second, keys.secret), answered);
-});
+    await deleteDerivedState(t, dbPath);
+    // Another connection takes the write lock right after the server migrated (startServer is synchronous up
+    // to listening) and long before its writer thread has loaded its code: the rebuild, which first empties
+    // the derived tables, waits for the lock.
+    const lock = openTestDb(t, dbPath);
+    const starting = restartServer(t, dbPath);
+    lock.exec('BEGIN IMMEDIATE');
+    const second = await starting;
+    const range = ranges()[0]!;
+    const early = await fetch(`${second}/api/paywalls/pw/stats?${new URLSearchParams(range)}`, { headers: bearer(keys.secret) });
+    assert.equal(early.status, 503);
+    assert.equal(early.headers.get('retry-after'), '1');
+    assert.equal((await early.json()).code, 'stats_warming_up');
+    // Resolve and ingestion's neighbours keep answering meanwhile.
+    assert.equal((await fetch(`${second}/api/paywalls/pw`, { headers: bearer(keys.secret) })).status, 404);
+    lock.exec('COMMIT');
+    assert.deepEqual(await answers(second, keys.secret), answered);
+  },
+);
 
 /**
- * A database migrated only up to `version`, as an older paywalld left it: one project, and the
+ * A SQLite database migrated only up to `version`, as an older paywalld left it: one project, and the
  * insert of an event row with the columns every version has (paywall 'pw', variant 'control').
  */
 async function databaseAtVersion(t: TestContext, version: number) {
@@ -233,7 +242,7 @@ async function databaseAtVersion(t: TestContext, version: number) {
   return { dbPath, db, project, keys, insert };
 }
 
-test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', async (t) => {
+test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', needs(SQLITE_BACKEND), async (t) => {
   const { dbPath, db: old, project, keys, insert } = await databaseAtVersion(t, 4);
   const now = Date.now();
   const events: Json[] = [];
@@ -261,41 +270,45 @@ test('a database from before migration 5 keeps its events: the first start count
   assert.deepEqual([resent.accepted, resent.duplicates], [0, 50]);
 });
 
-test('a database from before migration 8 (text-keyed indexes and a checkpoint) is rebuilt at its first start: statistics, dedup and export order', async (t) => {
-  const { dbPath, db: old, project, keys, insert } = await databaseAtVersion(t, 7);
-  const now = Date.now();
-  const events: Json[] = [];
-  for (let i = 0; i < 300; i++) {
-    // Stored out of time order, as concurrent devices send them.
-    const event = {
-      type: i % 4 === 0 ? 'purchase_complete' : 'screen_impression',
-      paywall_id: 'pw',
-      ts: now - ((i * 7919) % 300) * 60_000,
-      id: `v7-${i}`,
-      user_id: `u${i % 30}`,
-      variant_id: 'control',
-    };
-    const seq = Number(insert.run(project.id, event.type, event.ts, event.ts, now, event.id, event.user_id).lastInsertRowid);
-    // The index entries and the checkpoint a server of migration 7 wrote (its day sets are left out: only a rebuild counts the events).
-    old.prepare('INSERT INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)').run(project.id, event.ts, event.id);
-    old.prepare('INSERT INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)').run(project.id, event.ts, seq);
-    events.push(event);
-  }
-  old.prepare('INSERT INTO event_checkpoint (id, seq, at) VALUES (1, 300, ?)').run(now);
-  old.close();
+test(
+  'a database from before migration 8 (text-keyed indexes and a checkpoint) is rebuilt at its first start: statistics, dedup and export order',
+  needs(SQLITE_BACKEND),
+  async (t) => {
+    const { dbPath, db: old, project, keys, insert } = await databaseAtVersion(t, 7);
+    const now = Date.now();
+    const events: Json[] = [];
+    for (let i = 0; i < 300; i++) {
+      // Stored out of time order, as concurrent devices send them.
+      const event = {
+        type: i % 4 === 0 ? 'purchase_complete' : 'screen_impression',
+        paywall_id: 'pw',
+        ts: now - ((i * 7919) % 300) * 60_000,
+        id: `v7-${i}`,
+        user_id: `u${i % 30}`,
+        variant_id: 'control',
+      };
+      const seq = Number(insert.run(project.id, event.type, event.ts, event.ts, now, event.id, event.user_id).lastInsertRowid);
+      // The index entries and the checkpoint a server of migration 7 wrote (its day sets are left out: only a rebuild counts the events).
+      old.prepare('INSERT INTO event_dedup (project_id, client_ts, event_id) VALUES (?, ?, ?)').run(project.id, event.ts, event.id);
+      old.prepare('INSERT INTO event_time_index (project_id, ts, seq) VALUES (?, ?, ?)').run(project.id, event.ts, seq);
+      events.push(event);
+    }
+    old.prepare('INSERT INTO event_checkpoint (id, seq, at) VALUES (1, 300, ?)').run(now);
+    old.close();
 
-  const url = await restartServer(t, dbPath);
-  const range = { from: dayText(now - 2 * DAY), to: dayText(now) };
-  const response = await fetchStats(url, keys.secret, 'pw', range);
-  assert.equal(response.status, 200);
-  const stats = await response.json();
-  assert.deepEqual(stats.variants, bruteForce(events, 'pw', range.from, range.to));
-  assert.equal(stats.variants[0].totals.counts.purchase_complete, 75);
-  const all = await exported(url, keys.secret);
-  assert.deepEqual(
-    all.map((e) => e.id),
-    [...events].sort((a, b) => a.ts - b.ts || Number(a.id.slice(3)) - Number(b.id.slice(3))).map((e) => e.id),
-  );
-  const resent = await ingest(url, keys.sdk, { events: events.slice(0, 50) });
-  assert.deepEqual([resent.accepted, resent.duplicates], [0, 50]);
-});
+    const url = await restartServer(t, dbPath);
+    const range = { from: dayText(now - 2 * DAY), to: dayText(now) };
+    const response = await fetchStats(url, keys.secret, 'pw', range);
+    assert.equal(response.status, 200);
+    const stats = await response.json();
+    assert.deepEqual(stats.variants, bruteForce(events, 'pw', range.from, range.to));
+    assert.equal(stats.variants[0].totals.counts.purchase_complete, 75);
+    const all = await exported(url, keys.secret);
+    assert.deepEqual(
+      all.map((e) => e.id),
+      [...events].sort((a, b) => a.ts - b.ts || Number(a.id.slice(3)) - Number(b.id.slice(3))).map((e) => e.id),
+    );
+    const resent = await ingest(url, keys.sdk, { events: events.slice(0, 50) });
+    assert.deepEqual([resent.accepted, resent.duplicates], [0, 50]);
+  },
+);

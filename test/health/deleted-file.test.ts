@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
+import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-test('the database file, -wal and -shm deleted under the server: /healthz and writes answer 503 database_unavailable', async (t) => {
+test('the database file, -wal and -shm deleted under the server: /healthz and writes answer 503 database_unavailable', needs(SQLITE_BACKEND), async (t) => {
   const { url, keys, dbPath } = await startTestServer(t);
   assert.equal((await fetch(`${url}/healthz`)).status, 200);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${dbPath}${suffix}`, { force: true });
@@ -33,7 +34,7 @@ test('the database file, -wal and -shm deleted under the server: /healthz and wr
   assert.equal((await product.json()).code, 'database_unavailable');
 });
 
-test('a database file replaced at its path by another one is noticed as well', async (t) => {
+test('a database file replaced at its path by another one is noticed as well', needs(SQLITE_BACKEND), async (t) => {
   const { url, dbPath } = await startTestServer(t);
   fs.copyFileSync(dbPath, `${dbPath}.copy`);
   fs.renameSync(`${dbPath}.copy`, dbPath);

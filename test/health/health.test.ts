@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
+import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { startTestServer } from '../helpers/server.ts';
 
 test('/healthz and /readyz answer 200 while serving', async (t) => {
@@ -24,7 +25,8 @@ test('/readyz answers 503 once draining began, while /healthz stays 200', async 
   assert.equal((await fetch(`${url}/healthz`)).status, 200);
 });
 
-test('/healthz answers 503 when the database file really fails, and the server keeps running', async (t) => {
+// PostgreSQL stopped under running instances: test/scale-out/faults.test.ts.
+test('/healthz answers 503 when the database file really fails, and the server keeps running', needs(SQLITE_BACKEND), async (t) => {
   const { url, server, dbPath, keys } = await startTestServer(t);
   assert.equal((await fetch(`${url}/healthz`)).status, 200);
   // Everything into the main file, then the file is damaged under the running server (as a failing

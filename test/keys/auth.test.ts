@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 async function code(response: Response): Promise<string> {
@@ -95,7 +96,7 @@ test('a key revoked by the CLI in another process stops working on the running s
   assert.equal(await until(401, deadline(1000)), 401);
 });
 
-test('the plain key never touches the database file', async (t) => {
+test('the plain key never touches the database file', needs(SQLITE_BACKEND), async (t) => {
   const { url, keys, dbPath, server } = await startTestServer(t);
   await fetch(`${url}/api/keys`, { headers: bearer(keys.secret) });
   server.ctx.db!.pragma('wal_checkpoint(PASSIVE)');

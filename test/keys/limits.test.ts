@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../../src/db/database.ts';
-import { SqliteKeyStore } from '../../src/keys/sqlite-store.ts';
+import { openStorage } from '../../src/db/open-storage.ts';
+import { parseTarget } from '../../src/db/target.ts';
 import { metric } from '../helpers/metrics.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
+
+/** `count` sdk keys written by another process's connection (one transaction where the backend has one), as the CLI would. */
+async function keysWrittenElsewhere(db: string, projectId: string, count: number): Promise<void> {
+  const storage = await openStorage(parseTarget(db));
+  try {
+    const steps = async () => {
+      for (let i = 0; i < count; i++) await storage.keys.create(projectId, 'sdk');
+    };
+    await (storage.atomically ? storage.atomically(steps) : steps());
+  } finally {
+    await storage.close();
+  }
+}
 
 const createKey = (url: string, secret: string) =>
   fetch(`${url}/api/keys`, { method: 'POST', headers: { ...bearer(secret), 'content-type': 'application/json' }, body: JSON.stringify({ scope: 'sdk' }) });
@@ -15,12 +28,7 @@ test('creating and revoking keys through the API updates the key registry in pla
   const active = () => metric(url, keys.secret, 'paywalld_api_keys_active');
   // Another process writes many keys (of other projects and this one): the server reloads once for it.
   const before = await reloads();
-  const db = openDatabase(dbPath);
-  const store = new SqliteKeyStore(db);
-  db.transaction(() => {
-    for (let i = 0; i < 500; i++) store.insert(projectId, 'sdk');
-  })();
-  db.close();
+  await keysWrittenElsewhere(dbPath, projectId, 500);
   await until(async () => (await active()) === 502, 'the server to load the keys another process wrote');
   const loaded = await reloads();
   assert.ok(before !== undefined && loaded !== undefined && loaded > before, `reloads: ${before} then ${loaded}`);
@@ -39,12 +47,7 @@ test('creating and revoking keys through the API updates the key registry in pla
 
 test('a project holds at most 1,000 active keys: the next is 409 too_many_keys until one is revoked', async (t) => {
   const { url, keys, dbPath, projectId } = await startTestServer(t);
-  const db = openDatabase(dbPath);
-  const store = new SqliteKeyStore(db);
-  db.transaction(() => {
-    for (let i = 0; i < 997; i++) store.insert(projectId, 'sdk');
-  })();
-  db.close();
+  await keysWrittenElsewhere(dbPath, projectId, 997);
   await until(async () => (await metric(url, keys.secret, 'paywalld_api_keys_active')) === 999, 'the server to load the keys');
   const last = await createKey(url, keys.secret);
   assert.equal(last.status, 201);
