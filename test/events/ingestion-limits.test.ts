@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
+import { openTestSql } from '../helpers/database.ts';
 import { exported, fetchStats, ingest, JSON_TYPE, publishPaywall, sendEvents } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
+import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { bearer, restartServer, serverOn, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
 
@@ -89,15 +91,17 @@ test('a database holding more variants than a segment can code (stored before th
   await server.ctx.auth.reload();
   await server.stop();
   // What the old writer stored before it failed: 65,540 distinct variants of one paywall's default segment.
-  const db = openDatabase(dbPath, { mustExist: true });
+  const db = openTestSql(t, dbPath);
   const ts = Date.now();
-  const insert = db.prepare(
-    `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, received_at, user_id, variant_id) VALUES (?, 'pw', 'screen_impression', ?, ?, ?, ?, ?)`,
+  await db.run(
+    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 65539)
+     INSERT INTO events (project_id, paywall_id, type, ts, client_ts, received_at, user_id, variant_id)
+     SELECT ?, 'pw', 'screen_impression', ?, ?, ?, 'u' || (i % 100), 'v' || i FROM n`,
+    server.bootstrap!.project.id,
+    ts,
+    ts,
+    ts,
   );
-  db.transaction(() => {
-    for (let i = 0; i < 65_540; i++) insert.run(server.bootstrap!.project.id, ts, ts, ts, `u${i % 100}`, `v${i}`);
-  })();
-  db.close();
   const lines: string[] = [];
   const log = new Logger('warn', { sink: (text) => lines.push(...text.trim().split('\n')) });
   const { url: restartedUrl } = await serverOn(t, dbPath, {}, log);
@@ -152,7 +156,7 @@ test('audiences, paywall ids and event types past their limits are refused per e
   assert.equal((await sendAll(url, keys.sdk, [{ type: 'screen_impression', paywall_id: 'p0', ts }])).accepted, 1);
 });
 
-test('a checkpoint rewrites the day rows of the types that changed, not every type of the group', async (t) => {
+test('a checkpoint rewrites the day rows of the types that changed, not every type of the group', needs(SQLITE_BACKEND), async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
   const ts = Date.now();
   const types = Array.from({ length: 200 }, (_, i) => ({ type: `custom_${i}`, paywall_id: 'pw', ts, user_id: 'u' }));

@@ -4,7 +4,8 @@ import { chanceToBeat } from '../../src/experiments/bayes.ts';
 import { conversionEffect, holm, relativeInference, Z95 } from '../../src/experiments/effects.ts';
 import { normalCdf } from '../../src/experiments/special.ts';
 import { bucketShares, sampleRatioMismatch, wilsonInterval } from '../../src/experiments/statistics.ts';
-import { ingest, openTestDb } from '../helpers/events.ts';
+import { openTestSql } from '../helpers/database.ts';
+import { ingest } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { bearer, restartServer, serverOn, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
@@ -256,9 +257,10 @@ test('results of two phases, two segments, a holdout, two currencies, shuffled a
   }
   // serve owns its database file: one server at a time.
   await again.server.stop();
-  const db = openTestDb(t, dbPath);
-  db.exec('DELETE FROM event_checkpoint; DELETE FROM event_experiment_chunks; DELETE FROM event_experiment_segments; DELETE FROM event_users;');
-  db.close();
+  // SQLite's writer keeps its derived state in tables; PostgreSQL's instances share whole checkpoints.
+  const db = openTestSql(t, dbPath);
+  const derived = db.backend === 'sqlite' ? ['event_checkpoint', 'event_experiment_chunks', 'event_experiment_segments', 'event_users'] : ['event_checkpoints'];
+  for (const table of derived) await db.run(`DELETE FROM ${table}`);
   const rebuilt = await restartServer(t, dbPath, { port: 0 });
   for (const [i, query] of QUERIES.entries()) {
     assert.deepEqual(await results(rebuilt, secret, query), answers[i]);
