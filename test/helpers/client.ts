@@ -6,11 +6,11 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type * as Client from '../../client/index.ts';
+import { emptyDatabase } from './backend.ts';
 import { runCli, type ServeProcess, spawnServe } from './cli.ts';
 import { example } from './example-paywall.ts';
 import { api, seedProducts } from './paywalls.ts';
 import { startTestServer, type TestServer } from './server.ts';
-import { tempDir } from './temp.ts';
 
 /** The client as `npm run build` writes it: the tests run the bundle apps get, not the sources. */
 export const DIST_CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.js');
@@ -52,6 +52,7 @@ export async function seededServer(t: TestContext, overrides: Parameters<typeof 
 
 export interface ServerProcess {
   url: string;
+  /** What `--db` takes: the SQLite file, or the PostgreSQL URL on that backend. */
   dbPath: string;
   keys: { sdk: string; secret: string };
   /** SIGTERM, and wait for the process to exit; nothing listens at url any more. */
@@ -102,7 +103,10 @@ class Front {
  * answer afterwards, as with a real server that went away.
  */
 export async function seededProcess(t: TestContext): Promise<ServerProcess> {
-  const dbPath = path.join(tempDir(t), 'paywalld.db');
+  // On the test backend, as startTestServer's servers are (helpers/backend.ts).
+  const database = await emptyDatabase();
+  t.after(() => database.remove());
+  const dbPath = database.db;
   const created = await runCli(['projects', 'create', 'app', '--json', '--db', dbPath]);
   assert.equal(created.status, 0, created.stderr);
   const keys = JSON.parse(created.stdout).keys as { sdk: string; secret: string };
