@@ -1,7 +1,9 @@
-/** needs(): skipped with the reason where a program is missing, never under CI. */
+/** needs(): skipped with the reason where a program is missing, never under CI; a test about SQLite skipped on PostgreSQL, under CI too. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { atPath, inCi, needs, onPath } from './helpers/requirements.ts';
+import { BACKEND_VARIABLE, testBackend } from './helpers/backend.ts';
+import { atPath, inCi, needs, onPath, SQLITE_BACKEND } from './helpers/requirements.ts';
+import { startsTestServers } from './suite.ts';
 
 const ABSENT = atPath('Absent', '/nonexistent/absent', 'apt-get install -y absent');
 
@@ -39,4 +41,45 @@ test('a program found on PATH or at its path runs the test', () => {
     { skip: false },
   );
   assert.equal(onPath('no-such-program-here', '').find(), undefined);
+});
+
+function withBackend<T>(value: string | undefined, run: () => T): T {
+  const before = process.env[BACKEND_VARIABLE];
+  if (value === undefined) delete process.env[BACKEND_VARIABLE];
+  else process.env[BACKEND_VARIABLE] = value;
+  try {
+    return run();
+  } finally {
+    if (before === undefined) delete process.env[BACKEND_VARIABLE];
+    else process.env[BACKEND_VARIABLE] = before;
+  }
+}
+
+test('a test about the SQLite file runs on SQLite and is skipped on PostgreSQL, under CI too, saying why', () => {
+  for (const ci of [undefined, 'true']) {
+    assert.deepEqual(
+      withCi(ci, () => withBackend(undefined, () => needs(SQLITE_BACKEND))),
+      { skip: false },
+    );
+    assert.deepEqual(
+      withCi(ci, () => withBackend('postgres', () => needs(SQLITE_BACKEND, ABSENT))),
+      { skip: 'about the SQLite file: runs on the sqlite backend only' },
+    );
+  }
+});
+
+test('the backend switch takes sqlite or postgres, nothing else', () => {
+  assert.equal(testBackend({}), 'sqlite');
+  assert.equal(testBackend({ [BACKEND_VARIABLE]: 'sqlite' }), 'sqlite');
+  assert.equal(testBackend({ [BACKEND_VARIABLE]: 'postgres' }), 'postgres');
+  assert.throws(() => testBackend({ [BACKEND_VARIABLE]: 'postgresql' }), /expected sqlite or postgres/);
+});
+
+test('npm run test:postgres takes the files that start a test server, directly or through a helper', () => {
+  assert.equal(startsTestServers('test/events/writer.test.ts'), true);
+  // Through helpers/client.ts's seededServer.
+  assert.equal(startsTestServers('test/client/identity.test.ts'), true);
+  // A serve of its own on a file, and no server at all.
+  assert.equal(startsTestServers('test/cli/serve-ownership.test.ts'), false);
+  assert.equal(startsTestServers('test/architecture/imports.test.ts'), false);
 });
