@@ -6,6 +6,7 @@
  * scheduled file snapshots (pg_dump or the provider's backups; config.ts
  * refuses --backup-dir with a URL).
  */
+import { randomUUID } from 'node:crypto';
 import { PostgresProbe } from '../health/postgres-probe.ts';
 import type { Logger } from '../log.ts';
 import { ADVISORY_LOCKS } from './postgres/advisory-locks.ts';
@@ -20,7 +21,9 @@ import { redactUrl } from './target.ts';
 const SERVER_POOL_SIZE = 10;
 
 export async function openPostgresServerDatabase(url: string, log: Logger): Promise<ServerDatabase> {
-  const sql = openPool(url, { size: SERVER_POOL_SIZE, applicationName: 'paywalld serve' });
+  // This process's changes are announced with its name, so that it does not reload what it changed itself (postgres/watch.ts).
+  const instance = randomUUID();
+  const sql = openPool(url, { size: SERVER_POOL_SIZE, applicationName: 'paywalld serve', instance });
   const name = redactUrl(url);
   try {
     // Under the migrate advisory lock: instances starting at once migrate one after the other.
@@ -55,7 +58,7 @@ export async function openPostgresServerDatabase(url: string, log: Logger): Prom
     },
     // Each query already gives up after the pool's statement timeout (connection.ts).
     serving: () => {},
-    watch: (intervalMs, onChange) => watchPostgresConfigChanges(sql, { checkEveryMs: intervalMs, onChange }),
+    watch: (intervalMs, onChange) => watchPostgresConfigChanges(sql, { checkEveryMs: intervalMs, onChange, instance }),
     close: () => storage.close(),
   };
 }

@@ -3,11 +3,12 @@
  * (src/db/postgres/watch.ts): a change committed through one connection
  * reaches another's onChange through LISTEN within 1 s; with the listening
  * connection terminated, the periodic check still sees changes, and LISTEN
- * comes back by itself, also after PostgreSQL restarts.
+ * comes back by itself, also after PostgreSQL restarts. An instance's own
+ * changes are not announced to itself.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Sql } from '../../src/db/postgres/connection.ts';
+import { openPool, type Sql } from '../../src/db/postgres/connection.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
 import { watchPostgresConfigChanges } from '../../src/db/postgres/watch.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
@@ -109,4 +110,45 @@ test('after PostgreSQL restarts, LISTEN comes back by itself and hears the next 
   await changeConfiguration(writer);
   await until(() => listened === 1, 'a change heard through the new LISTEN', 1000);
   await stop();
+});
+
+test("an instance's own changes call no onChange; another instance's and the CLI's do, also right after its own", needs(POSTGRES), async (t) => {
+  const { url } = await postgresDatabase(t);
+  const own = openPool(url, { size: 1, instance: 'instance-a' });
+  const other = openPool(url, { size: 1, instance: 'instance-b' });
+  const cli = testPool(t, url, 1);
+  t.after(() => Promise.all([own.end(), other.end()]));
+  await migratePostgres(cli);
+  await cli`INSERT INTO projects (id, name, created_at) VALUES ('p', 'P', 1)`;
+  let changes = 0;
+  const stop = await watchPostgresConfigChanges(testPool(t, url, 1), { checkEveryMs: NEVER, onChange: () => changes++, instance: 'instance-a' });
+  t.after(stop);
+  // Every notification reaches a listener of our own, in commit order: once it heard the last, the watch has heard them all.
+  const probe = testPool(t, url, 1);
+  const heard: string[] = [];
+  await probe.listen('paywalld_config', (payload) => heard.push(payload));
+  const settled = (count: number) => until(() => heard.length === count, `${count} notifications`, 1000);
+
+  await changeConfiguration(own);
+  await own.begin(async (tx) => {
+    // Two statements, two generations, one commit: both are this instance's.
+    await changeConfiguration(tx as unknown as Sql);
+    await changeConfiguration(tx as unknown as Sql);
+  });
+  await settled(3);
+  assert.deepEqual(
+    heard.map((payload) => payload.split(' ')[1]),
+    ['instance-a', 'instance-a', 'instance-a'],
+  );
+  assert.equal(changes, 0);
+
+  await changeConfiguration(other);
+  await until(() => changes === 1, "the other instance's change heard", 1000);
+  await changeConfiguration(own);
+  await changeConfiguration(cli);
+  await until(() => changes === 2, "the CLI's change heard", 1000);
+  await settled(6);
+  // The CLI names no instance.
+  assert.equal(heard.at(-1)!.split(' ')[1], '');
+  assert.equal(changes, 2);
 });

@@ -14,6 +14,7 @@ import { experimentEvents } from './007_experiment_events.ts';
 import { compactEventIndexes } from './008_compact_event_indexes.ts';
 import { phaseSeeds } from './009_phase_seeds.ts';
 import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
+import { configChangeOrigin } from './011_config_change_origin.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   compactEventIndexes,
   phaseSeeds,
   purchasesAndIdentity,
+  configChangeOrigin,
 ];

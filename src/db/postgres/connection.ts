@@ -23,6 +23,8 @@ interface PoolOptions {
   size?: number;
   /** What PostgreSQL shows in pg_stat_activity for these connections. */
   applicationName?: string;
+  /** The serve process these connections belong to: configuration notifications name it (migrations/011). */
+  instance?: string;
 }
 
 /** A query that runs past this is cancelled by the server: a request never waits on the database without bound. */
@@ -49,6 +51,7 @@ export function openPool(url: string, options: PoolOptions = {}): Sql {
       application_name: options.applicationName ?? 'paywalld',
       statement_timeout: STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      ...(options.instance === undefined ? {} : { 'paywalld.instance': options.instance }),
     },
   });
 }

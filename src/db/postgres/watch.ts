@@ -8,18 +8,24 @@ interface WatchOptions {
   /** How often the generation is read, for what LISTEN missed (a lost connection, a notification dropped). */
   checkEveryMs: number;
   onChange: () => void;
+  /** The instance whose pool commits this process's changes: their notifications are skipped (migrations/011). */
+  instance?: string;
 }
 
 /**
  * PostgreSQL's counterpart of watchConfigChanges (../watch.ts): calls
  * onChange when any instance commits a change to configuration. LISTEN
- * hears it when it commits; a periodic read of the generation counter
- * catches what LISTEN could not (its connection lost, the server
- * restarted), and so does a read each time LISTEN is (re)established. The
- * driver keeps the listening connection apart from the pool and reconnects
- * it by itself. Generations only grow, so a notification older than what a
- * read already saw changes nothing; a read that finds any other number (a
- * database restored from a dump) is a change.
+ * hears it when it commits. A periodic read of the generation counter
+ * catches what LISTEN could not deliver (its connection lost, the server
+ * restarted) by the tick after, and a read each time LISTEN is
+ * (re)established catches what was committed meanwhile at once. The driver
+ * keeps the listening connection apart from the pool and reconnects it by
+ * itself. Generations only grow, so a notification older than what a read
+ * already saw changes nothing; a read that finds a lower number (a database
+ * restored from a dump) is a change. A notification of this instance's own
+ * change that follows the last generation seen is taken in without
+ * onChange: the code that made the change updated memory already (as on
+ * SQLite, where data_version leaves out a connection's own commits).
  *
  * Resolves once listening; returns the stop.
  */
@@ -34,12 +40,22 @@ export async function watchPostgresConfigChanges(sql: Sql, options: WatchOptions
     last = generation;
     options.onChange();
   };
-  const check = async () => {
+  /** A generation a periodic read found ahead of what LISTEN had delivered, a tick ago. */
+  let awaited: number | undefined;
+  /** `now`: act on what the read finds (LISTEN was just established); else give LISTEN a tick to deliver it first. */
+  const check = async (now: boolean) => {
     // One read at a time: with the server unreachable a read waits for the connect timeout, longer than a tick.
     if (reading || stopped) return;
     reading = true;
     try {
-      seen(await read());
+      const generation = await read();
+      // LISTEN delivers a change within a tick (this instance's own among them, which call no onChange): one it
+      // has not delivered by the next tick, it missed. A generation below the last (a restored dump) is a change now.
+      if (!now && generation > last && (awaited === undefined || last >= awaited)) awaited = generation;
+      else {
+        awaited = undefined;
+        seen(generation);
+      }
     } catch (error) {
       // The database unreachable: the next tick tries again (health reports it). Anything else is a bug.
       if (!asUnavailable(error)) throw error;
@@ -51,13 +67,17 @@ export async function watchPostgresConfigChanges(sql: Sql, options: WatchOptions
   const listening = await sql.listen(
     CHANNEL,
     (payload) => {
-      const generation = Number(payload);
-      if (Number.isSafeInteger(generation) && generation > last) seen(generation);
+      // `<generation> <instance>` (migrations/011); the instance is empty for the CLI and other clients.
+      const [number, sender] = payload.split(' ');
+      const generation = Number(number);
+      if (!Number.isSafeInteger(generation) || generation <= last) return;
+      if (options.instance !== undefined && sender === options.instance && generation === last + 1) last = generation;
+      else seen(generation);
     },
     // On every (re)connection of the listener: what was committed while it was away.
-    () => void check(),
+    () => void check(true),
   );
-  const timer = setInterval(() => void check(), options.checkEveryMs);
+  const timer = setInterval(() => void check(false), options.checkEveryMs);
   timer.unref();
   return async () => {
     stopped = true;

@@ -16,6 +16,7 @@ import { experimentEvents } from './007_experiment_events.ts';
 import { compactEventIndexes } from './008_compact_event_indexes.ts';
 import { phaseSeeds } from './009_phase_seeds.ts';
 import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
+import { configChangeOrigin } from './011_config_change_origin.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -28,4 +29,5 @@ export const postgresMigrations: readonly Migration[] = [
   compactEventIndexes,
   phaseSeeds,
   purchasesAndIdentity,
+  configChangeOrigin,
 ];
