@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
 import { ingest } from '../helpers/events.ts';
+import { configure, configured, deliver } from '../helpers/hooks.ts';
 import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { until } from '../helpers/until.ts';
 import { type AppleChain, makeAppleChain, signJws } from './apple-chain.ts';
-import { configure, configured, deliver } from './hooks.ts';
 
 const BUNDLE = 'com.example.app';
 

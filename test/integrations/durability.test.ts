@@ -11,9 +11,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { spawnServe } from '../helpers/cli.ts';
+import { configured } from '../helpers/hooks.ts';
 import { bearer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { configured } from './hooks.ts';
 
 const SECRET = 'whsec_durability_test_secret';
 const SENDERS = 4;

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { type TestContext, test } from 'node:test';
+import { configured, deliver } from '../helpers/hooks.ts';
 import { metric } from '../helpers/metrics.ts';
 import { POSTGRES, postgresDatabase } from '../helpers/postgres.ts';
 import { problem } from '../helpers/problem.ts';
 import { needs } from '../helpers/requirements.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { configured, deliver } from './hooks.ts';
 
 const SECRET = 'whsec_lookups_0123456789abcdef';
 

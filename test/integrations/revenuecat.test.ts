@@ -1,10 +1,10 @@
 /** The RevenueCat connector through the real server: the Authorization header, event mapping, aliases, redelivery, unused types. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { configured, deliver } from '../helpers/hooks.ts';
 import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { configured, deliver } from './hooks.ts';
 
 const AUTHORIZATION = 'Bearer rc-hook-secret-42';
 

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
+import { configure, configured, deliver } from '../helpers/hooks.ts';
 import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
-import { configure, configured, deliver } from './hooks.ts';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { test } from 'node:test';
 import { openPool } from '../../src/db/postgres/connection.ts';
+import { configured, deliver } from '../helpers/hooks.ts';
 import { startInstances } from '../helpers/instances.ts';
 import { api, single } from '../helpers/paywalls.ts';
 import { POSTGRES, postgresDatabase } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
-import { configured, deliver } from '../integrations/hooks.ts';
 
 const SECRET = 'whsec_races_0123456789abcdef';
 const ROUNDS = 25;

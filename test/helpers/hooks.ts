@@ -1,5 +1,6 @@
+/** Store connector requests through HTTP: configuring an integration and delivering a notification to /hooks (test/integrations/, test/scale-out/). */
 import assert from 'node:assert/strict';
-import { bearer } from '../helpers/server.ts';
+import { bearer } from './server.ts';
 
 export async function configure(url: string, secret: string, provider: string, config: unknown): Promise<Response> {
   return fetch(`${url}/api/integrations/${provider}`, {
