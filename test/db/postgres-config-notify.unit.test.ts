@@ -1,10 +1,12 @@
 /**
  * Configuration changes in PostgreSQL bump the generation and announce it on
- * `paywalld_config` when they commit (migration 4); events, rolled-back
- * changes and statements that change no row do neither.
+ * `paywalld_config` when they commit (migration 4), with the instance that
+ * made them (migration 11); events, rolled-back changes and statements that
+ * change no row do neither.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { closePool, openPool } from '../../src/db/postgres/connection.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
@@ -15,7 +17,9 @@ test(
   needs(POSTGRES),
   async (t) => {
     const { url } = await postgresDatabase(t);
-    const sql = testPool(t, url);
+    // A serve process's pool names its instance; the CLI's (testPool) names none.
+    const sql = openPool(url, { instance: 'instance-a' });
+    t.after(() => closePool(sql));
     const listener = testPool(t, url, 1);
     await migratePostgres(sql);
     const heard: string[] = [];
@@ -29,7 +33,10 @@ test(
     await sql`INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at) VALUES ('p', 'pw', 1, '{}', 1)`;
     await sql`UPDATE api_keys SET revoked_at = 2 WHERE project_id = 'p'`;
     await until(() => heard.length === 6, 'six notifications');
-    assert.deepEqual(heard, ['1', '2', '3', '4', '5', '6']);
+    assert.deepEqual(
+      heard,
+      ['1', '2', '3', '4', '5', '6'].map((generation) => `${generation} instance-a`),
+    );
     assert.equal(await generation(), 6);
 
     await sql`UPDATE products SET version = version + 1 WHERE id = 'no such product'`;
@@ -41,9 +48,9 @@ test(
       })
       .catch(() => {});
     // A later change's notification arrives after anything the statements above could have sent.
-    await sql`UPDATE paywalls SET version = 2`;
+    await testPool(t, url, 1)`UPDATE paywalls SET version = 2`;
     await until(() => heard.length === 7, 'the seventh notification');
-    assert.deepEqual(heard.slice(6), ['7']);
+    assert.deepEqual(heard.slice(6), ['7 ']);
     assert.equal(await generation(), 7);
   },
 );
