@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { openPool } from '../../src/db/postgres/connection.ts';
 import { configured, deliver } from '../helpers/hooks.ts';
 import { startInstances } from '../helpers/instances.ts';
@@ -35,14 +35,19 @@ const refund = (eventId: string, charge: string, amountRefunded: number) =>
     metadata: { paywalld_user_id: 'alice' },
   });
 
-test('two partial refunds of one charge, each sent to two instances at once, are counted once each', needs(POSTGRES), async (t) => {
+/** Two instances on a fresh database with Stripe configured; a pool to read what they stored. */
+async function stripeInstances(t: TestContext) {
   const { url } = await postgresDatabase(t);
   const { instances, keys } = await startInstances(t, url, 2);
   const sql = openPool(url);
   t.after(() => sql.end());
   const [project] = await sql<{ id: string }[]>`SELECT id FROM projects`;
-  const projectId = project!.id;
   await configured(instances[0]!.url, keys.secret, 'stripe', { signing_secret: SECRET });
+  return { instances, sql, projectId: project!.id };
+}
+
+test('two partial refunds of one charge, each sent to two instances at once, are counted once each', needs(POSTGRES), async (t) => {
+  const { instances, sql, projectId } = await stripeInstances(t);
   for (let round = 0; round < ROUNDS; round++) {
     const charge = `ch_${round}`;
     // 3.00 refunded, then 7.50 in all: Stripe may deliver both at once and retry either; the charge's refunds must add up to 7.50.
@@ -85,13 +90,7 @@ const invoicePaid = (id: string, subscription: string) =>
   });
 
 test('two paid invoices of one subscription after its trial, each sent to two instances at once: one conversion, one renewal', needs(POSTGRES), async (t) => {
-  const { url } = await postgresDatabase(t);
-  const { instances, keys } = await startInstances(t, url, 2);
-  const sql = openPool(url);
-  t.after(() => sql.end());
-  const [project] = await sql<{ id: string }[]>`SELECT id FROM projects`;
-  const projectId = project!.id;
-  await configured(instances[0]!.url, keys.secret, 'stripe', { signing_secret: SECRET });
+  const { instances, sql, projectId } = await stripeInstances(t);
   const send = (instance: (typeof instances)[number], body: string) => deliver(instance.url, 'stripe', projectId, body, signed(body));
   for (let round = 0; round < ROUNDS; round++) {
     const subscription = `sub_${round}`;
