@@ -2,7 +2,8 @@
  * The driver defect that src/db/postgres/closed-socket-write.ts lets pass,
  * provoked for real: a transaction whose backend is terminated sends its
  * ROLLBACK on the closed connection, and the driver throws from a timer.
- * Each run is a child process, since the throw is process-wide.
+ * Each run is a child process, since the throw is process-wide. So is the
+ * guard for a rejection the driver leaves unhandled.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -44,4 +45,24 @@ test('with the guard the process goes on, and each transaction failed with CONNE
   const run = provoke(url, true);
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(run.stdout.trim().split('\n'), [...Array(5).fill('failed CONNECTION_CLOSED'), 'still running']);
+});
+
+/** A rejection nobody handles, as the driver leaves one when a new connection is cut while it fetches the array types. */
+function unhandled(reason: string) {
+  const script = `
+    (await import(${JSON.stringify(GUARD)})).letClosedSocketWritesPass();
+    Promise.reject(${reason});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    console.log('still running');`;
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+}
+
+test("with the guard, a connection failure nobody handled (the driver's type fetch) lets the process go on; any other rejection ends it", () => {
+  const outage = unhandled(`Object.assign(new Error('write CONNECTION_CLOSED'), { code: 'CONNECTION_CLOSED' })`);
+  assert.equal(outage.status, 0, outage.stderr);
+  assert.equal(outage.stdout.trim(), 'still running');
+  const bug = unhandled(`new TypeError('a bug')`);
+  assert.notEqual(bug.status, 0);
+  assert.match(bug.stderr, /a bug/);
+  assert.doesNotMatch(bug.stdout, /still running/);
 });

@@ -1,3 +1,5 @@
+import { asUnavailable } from './unavailable.ts';
+
 /**
  * A defect of the `postgres` driver (3.4.9): a small write is deferred to a
  * setImmediate, and when the connection closes before it runs (the server
@@ -20,9 +22,20 @@ function isClosedSocketWrite(error: unknown): boolean {
   );
 }
 
-/** Lets the driver's throw pass in this process (or worker thread); any other uncaught error still ends it, as before. */
+/**
+ * Lets the driver's throw pass in this process (or worker thread), and a
+ * second defect of the same kind: on each new connection the driver asks
+ * for the array types (fetchArrayTypes) with no catch, so when that
+ * connection is cut before the answer, the rejection reaches no caller. A
+ * rejection nobody handled that is a database outage (asUnavailable) can
+ * only come from there: paywalld's own queries answer theirs. Any other
+ * uncaught error or unhandled rejection still ends the process, as before.
+ */
 export function letClosedSocketWritesPass(): void {
   process.on('uncaughtException', (error) => {
     if (!isClosedSocketWrite(error)) throw error;
+  });
+  process.on('unhandledRejection', (reason) => {
+    if (asUnavailable(reason) === undefined) throw reason;
   });
 }

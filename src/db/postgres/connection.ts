@@ -5,7 +5,6 @@
  * password, several hosts) are the driver's to read.
  */
 import postgres from 'postgres';
-import { ARRAY_PARAMETERS } from './array-parameters.ts';
 
 /**
  * int8 as a JavaScript number: the bigint columns hold ms timestamps, seqs
@@ -42,11 +41,9 @@ export function openPool(url: string, options: PoolOptions = {}): Sql {
   return postgres(url, {
     max: options.size ?? 10,
     connect_timeout: 5,
-    types: { int8: INT8, ...ARRAY_PARAMETERS },
+    types: { int8: INT8 },
     // CREATE … IF NOT EXISTS and friends send notices; the driver would print each one.
     onnotice: () => {},
-    // Array types are declared (array-parameters.ts), not fetched: the driver's fetch can end the process.
-    fetch_types: false,
     connection: {
       application_name: options.applicationName ?? 'paywalld',
       statement_timeout: STATEMENT_TIMEOUT_MS,

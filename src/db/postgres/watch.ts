@@ -30,8 +30,9 @@ interface WatchOptions {
  * Resolves once listening; returns the stop.
  */
 export async function watchPostgresConfigChanges(sql: Sql, options: WatchOptions): Promise<() => Promise<void>> {
-  const read = async () => (await sql<{ generation: number }[]>`SELECT generation FROM config_generation WHERE id = 1`)[0]!.generation;
-  let last = await read();
+  // Undefined when the answer holds no row: the driver may resolve a query whose backend was terminated under it empty.
+  const read = async () => (await sql<{ generation: number }[]>`SELECT generation FROM config_generation WHERE id = 1`)[0]?.generation;
+  let last = (await read()) ?? 0;
   let reading = false;
   let stopped = false;
 
@@ -49,6 +50,7 @@ export async function watchPostgresConfigChanges(sql: Sql, options: WatchOptions
     reading = true;
     try {
       const generation = await read();
+      if (generation === undefined) return;
       // LISTEN delivers a change within a tick (this instance's own among them, which call no onChange): one it
       // has not delivered by the next tick, it missed. A generation below the last (a restored dump) is a change now.
       if (!now && generation > last && (awaited === undefined || last >= awaited)) awaited = generation;
