@@ -23,8 +23,11 @@ const SQLITE_ONLY_TABLES = [
   'event_time_index',
   'event_users',
 ];
-/** The derived state's shared checkpoints, one value each (PostgreSQL migration 5; SQLite keeps its checkpoint in the tables above). */
-const POSTGRES_ONLY_TABLES = ['event_checkpoints'];
+/**
+ * The derived state's shared checkpoints, one value each (PostgreSQL migration 5; SQLite keeps its checkpoint in the tables above),
+ * and the seq of the newest event commit with a new name (migration 12), which only several writers need.
+ */
+const POSTGRES_ONLY_TABLES = ['event_checkpoints', 'event_names_changed'];
 /** Deduplication and the export's time index as indexes of events (PostgreSQL migration 3): several instances insert into one table. */
 const POSTGRES_ONLY_INDEXES = ['events_by_time', 'events_dedup'];
 /** SQLite's declared types and what each is in PostgreSQL: INTEGER is bigint (ms timestamps, seqs), or integer for small keys. */

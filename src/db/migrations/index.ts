@@ -15,6 +15,7 @@ import { compactEventIndexes } from './008_compact_event_indexes.ts';
 import { phaseSeeds } from './009_phase_seeds.ts';
 import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import { configChangeOrigin } from './011_config_change_origin.ts';
+import { eventNamesChanged } from './012_event_names_changed.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   phaseSeeds,
   purchasesAndIdentity,
   configChangeOrigin,
+  eventNamesChanged,
 ];

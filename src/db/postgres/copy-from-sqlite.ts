@@ -36,10 +36,12 @@ export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'us
 
 /**
  * Tables of the PostgreSQL schema not filled from SQLite: its own versions
- * and counter, the token progress, which starts over, and the checkpoints
- * of the derived state, which the first instance builds from the events.
+ * and counter, the token progress, which starts over, the checkpoints of
+ * the derived state, which the first instance builds from the events, and
+ * the seq of the newest event commit with a new name (migration 12), set
+ * past the copied events.
  */
-export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints'] as const;
+export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints', 'event_names_changed'] as const;
 
 /** Tables with an identity column, whose sequence must continue past the copied values. */
 const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { events: 'seq', purchases: 'seq' };
@@ -111,6 +113,8 @@ export async function copySqliteToPostgres(db: Database, sql: Sql): Promise<Copy
       if (occupied.length > 0) throw new TargetNotEmptyError(occupied);
       const counts: CopyCounts = [];
       for (const table of COPIED_TABLES) counts.push([table, await copyTable(db, tx, table)]);
+      // An instance already on this database reads the copied events under the events lock before it admits any more.
+      await tx.unsafe('UPDATE event_names_changed SET seq = (SELECT coalesce(max(seq), 0) FROM events)');
       return counts;
     });
   } finally {

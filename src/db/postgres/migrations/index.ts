@@ -17,6 +17,7 @@ import { compactEventIndexes } from './008_compact_event_indexes.ts';
 import { phaseSeeds } from './009_phase_seeds.ts';
 import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import { configChangeOrigin } from './011_config_change_origin.ts';
+import { eventNamesChanged } from './012_event_names_changed.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -30,4 +31,5 @@ export const postgresMigrations: readonly Migration[] = [
   phaseSeeds,
   purchasesAndIdentity,
   configChangeOrigin,
+  eventNamesChanged,
 ];
