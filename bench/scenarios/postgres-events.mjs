@@ -22,6 +22,12 @@ const BASELINE = path.join(import.meta.dirname, '..', 'baselines', 'postgres-ins
 /** The bare loop's connections (one per instance) and rows per transaction (the SQLite baseline's). */
 const BARE_CONNECTIONS = 2;
 const BARE_ROWS = 1000;
+/**
+ * The shortest round: at 64 connections a request waits for up to two commits
+ * of 3,200 rows, near a second on a loaded 2-core machine, and a round in which
+ * no request completes measures nothing (--quick's 1 s rounds did that in CI).
+ */
+const MIN_ROUND_SECONDS = 3;
 
 export async function postgresEvents(ctx) {
   const dir = ctx.dir('postgres-events');
@@ -68,7 +74,8 @@ export async function postgresEvents(ctx) {
       },
     });
     const contenders = [bare, locked, ...connectionCounts.map(posting)];
-    const results = await alternate(contenders, ctx);
+    const options = { ...ctx.options, roundSeconds: Math.max(ctx.options.roundSeconds, MIN_ROUND_SECONDS) };
+    const results = await alternate(contenders, { ...ctx, options });
     const ceiling = results.get(bare.name);
     const rows = [];
     const targets = [];
@@ -93,7 +100,7 @@ export async function postgresEvents(ctx) {
       });
     }
     const details = [
-      `PostgreSQL events: ${BATCH} events per request, two wrk at once (half the connections each) against instances A and B on one database;`,
+      `PostgreSQL events: ${BATCH} events per request, two wrk at once (half the connections each) against instances A and B on one database, rounds of ${options.roundSeconds} s;`,
       `  the baseline inserts the same rows into the same table from ${BARE_CONNECTIONS} connections, ${f.count(BARE_ROWS)} rows per transaction, no events lock.`,
       '  CPU = the share of a core used by the baseline process, or by both instances together (PostgreSQL not counted).',
       ...contenders.map((c) => {

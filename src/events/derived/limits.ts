@@ -101,6 +101,11 @@ export class Admission {
     return undefined;
   }
 
+  /** Whether an event admitted since the last `clear` brought a name the state did not count. */
+  get reservedNames(): boolean {
+    return this.names.size > 0;
+  }
+
   /** Whether a counter is at its limit: `existing` names counted by the state, and those reserved in this transaction. */
   private over(counter: string, existing: number, max: number): boolean {
     return existing + (this.counts.get(counter) ?? 0) >= max;

@@ -5,18 +5,24 @@
  *
  * 1. `pg_advisory_xact_lock(events)`: event commits are serialized across
  *    instances, so seq order is commit order (tail.ts relies on it);
- * 2. the derived state catches up with every event committed so far (other
- *    instances'), so that the ingestion limits (derived/limits.ts) count them;
- * 3. Admission against it, as the SQLite writer does;
+ * 2. with it, the seq of the newest commit that brought a new name
+ *    (migration 12): past the last event this instance folded, the derived
+ *    state catches up under the lock, so that the ingestion limits
+ *    (derived/limits.ts) count the other instances' names; otherwise it
+ *    counts every name there is already, and the catch-up waits until after
+ *    the commit, outside the lock, where it holds up no other instance;
+ * 3. admission against the state, as the SQLite writer does;
  * 4. one multi-row `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING`:
  *    the unique index events_dedup makes deduplication exact, whichever
  *    instance stored the first copy;
- * 5. `pg_notify('paywalld_events', newest seq)` (sent at commit), then COMMIT.
+ * 5. `pg_notify('paywalld_events', newest seq)` (sent at commit), and the
+ *    new-name seq moved to this commit when it brought a name; COMMIT.
  *
  * The caller acknowledges the requests only after COMMIT, and only then
- * are the new rows folded into the state: a rolled-back transaction leaves
- * no trace (the rows of a commit whose answer was lost are folded by the
- * tail, as another instance's would be).
+ * are the rows folded into the state, after those committed before them: a
+ * rolled-back transaction leaves no trace (the rows of a commit whose
+ * answer was lost, or whose catch-up failed, are folded by the tail, as
+ * another instance's would be).
  */
 import { ADVISORY_LOCKS } from '../../../db/postgres/advisory-locks.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
@@ -35,6 +41,11 @@ const INSERT = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
   RETURNING seq, project_id, client_ts, event_id`;
 
 const NOTIFY = `SELECT pg_notify('paywalld_events', (SELECT max(seq) FROM events)::text)`;
+
+const NAMES_CHANGED = 'SELECT seq FROM event_names_changed';
+
+/** Sent after the INSERT, under the lock: the newest seq is this commit's. */
+const MARK_NAMES_CHANGED = 'UPDATE event_names_changed SET seq = (SELECT max(seq) FROM events)';
 
 const STORED = 'SELECT 1 FROM events WHERE project_id = $1 AND client_ts = $2 AND event_id = $3';
 
@@ -60,14 +71,15 @@ export class PostgresEventSink {
   /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. */
   async write(requests: readonly EventRow[][]): Promise<Written> {
     const admission = new Admission(this.state);
-    let stored: { events: DerivedEvent[]; lastSeq: number };
+    let stored: { events: DerivedEvent[]; firstSeq: number; lastSeq: number };
     let written: Written;
     try {
       [written, stored] = await this.sql.begin(async (tx) => {
         // Sent together, the lock first (execute() queues it at once; the driver pipelines the queries of a connection):
-        // the catch-up's statement starts once the lock is granted, and one round trip under the lock is saved.
+        // the read starts once the lock is granted, and one round trip under the lock is saved.
         const locked = tx.unsafe('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.events.toString()]).execute();
-        await Promise.all([locked, this.tail.catchUp(tx)]);
+        const [, [namesChanged]] = await Promise.all([locked, tx.unsafe<{ seq: number }[]>(NAMES_CHANGED).execute()]);
+        if (namesChanged!.seq > this.tail.lastSeq) await this.tail.catchUp(tx);
         const written: Written = { inserted: requests.map(() => 0), refused: requests.map(() => []) };
         const candidates: Candidate[] = [];
         const seen = new Set<string>();
@@ -87,18 +99,21 @@ export class PostgresEventSink {
           }
         }
         const columns = COLUMN_TYPES.map((_, column) => candidates.map(({ row }) => row[column] ?? null));
-        // The notification is sent with the insert (pipelined): its payload, the newest seq, includes the rows just inserted.
+        // Pipelined after the insert: the notification's payload, the newest seq, includes the rows just inserted.
+        const after = [NOTIFY, ...(admission.reservedNames ? [MARK_NAMES_CHANGED] : [])];
         const [inserted] =
           candidates.length === 0
             ? [[]]
             : await Promise.all([
                 tx.unsafe<{ seq: number; project_id: string; client_ts: number; event_id: string | null }[]>(INSERT, columns).execute(),
-                tx.unsafe(NOTIFY).execute(),
+                ...after.map((statement) => tx.unsafe(statement).execute()),
               ]);
         const fresh = new Set<string>();
+        let firstSeq = Number.POSITIVE_INFINITY;
         let lastSeq = 0;
         for (const row of inserted) {
           if (row.event_id !== null) fresh.add(keyOf(row.project_id, row.client_ts, row.event_id));
+          firstSeq = Math.min(firstSeq, row.seq);
           lastSeq = Math.max(lastSeq, row.seq);
         }
         const events: DerivedEvent[] = [];
@@ -107,14 +122,29 @@ export class PostgresEventSink {
           written.inserted[request]!++;
           events.push(event);
         }
-        return [written, { events, lastSeq }] as const;
+        return [written, { events, firstSeq, lastSeq }] as const;
       });
     } finally {
       admission.clear();
     }
-    for (const event of stored.events) this.state.apply(event);
-    // Nothing else committed between the catch-up and this commit: the lock was held throughout.
-    if (stored.lastSeq > this.tail.lastSeq) this.tail.lastSeq = stored.lastSeq;
+    if (stored.events.length > 0) await this.fold(stored.events, stored.firstSeq, stored.lastSeq);
     return written;
+  }
+
+  /**
+   * Folds what the other instances committed before this commit, then its
+   * own events: the lock was held from the read of the names to the commit,
+   * so its rows are every seq from `firstSeq` to `lastSeq`, and the others'
+   * all come before. The commit stands whatever happens here: if the
+   * catch-up fails (the database went away), the tail folds both later.
+   */
+  private async fold(events: DerivedEvent[], firstSeq: number, lastSeq: number): Promise<void> {
+    try {
+      await this.tail.catchUp(this.sql, firstSeq);
+    } catch {
+      return;
+    }
+    for (const event of events) this.state.apply(event);
+    this.tail.lastSeq = lastSeq;
   }
 }

@@ -22,12 +22,12 @@ export class EventTail {
 
   constructor(private readonly state: DerivedState) {}
 
-  /** Folds every committed event after lastSeq (the start-up rebuild from 0 too); returns how many. */
-  async catchUp(sql: Queryable): Promise<number> {
+  /** Folds every committed event after lastSeq (the start-up rebuild from 0 too), or only those before seq `before`; returns how many. */
+  async catchUp(sql: Queryable, before = Number.MAX_SAFE_INTEGER): Promise<number> {
     let folded = 0;
     for (;;) {
       const rows = (await sql
-        .unsafe(`SELECT ${STORED_EVENT_COLUMNS} FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, [this.lastSeq, PAGE])
+        .unsafe(`SELECT ${STORED_EVENT_COLUMNS} FROM events WHERE seq > $1 AND seq < $2 ORDER BY seq LIMIT $3`, [this.lastSeq, before, PAGE])
         .values()) as unknown as StoredEventRow[];
       for (const row of rows) this.state.apply(derivedEvent(row));
       const last = rows.at(-1);
