@@ -1,6 +1,6 @@
 import { SERVE_OPTIONS, serveConfig } from '../config.ts';
 import { settingsHelp, settingsUsage } from '../config-help.ts';
-import { letClosedSocketWritesPass } from '../db/postgres/closed-socket-write.ts';
+import { letDriverDefectsPass } from '../db/postgres/driver-defects.ts';
 import { describeTarget, targetOf } from '../db/target.ts';
 import { Logger } from '../log.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
@@ -30,9 +30,9 @@ export const serveCommand: Command = {
     }
     if (positionals.length !== 0) throw new UsageError('serve takes no positional arguments');
     const config = serveConfig(values);
-    // The driver's throw after a lost connection (closed-socket-write.ts) must not end the server: the query it
+    // The driver's throw after a lost connection (driver-defects.ts) must not end the server: the query it
     // belonged to has failed already, with database_unavailable.
-    letClosedSocketWritesPass();
+    letDriverDefectsPass();
     const log = new Logger(config.logLevel, { requestLinesPerSecond: config.requestLogRate });
     // Imported here, not above: the server loads uWS, which the other commands must run without (src/native.ts).
     const { startServer } = await import('../app.ts');

@@ -5,7 +5,7 @@
  * dist/events-writer-postgres.js (build.mjs).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { letClosedSocketWritesPass } from '../../../db/postgres/closed-socket-write.ts';
+import { letDriverDefectsPass } from '../../../db/postgres/driver-defects.ts';
 import { openPool } from '../../../db/postgres/connection.ts';
 import { lowerWriterPriority } from '../priority.ts';
 import type { ToWriter, WriterOptions } from '../protocol.ts';
@@ -14,9 +14,9 @@ import { PostgresWriterThread } from './writer-thread.ts';
 const port = parentPort;
 if (!port) throw new Error('the event writer runs as a worker thread');
 lowerWriterPriority();
-// The driver's throw after a lost connection (closed-socket-write.ts) must not end the thread: its
+// The driver's throw after a lost connection (driver-defects.ts) must not end the thread: its
 // transaction has failed already and is answered database_unavailable.
-letClosedSocketWritesPass();
+letDriverDefectsPass();
 const options = workerData as WriterOptions;
 // The writer's queries are one after another (group commit): two connections, one for the LISTEN.
 const writer = new PostgresWriterThread(

@@ -10,7 +10,7 @@ import { asUnavailable } from './unavailable.ts';
  * replaces the connection. A process (or worker thread) that uses the driver
  * lets this one error pass in its uncaughtException handler instead of
  * ending; delete this once the driver guards the write
- * (test/db/postgres-closed-socket-write.unit.test.ts provokes it, and says
+ * (test/db/postgres-driver-defects.unit.test.ts provokes it, and says
  * when it no longer can).
  */
 function isClosedSocketWrite(error: unknown): boolean {
@@ -31,7 +31,7 @@ function isClosedSocketWrite(error: unknown): boolean {
  * only come from there: paywalld's own queries answer theirs. Any other
  * uncaught error or unhandled rejection still ends the process, as before.
  */
-export function letClosedSocketWritesPass(): void {
+export function letDriverDefectsPass(): void {
   process.on('uncaughtException', (error) => {
     if (!isClosedSocketWrite(error)) throw error;
   });

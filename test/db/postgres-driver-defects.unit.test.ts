@@ -1,5 +1,5 @@
 /**
- * The driver defect that src/db/postgres/closed-socket-write.ts lets pass,
+ * The driver defect that src/db/postgres/driver-defects.ts lets pass,
  * provoked for real: a transaction whose backend is terminated sends its
  * ROLLBACK on the closed connection, and the driver throws from a timer.
  * Each run is a child process, since the throw is process-wide. So is the
@@ -13,14 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { POSTGRES, postgresDatabase } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
 
-const GUARD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/db/postgres/closed-socket-write.ts');
+const GUARD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/db/postgres/driver-defects.ts');
 const POOL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/db/postgres/connection.ts');
 
 /** Runs transactions that terminate their own backend, with or without the guard; prints how each failed. */
 function provoke(url: string, guarded: boolean) {
   const script = `
     const { openPool } = await import(${JSON.stringify(POOL)});
-    ${guarded ? `(await import(${JSON.stringify(GUARD)})).letClosedSocketWritesPass();` : ''}
+    ${guarded ? `(await import(${JSON.stringify(GUARD)})).letDriverDefectsPass();` : ''}
     for (let i = 0; i < 5; i++) {
       const sql = openPool(process.env.URL, { size: 1 });
       await sql.begin((tx) => tx\`SELECT pg_terminate_backend(pg_backend_pid())\`).catch((error) => console.log('failed', error.code));
@@ -34,7 +34,7 @@ function provoke(url: string, guarded: boolean) {
 test('the driver throws from a timer when a transaction loses its connection: without the guard the process ends', needs(POSTGRES), async (t) => {
   const { url } = await postgresDatabase(t);
   const run = provoke(url, false);
-  // When this fails, the driver guards the write now: delete closed-socket-write.ts and its two callers.
+  // When this fails, the driver guards the write now: delete driver-defects.ts and its two callers.
   assert.notEqual(run.status, 0, run.stdout);
   assert.match(run.stderr, /Cannot read properties of null \(reading 'write'\)/);
   assert.doesNotMatch(run.stdout, /still running/);
@@ -50,7 +50,7 @@ test('with the guard the process goes on, and each transaction failed with CONNE
 /** A rejection nobody handles, as the driver leaves one when a new connection is cut while it fetches the array types. */
 function unhandled(reason: string) {
   const script = `
-    (await import(${JSON.stringify(GUARD)})).letClosedSocketWritesPass();
+    (await import(${JSON.stringify(GUARD)})).letDriverDefectsPass();
     Promise.reject(${reason});
     await new Promise((resolve) => setTimeout(resolve, 50));
     console.log('still running');`;
