@@ -4,8 +4,9 @@
  * know which database is behind them. It keeps the instance's derived state
  * in memory (../../derived/state.ts, as on SQLite), built at start from the
  * events table and then kept up to date with every instance's commits:
- * its own once committed (sink.ts), the others' through LISTEN
- * paywalld_events and a poll every second (tail.ts). Statistics and results
+ * its own once committed, with the others' committed before them
+ * (sink.ts), and the others' through LISTEN paywalld_events and a poll
+ * every second (tail.ts). Statistics and results
  * are answered from that memory. Retention runs on one instance at a time
  * (leadership.ts). Everything that touches the state or the database runs
  * one step after another (`serial`): a commit, a catch-up, a results read.
