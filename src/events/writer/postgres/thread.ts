@@ -5,8 +5,8 @@
  * dist/events-writer-postgres.js (build.mjs).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { letDriverDefectsPass } from '../../../db/postgres/driver-defects.ts';
 import { openPool } from '../../../db/postgres/connection.ts';
+import { letDriverDefectsPass } from '../../../db/postgres/driver-defects.ts';
 import { lowerWriterPriority } from '../priority.ts';
 import type { ToWriter, WriterOptions } from '../protocol.ts';
 import { PostgresWriterThread } from './writer-thread.ts';
