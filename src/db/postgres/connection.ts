@@ -48,9 +48,6 @@ export function openPool(url: string, options: PoolOptions = {}): Sql {
       application_name: options.applicationName ?? 'paywalld',
       statement_timeout: STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
-      // A double as text (and JSON) in its shortest exact form, whatever the database's default says: the event
-      // writer reads events back as JSON (src/events/writer/postgres/tail.ts).
-      extra_float_digits: 1,
       ...(options.instance === undefined ? {} : { 'paywalld.instance': options.instance }),
     },
   });

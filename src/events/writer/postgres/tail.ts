@@ -9,19 +9,10 @@
  */
 import type { Sql } from '../../../db/postgres/connection.ts';
 import { derivedEvent, SEQ_COLUMN, STORED_EVENT_COLUMNS, type StoredEventRow } from '../../derived/derived-event.ts';
-import { EVENT_PAGE } from '../../derived/event-pages.ts';
 import type { DerivedState } from '../../derived/state.ts';
 
-/**
- * A page of events as one JSON text (a JSON array of StoredEventRows), as
- * SQLite's pages are read (../../derived/event-pages.ts): the driver builds
- * a row value by value, which made reading the other instances' rows most
- * of an instance's CPU (BENCHMARKS.md, "PostgreSQL"). float8 comes out in
- * its shortest exact form (extra_float_digits 1, set by openPool), which
- * JSON.parse reads back to the same double.
- */
-const PAGE_QUERY = `SELECT json_agg(json_build_array(${STORED_EVENT_COLUMNS}) ORDER BY seq)::text AS page
-  FROM (SELECT * FROM events WHERE seq > $1 AND seq < $2 ORDER BY seq LIMIT $3) page`;
+/** Events read per query: the start-up rebuild reads the whole table this way. */
+const PAGE = 50_000;
 
 type Queryable = Pick<Sql, 'unsafe'>;
 
@@ -35,13 +26,14 @@ export class EventTail {
   async catchUp(sql: Queryable, before = Number.MAX_SAFE_INTEGER): Promise<number> {
     let folded = 0;
     for (;;) {
-      const [{ page }] = await sql.unsafe<[{ page: string | null }]>(PAGE_QUERY, [this.lastSeq, before, EVENT_PAGE]);
-      const rows = page === null ? [] : (JSON.parse(page) as StoredEventRow[]);
+      const rows = (await sql
+        .unsafe(`SELECT ${STORED_EVENT_COLUMNS} FROM events WHERE seq > $1 AND seq < $2 ORDER BY seq LIMIT $3`, [this.lastSeq, before, PAGE])
+        .values()) as unknown as StoredEventRow[];
       for (const row of rows) this.state.apply(derivedEvent(row));
       const last = rows.at(-1);
       if (last !== undefined) this.lastSeq = last[SEQ_COLUMN];
       folded += rows.length;
-      if (rows.length < EVENT_PAGE) return folded;
+      if (rows.length < PAGE) return folded;
     }
   }
 }
