@@ -25,7 +25,7 @@
  * another instance's would be).
  */
 import { ADVISORY_LOCKS } from '../../../db/postgres/advisory-locks.ts';
-import type { Sql } from '../../../db/postgres/connection.ts';
+import type { Sql, Transaction } from '../../../db/postgres/connection.ts';
 import { type DerivedEvent, derivedEvent } from '../../derived/derived-event.ts';
 import { Admission } from '../../derived/limits.ts';
 import type { DerivedState } from '../../derived/state.ts';
@@ -35,8 +35,14 @@ import type { EventTail } from './tail.ts';
 /** The PostgreSQL array type of each column of an EventRow, in order. */
 const COLUMN_TYPES = ['text', 'text', 'text', 'int8', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'text'] as const;
 
+/**
+ * The insert, on condition that no commit since seq $16 brought a name: an
+ * insert sent with the lock, of events admitted before it was granted,
+ * stores nothing when one did (the admission may be wrong then).
+ */
 const INSERT = `INSERT INTO events (${EVENT_COLUMNS.join(', ')})
   SELECT * FROM unnest(${COLUMN_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
+  WHERE (SELECT seq FROM event_names_changed) <= $${COLUMN_TYPES.length + 1}
   ON CONFLICT (project_id, client_ts, event_id) WHERE event_id IS NOT NULL DO NOTHING
   RETURNING seq, project_id, client_ts, event_id`;
 
@@ -61,6 +67,21 @@ interface Candidate {
   key: string | undefined;
 }
 
+/** The requests' events admitted (candidates for the insert), and the answer so far: the refusals. */
+interface Admitted {
+  written: Written;
+  candidates: Candidate[];
+}
+
+type InsertedRow = { seq: number; project_id: string; client_ts: number; event_id: string | null };
+
+/** What a commit stored, to be folded after it. */
+interface Committed {
+  events: DerivedEvent[];
+  firstSeq: number;
+  lastSeq: number;
+}
+
 export class PostgresEventSink {
   constructor(
     private readonly sql: Sql,
@@ -71,74 +92,106 @@ export class PostgresEventSink {
   /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. */
   async write(requests: readonly EventRow[][]): Promise<Written> {
     const admission = new Admission(this.state);
-    let stored: { events: DerivedEvent[]; firstSeq: number; lastSeq: number };
+    // Admitted before the lock, against the state as it is; undefined when an event is past a limit (its lookup is made under the lock).
+    const foldedSeq = this.tail.lastSeq;
+    const early = await this.admit(requests, admission, undefined);
     let written: Written;
+    let stored: Committed;
     try {
       [written, stored] = await this.sql.begin(async (tx) => {
-        // Sent together, the lock first (execute() queues it at once; the driver pipelines the queries of a connection):
-        // the read starts once the lock is granted, and one round trip under the lock is saved.
+        // Sent together (execute() queues each at once; the driver pipelines the queries of a connection): the lock, the
+        // new-name seq, and the insert of what was admitted early; each starts once the one before has ended.
         const locked = tx.unsafe('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.events.toString()]).execute();
-        const [, [namesChanged]] = await Promise.all([locked, tx.unsafe<{ seq: number }[]>(NAMES_CHANGED).execute()]);
+        const names = tx.unsafe<{ seq: number }[]>(NAMES_CHANGED).execute();
+        const ahead = early && early.candidates.length > 0 ? this.insert(tx, early.candidates, admission.reservedNames, foldedSeq) : undefined;
+        const [, [namesChanged], inserted] = await Promise.all([locked, names, ahead]);
+        if (early && (ahead === undefined || namesChanged!.seq <= foldedSeq)) return this.committed(early, inserted ?? []);
+        // A commit since the last fold brought a name (nothing was inserted), or an event is past a limit: admission
+        // again, under the lock, against a state that counts every name stored.
         if (namesChanged!.seq > this.tail.lastSeq) await this.tail.catchUp(tx);
-        const written: Written = { inserted: requests.map(() => 0), refused: requests.map(() => []) };
-        const candidates: Candidate[] = [];
-        const seen = new Set<string>();
-        for (const [request, rows] of requests.entries()) {
-          for (const [index, row] of rows.entries()) {
-            const event = derivedEvent(row);
-            const key = event.eventId === null ? undefined : keyOf(event.projectId, event.clientTs, event.eventId);
-            // A second copy within the transaction is a duplicate of the first.
-            if (key !== undefined && seen.has(key)) continue;
-            if (key !== undefined) seen.add(key);
-            const limit = admission.admit(event);
-            if (limit === undefined) candidates.push({ request, row, event, key });
-            // A retry of a stored event is a duplicate, whatever the limits say now (a rare lookup: only for an event past a limit).
-            else if (event.eventId === null || (await tx.unsafe(STORED, [event.projectId, event.clientTs, event.eventId])).length === 0) {
-              written.refused[request]!.push([index, limit]);
-            }
-          }
-        }
-        const columns = COLUMN_TYPES.map((_, column) => candidates.map(({ row }) => row[column] ?? null));
-        // Pipelined after the insert: the notification's payload, the newest seq, includes the rows just inserted.
-        const after = [NOTIFY, ...(admission.reservedNames ? [MARK_NAMES_CHANGED] : [])];
-        const [inserted] =
-          candidates.length === 0
-            ? [[]]
-            : await Promise.all([
-                tx.unsafe<{ seq: number; project_id: string; client_ts: number; event_id: string | null }[]>(INSERT, columns).execute(),
-                ...after.map((statement) => tx.unsafe(statement).execute()),
-              ]);
-        const fresh = new Set<string>();
-        let firstSeq = Number.POSITIVE_INFINITY;
-        let lastSeq = 0;
-        for (const row of inserted) {
-          if (row.event_id !== null) fresh.add(keyOf(row.project_id, row.client_ts, row.event_id));
-          firstSeq = Math.min(firstSeq, row.seq);
-          lastSeq = Math.max(lastSeq, row.seq);
-        }
-        const events: DerivedEvent[] = [];
-        for (const { request, event, key } of candidates) {
-          if (key !== undefined && !fresh.has(key)) continue;
-          written.inserted[request]!++;
-          events.push(event);
-        }
-        return [written, { events, firstSeq, lastSeq }] as const;
+        admission.clear();
+        const admitted = (await this.admit(requests, admission, tx))!;
+        const rows = admitted.candidates.length === 0 ? [] : await this.insert(tx, admitted.candidates, admission.reservedNames, Number.MAX_SAFE_INTEGER);
+        return this.committed(admitted, rows);
       });
     } finally {
       admission.clear();
     }
-    if (stored.events.length > 0) await this.fold(stored.events, stored.firstSeq, stored.lastSeq);
+    if (stored.events.length > 0) await this.fold(stored);
     return written;
   }
 
   /**
-   * Folds what the other instances committed before this commit, then its
-   * own events: the lock was held from the read of the names to the commit,
-   * so its rows are every seq from `firstSeq` to `lastSeq`, and the others'
-   * all come before. The commit stands whatever happens here: if the
-   * catch-up fails (the database went away), the tail folds both later.
+   * Checks every row against the limits and for a second copy in the
+   * group. An event past a limit is looked up in `tx` (a retry of a stored
+   * event is a duplicate, whatever the limits say now); without `tx`
+   * (ahead of the lock), undefined.
    */
-  private async fold(events: DerivedEvent[], firstSeq: number, lastSeq: number): Promise<void> {
+  private async admit(requests: readonly EventRow[][], admission: Admission, tx: Transaction | undefined): Promise<Admitted | undefined> {
+    const written: Written = { inserted: requests.map(() => 0), refused: requests.map(() => []) };
+    const candidates: Candidate[] = [];
+    const seen = new Set<string>();
+    for (const [request, rows] of requests.entries()) {
+      for (const [index, row] of rows.entries()) {
+        const event = derivedEvent(row);
+        const key = event.eventId === null ? undefined : keyOf(event.projectId, event.clientTs, event.eventId);
+        // A second copy within the transaction is a duplicate of the first.
+        if (key !== undefined && seen.has(key)) continue;
+        if (key !== undefined) seen.add(key);
+        const limit = admission.admit(event);
+        if (limit === undefined) candidates.push({ request, row, event, key });
+        else if (tx === undefined) return undefined;
+        // A rare lookup: only for an event past a limit.
+        else if (event.eventId === null || (await tx.unsafe(STORED, [event.projectId, event.clientTs, event.eventId])).length === 0) {
+          written.refused[request]!.push([index, limit]);
+        }
+      }
+    }
+    return { written, candidates };
+  }
+
+  /**
+   * The insert, if no commit after seq `namesAtMost` brought a name, sent
+   * with the notification, whose payload, the newest seq, includes the rows
+   * inserted, and the new-name seq moved to this commit when it brings one.
+   */
+  private async insert(tx: Transaction, candidates: Candidate[], bringsNames: boolean, namesAtMost: number): Promise<InsertedRow[]> {
+    const columns = COLUMN_TYPES.map((_, column) => candidates.map(({ row }) => row[column] ?? null));
+    const [inserted] = await Promise.all([
+      tx.unsafe<InsertedRow[]>(INSERT, [...columns, namesAtMost]).execute(),
+      tx.unsafe(NOTIFY).execute(),
+      ...(bringsNames ? [tx.unsafe(MARK_NAMES_CHANGED).execute()] : []),
+    ]);
+    return inserted;
+  }
+
+  /** Counts the inserted rows per request: a candidate the insert did not return was stored before (a duplicate). */
+  private committed({ written, candidates }: Admitted, inserted: readonly InsertedRow[]): [Written, Committed] {
+    const fresh = new Set<string>();
+    let firstSeq = Number.POSITIVE_INFINITY;
+    let lastSeq = 0;
+    for (const row of inserted) {
+      if (row.event_id !== null) fresh.add(keyOf(row.project_id, row.client_ts, row.event_id));
+      firstSeq = Math.min(firstSeq, row.seq);
+      lastSeq = Math.max(lastSeq, row.seq);
+    }
+    const events: DerivedEvent[] = [];
+    for (const { request, event, key } of candidates) {
+      if (key !== undefined && !fresh.has(key)) continue;
+      written.inserted[request]!++;
+      events.push(event);
+    }
+    return [written, { events, firstSeq, lastSeq }];
+  }
+
+  /**
+   * Folds what the other instances committed before this commit, then its
+   * own events: the lock was held from the read of the new-name seq to the
+   * commit, so its rows are every seq from `firstSeq` to `lastSeq`, and the
+   * others' all come before. The commit stands whatever happens here: if
+   * the catch-up fails (the database went away), the tail folds both later.
+   */
+  private async fold({ events, firstSeq, lastSeq }: Committed): Promise<void> {
     try {
       await this.tail.catchUp(this.sql, firstSeq);
     } catch {
