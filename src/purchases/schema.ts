@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { MAX_REVENUE } from '../events/schema.ts';
 import { isEpochTime, toMillis } from '../events/time.ts';
+import { ID_PATTERN } from '../shared/id-pattern.ts';
 import { storableText } from '../shared/text.ts';
 
 /** The most records one request may carry; more is a 413 (too_many_purchases). */
@@ -30,7 +31,6 @@ export type PurchaseSource = (typeof PURCHASE_SOURCES)[number];
 
 /** ISO 4217: three capital letters. */
 const CURRENCY = /^[A-Z]{3}$/;
-const PAYWALL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function text(max: number) {
   return v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`), storableText());
@@ -63,7 +63,7 @@ export const PurchaseSchema = v.pipe(
     paywall_id: v.nullish(
       v.pipe(
         v.string('must be a string'),
-        v.regex(PAYWALL_ID, 'must match [A-Za-z0-9][A-Za-z0-9_.-]{0,63}'),
+        v.regex(ID_PATTERN, 'must match [A-Za-z0-9][A-Za-z0-9_.-]{0,63}'),
         v.description('the paywall the purchase is credited to; without it, every paywall experiment the user was exposed in before'),
       ),
     ),
