@@ -21,12 +21,17 @@ const BUNDLE = 'com.example.app';
 // python3 -c "import uuid; print(uuid.uuid5(uuid.UUID('ff1445ad-bcbd-4919-a44a-6c50ada1157e'), 'user-1'))"
 const USER_1_TOKEN = '809e6b54-7522-528c-ad9a-b36f7d3f321d';
 
-let chains: { apple: AppleChain; other: AppleChain; unmarked: AppleChain } | undefined;
+let chains: { apple: AppleChain; other: AppleChain; unmarked: AppleChain; expired: AppleChain } | undefined;
 
 function chainsFor(t: Parameters<typeof tempDir>[0]) {
   chains ??= (() => {
     const dir = tempDir(t);
-    return { apple: makeAppleChain(dir, 'apple'), other: makeAppleChain(dir, 'other'), unmarked: makeAppleChain(dir, 'unmarked', false) };
+    return {
+      apple: makeAppleChain(dir, 'apple'),
+      other: makeAppleChain(dir, 'other'),
+      unmarked: makeAppleChain(dir, 'unmarked', false),
+      expired: makeAppleChain(dir, 'expired', true, -1),
+    };
   })();
   return chains;
 }
@@ -130,6 +135,17 @@ test('forged notifications answer 401 and store nothing: another key, another ro
   }
   assert.deepEqual(await stored(), []);
   assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="app-store",outcome="refused"}'), 6);
+});
+
+test('a stale notification, signed by a leaf certificate that has expired, answers 401 and stores nothing', async (t) => {
+  const { send, stored, url, keys } = await setup(t);
+  // Its root configured too: refused only for the leaf's validity.
+  const { apple, expired } = chainsFor(t);
+  await configured(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [apple.rootPem, expired.rootPem] });
+  await problem(await send({ type: 'DID_RENEW', chain: expired }), 401, 'invalid_signature');
+  assert.deepEqual(await stored(), []);
+  assert.equal((await send({ type: 'DID_RENEW' })).status, 200);
+  assert.equal((await stored()).length, 1);
 });
 
 test("another app's bundle id is refused with 401", async (t) => {

@@ -24,8 +24,8 @@ function der(pemFile: string): string {
   return new crypto.X509Certificate(fs.readFileSync(pemFile)).raw.toString('base64');
 }
 
-/** A fresh chain in `dir`; `markers: false` leaves Apple's extensions out. */
-export function makeAppleChain(dir: string, name: string, markers = true): AppleChain {
+/** A fresh chain in `dir`; `markers: false` leaves Apple's extensions out; `leafDays` -1 makes a leaf that expired yesterday. */
+export function makeAppleChain(dir: string, name: string, markers = true, leafDays = 30): AppleChain {
   const at = (file: string) => path.join(dir, `${name}-${file}`);
   const ext = at('ext.cnf');
   fs.writeFileSync(
@@ -94,7 +94,7 @@ export function makeAppleChain(dir: string, name: string, markers = true): Apple
     at('int.key'),
     '-CAcreateserial',
     '-days',
-    '30',
+    String(leafDays),
     '-extfile',
     ext,
     '-extensions',
