@@ -1,22 +1,22 @@
 /**
  * Stores events in PostgreSQL, one transaction per group of requests, so
  * that several instances on one database stay exact (docs/scale-out.md,
- * "Events and derived state"):
+ * "Commit order is read order", gives each step and why):
  *
- * 1. `pg_advisory_xact_lock(events)`: event commits are serialized across
- *    instances, so seq order is commit order (tail.ts relies on it);
- * 2. with it, the seq of the newest commit that brought a new name
- *    (migration 12): past the last event this instance folded, the derived
- *    state catches up under the lock, so that the ingestion limits
- *    (derived/limits.ts) count the other instances' names; otherwise it
- *    counts every name there is already, and the catch-up waits until after
- *    the commit, outside the lock, where it holds up no other instance;
- * 3. admission against the state, as the SQLite writer does;
- * 4. one multi-row `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING`:
- *    the unique index events_dedup makes deduplication exact, whichever
- *    instance stored the first copy;
- * 5. `pg_notify('paywalld_events', newest seq)` (sent at commit), and the
- *    new-name seq moved to this commit when it brought a name; COMMIT.
+ * 1. admission against the instance's state, before the lock, as the
+ *    SQLite writer does (derived/limits.ts);
+ * 2. sent together: `pg_advisory_xact_lock(events)`, which serializes event
+ *    commits across instances so that seq order is commit order (tail.ts
+ *    relies on it); the seq of the newest commit that brought a new name
+ *    (migration 12); and one multi-row `INSERT … SELECT FROM unnest(…) ON
+ *    CONFLICT DO NOTHING` (the unique index events_dedup makes
+ *    deduplication exact) on condition that no commit since the instance's
+ *    last fold brought a name, with `pg_notify('paywalld_events', newest
+ *    seq)` and, when this commit brings a name, that seq moved to it;
+ * 3. when the condition failed (nothing was inserted) or an event was past
+ *    a limit: the state catches up under the lock if a name came, and the
+ *    group is admitted and inserted again;
+ * 4. COMMIT.
  *
  * The caller acknowledges the requests only after COMMIT, and only then
  * are the rows folded into the state, after those committed before them: a
