@@ -3,7 +3,7 @@ import { storeCall } from '../db/postgres/store-call.ts';
 import { newId } from '../ids.ts';
 import { DomainError } from '../shared/errors.ts';
 import { generateKey, type Scope } from './key.ts';
-import { type CreatedKey, type KeyRow, type KeyStore, MAX_ACTIVE_KEYS } from './store.ts';
+import { type CreatedKey, KEY_COLUMNS, type KeyRow, type KeyStore, MAX_ACTIVE_KEYS } from './store.ts';
 
 /** API keys in PostgreSQL (store.ts says what each method does). */
 export class PostgresKeyStore implements KeyStore {
@@ -33,24 +33,25 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   list(projectId: string): Promise<KeyRow[]> {
-    // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
-    return storeCall(async () => [...(await this.sql<KeyRow[]>`SELECT * FROM api_keys WHERE project_id = ${projectId} ORDER BY created_at, id COLLATE "C"`)]);
+    return storeCall(async () => [
+      ...(await this.sql<KeyRow[]>`SELECT ${this.sql.unsafe(KEY_COLUMNS)} FROM api_keys WHERE project_id = ${projectId} ORDER BY seq`),
+    ]);
   }
 
   revoke(id: string, projectId: string | undefined): Promise<KeyRow> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
-        const [row] = await tx<KeyRow[]>`SELECT * FROM api_keys WHERE id = ${id} FOR UPDATE`;
+        const [row] = await tx<KeyRow[]>`SELECT ${tx.unsafe(KEY_COLUMNS)} FROM api_keys WHERE id = ${id} FOR UPDATE`;
         // Another project's key is reported exactly like a missing one.
         if (!row || (projectId !== undefined && row.project_id !== projectId)) throw new DomainError('key_not_found', 'no API key with that id');
         if (row.revoked_at !== null) return row;
-        const [revoked] = await tx<KeyRow[]>`UPDATE api_keys SET revoked_at = ${Date.now()} WHERE id = ${id} RETURNING *`;
+        const [revoked] = await tx<KeyRow[]>`UPDATE api_keys SET revoked_at = ${Date.now()} WHERE id = ${id} RETURNING ${tx.unsafe(KEY_COLUMNS)}`;
         return revoked!;
       }),
     );
   }
 
   allActive(): Promise<KeyRow[]> {
-    return storeCall(async () => [...(await this.sql<KeyRow[]>`SELECT * FROM api_keys WHERE revoked_at IS NULL`)]);
+    return storeCall(async () => [...(await this.sql<KeyRow[]>`SELECT ${this.sql.unsafe(KEY_COLUMNS)} FROM api_keys WHERE revoked_at IS NULL`)]);
   }
 }

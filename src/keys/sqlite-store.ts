@@ -3,7 +3,7 @@ import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { newId } from '../ids.ts';
 import { DomainError } from '../shared/errors.ts';
 import { generateKey, type Scope } from './key.ts';
-import { type CreatedKey, type KeyRow, type KeyStore, MAX_ACTIVE_KEYS } from './store.ts';
+import { type CreatedKey, KEY_COLUMNS, type KeyRow, type KeyStore, MAX_ACTIVE_KEYS } from './store.ts';
 
 function notFound(): DomainError {
   return new DomainError('key_not_found', 'no API key with that id');
@@ -22,11 +22,12 @@ export class SqliteKeyStore implements KeyStore {
   readonly allActive;
 
   constructor(db: Database) {
-    this.insertRow = db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.byProject = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE project_id = ? ORDER BY created_at, id');
-    this.byId = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?');
+    this.insertRow = db.prepare(`INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at, seq)
+       VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM api_keys))`);
+    this.byProject = db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE project_id = ? ORDER BY seq`);
+    this.byId = db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ?`);
     this.revokeRow = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
-    this.active = db.prepare<[], KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL');
+    this.active = db.prepare<[], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE revoked_at IS NULL`);
     this.activeInProject = db.prepare<[string], number>('SELECT count(*) FROM api_keys WHERE project_id = ? AND revoked_at IS NULL').pluck();
     this.create = sqliteWrite(db, (projectId: string, scope: Scope): CreatedKey => {
       if (this.activeInProject.get(projectId)! >= MAX_ACTIVE_KEYS) {

@@ -18,6 +18,9 @@ export interface KeyRow {
   revoked_at: number | null;
 }
 
+/** The columns of a KeyRow: what the stores select (the table's creation sequence, `seq`, only orders their lists). */
+export const KEY_COLUMNS = 'id, project_id, scope, prefix, hash, created_at, revoked_at';
+
 /** What listings show: everything but the hash. */
 export interface KeyInfo {
   id: string;
@@ -53,7 +56,7 @@ export interface KeyStore {
    * is returned once and exists nowhere else afterwards.
    */
   create(projectId: string, scope: Scope): Promise<CreatedKey>;
-  /** The project's keys, revoked ones included, oldest first. */
+  /** The project's keys, revoked ones included, oldest first (in creation order, even within one millisecond). */
   list(projectId: string): Promise<KeyRow[]>;
   /**
    * Revokes a key and returns it; revoking a revoked key is not an error.

@@ -39,13 +39,12 @@ export class PostgresProjectStore implements ProjectStore {
   }
 
   list(): Promise<Project[]> {
-    // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
-    return storeCall(async () => (await this.sql<ProjectRow[]>`SELECT * FROM projects ORDER BY created_at, id COLLATE "C"`).map(toProject));
+    return storeCall(async () => (await this.sql<ProjectRow[]>`SELECT id, name, created_at FROM projects ORDER BY seq`).map(toProject));
   }
 
   get(id: string): Promise<Project | undefined> {
     return storeCall(async () => {
-      const [row] = await this.sql<ProjectRow[]>`SELECT * FROM projects WHERE id = ${id}`;
+      const [row] = await this.sql<ProjectRow[]>`SELECT id, name, created_at FROM projects WHERE id = ${id}`;
       return row && toProject(row);
     });
   }

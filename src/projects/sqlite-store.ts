@@ -26,9 +26,9 @@ export class SqliteProjectStore implements ProjectStore {
 
   /** `keys`: the key store on the same connection, whose inserts join the project's transaction. */
   constructor(db: Database, keys: KeyInserts) {
-    const insert = db.prepare('INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)');
-    const all = db.prepare<[], ProjectRow>('SELECT * FROM projects ORDER BY created_at, id');
-    const byId = db.prepare<[string], ProjectRow>('SELECT * FROM projects WHERE id = ?');
+    const insert = db.prepare('INSERT INTO projects (id, name, created_at, seq) VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM projects))');
+    const all = db.prepare<[], ProjectRow>('SELECT id, name, created_at FROM projects ORDER BY seq');
+    const byId = db.prepare<[string], ProjectRow>('SELECT id, name, created_at FROM projects WHERE id = ?');
     const count = db.prepare<[], number>('SELECT count(*) FROM projects').pluck();
     this.createWithKeys = sqliteWrite(db, (name: string): CreatedProject => {
       const id = newId('prj');

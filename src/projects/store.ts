@@ -27,7 +27,7 @@ export function requireProjectName(name: string): void {
 export interface ProjectStore {
   /** Creates a project with one sdk and one secret key, all in one transaction: a project is never left without its keys. */
   create(name: string): Promise<CreatedProject>;
-  /** Every project, oldest first. */
+  /** Every project, oldest first (in creation order, even within one millisecond). */
   list(): Promise<Project[]>;
   get(id: string): Promise<Project | undefined>;
   isEmpty(): Promise<boolean>;

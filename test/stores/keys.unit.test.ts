@@ -22,6 +22,19 @@ storeTest('create returns the plain key once; list and allActive hold its hash, 
   assert.equal(listedIds.at(-1), created.id, 'oldest first');
 });
 
+storeTest('list is creation order even for keys made in one millisecond (their ids are random)', async (storage, _backend, t) => {
+  // One frozen millisecond for every creation: the case that random ids used to order at random.
+  t.mock.timers.enable({ apis: ['Date'], now: 1_700_000_000_000 });
+  const { project } = await storage.projects.create('p');
+  const created = (await storage.keys.list(project.id)).map((row) => row.id);
+  for (let i = 0; i < 40; i++) created.push((await storage.keys.create(project.id, i % 2 === 0 ? 'sdk' : 'secret')).id);
+  const listed = await storage.keys.list(project.id);
+  assert.deepEqual(
+    listed.map((row) => row.id),
+    created,
+  );
+});
+
 storeTest(
   "revoke marks the key revoked (again: no error, same time), drops it from allActive, and refuses another project's key as unknown",
   async (storage) => {

@@ -29,6 +29,18 @@ storeTest('list is oldest first, get finds one project and answers undefined for
   assert.equal(await storage.projects.get('prj_unknown'), undefined);
 });
 
+storeTest('oldest first is creation order even for projects made in one millisecond (their ids are random)', async (storage, _backend, t) => {
+  // One frozen millisecond for every creation: the case that random ids used to order at random.
+  t.mock.timers.enable({ apis: ['Date'], now: 1_700_000_000_000 });
+  const created: string[] = [];
+  for (let i = 0; i < 40; i++) created.push((await storage.projects.create(`p${i}`)).project.id);
+  const listed = await storage.projects.list();
+  assert.deepEqual(
+    listed.map((project) => project.id),
+    created,
+  );
+});
+
 storeTest('a name is 1 to 100 characters without a space at either end; a refused name stores nothing', async (storage) => {
   for (const name of ['', ' lead', 'trail ', 'x'.repeat(101)]) await assert.rejects(storage.projects.create(name), /a project name is 1 to 100 characters/);
   assert.equal(await storage.projects.isEmpty(), true);

@@ -16,6 +16,7 @@ import { phaseSeeds } from './009_phase_seeds.ts';
 import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import { configChangeOrigin } from './011_config_change_origin.ts';
 import { eventNamesChanged } from './012_event_names_changed.ts';
+import { creationOrder } from './013_creation_order.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   purchasesAndIdentity,
   configChangeOrigin,
   eventNamesChanged,
+  creationOrder,
 ];

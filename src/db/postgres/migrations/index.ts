@@ -18,6 +18,7 @@ import { phaseSeeds } from './009_phase_seeds.ts';
 import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import { configChangeOrigin } from './011_config_change_origin.ts';
 import { eventNamesChanged } from './012_event_names_changed.ts';
+import { creationOrder } from './013_creation_order.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -32,4 +33,5 @@ export const postgresMigrations: readonly Migration[] = [
   purchasesAndIdentity,
   configChangeOrigin,
   eventNamesChanged,
+  creationOrder,
 ];
