@@ -9,6 +9,7 @@
 import { parseInterval } from './backup/schedule.ts';
 import { ConfigError } from './config-error.ts';
 import { type DatabaseTarget, parseTarget, serveDatabaseOf } from './db/target.ts';
+import { GOOGLE_SETTINGS, type GoogleEndpoints, googleEndpoints } from './integrations/providers/google-endpoints.ts';
 import { isLevel, type Level } from './log.ts';
 
 export interface Setting {
@@ -140,6 +141,7 @@ export const SETTINGS = {
   },
   'backup-every': { env: 'PAYWALLD_BACKUP_EVERY', kind: 'duration', arg: 'T', default: '6h', help: 'interval of `--backup-dir` snapshots: `30m`, `6h`, `1d`' },
   'backup-keep': { env: 'PAYWALLD_BACKUP_KEEP', kind: 'integer', arg: 'N', default: '14', min: 1, max: 100_000, help: 'snapshots `--backup-dir` keeps' },
+  ...GOOGLE_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export type Name = keyof typeof SETTINGS;
@@ -208,6 +210,8 @@ export interface ServeConfig {
   seedDir: string | undefined;
   /** Where the keys of the project created at start are written (mode 0600) before the port opens. */
   keysFile: string | undefined;
+  /** Google's endpoints, for the Google Play connector. */
+  google: GoogleEndpoints;
 }
 
 /** The database a command works on: the flag, else PAYWALLD_DB, else DATABASE_URL, else the default file. */
@@ -291,5 +295,6 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     drainTimeoutMs: 10_000,
     seedDir: textOf('seed', flags, env),
     keysFile: textOf('keys-file', flags, env),
+    google: googleEndpoints((name) => textOf(name, flags, env)!),
   };
 }

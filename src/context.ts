@@ -13,6 +13,7 @@ import { ExperimentResults } from './experiments/service.ts';
 import { type DatabaseProbe, Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
+import { googleApis } from './integrations/providers/google-play-api.ts';
 import { IntegrationService } from './integrations/service.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
@@ -177,7 +178,15 @@ export async function createContext(
     health: new Health(probe, lifecycle),
     identity,
     purchases,
-    integrations: new IntegrationService(new IntegrationConfiguration(storage.integrations), storage.integrations, purchases, identity, metrics, log),
+    integrations: new IntegrationService(
+      new IntegrationConfiguration(storage.integrations),
+      storage.integrations,
+      purchases,
+      identity,
+      metrics,
+      log,
+      googleApis(config.google),
+    ),
   };
   return { ctx, hooks };
 }

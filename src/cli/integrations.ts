@@ -6,7 +6,7 @@ const help = `Usage:
   paywalld integrations set PROVIDER --project ID --config FILE [--json] [--db FILE|URL]
   paywalld integrations show PROVIDER --project ID [--json] [--db FILE|URL]
 
-Configures a store connector (stripe, revenuecat, app-store) of a project, as
+Configures a store connector (stripe, revenuecat, app-store, google-play) of a project, as
 PUT /api/integrations/PROVIDER does; the store then sends its notifications to
 /hooks/PROVIDER/PROJECT_ID (docs/revenue.md). The configuration is read from a
 JSON file ("-" for standard input), so that secrets stay out of the shell's
@@ -14,6 +14,8 @@ history:
   stripe      {"signing_secret": "whsec_…"}
   revenuecat  {"authorization": "the Authorization header value RevenueCat sends"}
   app-store   {"bundle_id": "com.example.app", "root_certificates": ["-----BEGIN CERTIFICATE-----…"]}
+  google-play {"package_name": "com.example.app", "service_account_json": "<the key file's contents>",
+               "pubsub_audience": "…", "pubsub_service_account_email": "push@….iam.gserviceaccount.com"}
 Secrets are never printed: show prints a fingerprint of them.
 
 Options:
@@ -24,7 +26,7 @@ ${DB_OR_URL_HELP}`;
 
 export const integrationsCommand: Command = {
   name: 'integrations',
-  summary: 'configure the store connectors (Stripe, RevenueCat, App Store)',
+  summary: 'configure the store connectors (Stripe, RevenueCat, App Store, Google Play)',
   help,
   async run(argv) {
     const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' }, project: { type: 'string' }, config: { type: 'string' } });

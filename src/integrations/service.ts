@@ -6,6 +6,7 @@ import { DomainError } from '../shared/errors.ts';
 import { isStorableText } from '../shared/text.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
 import type { ConnectorContext, Notification, Translation } from './connector.ts';
+import type { GoogleApis } from './providers/google-play-api.ts';
 import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
 
@@ -44,6 +45,7 @@ export class IntegrationService {
     private readonly identity: IdentityService,
     metrics: MetricsRegistry,
     private readonly log: Logger,
+    private readonly google: GoogleApis,
   ) {
     const counter = metrics.counter(
       'paywalld_store_notifications_total',
@@ -62,13 +64,17 @@ export class IntegrationService {
       now: Date.now(),
       userOfCustomer: lookingUp((customer) => this.store.userOfCustomer(projectId, connector.provider, customer)),
       userOfAppAccountToken: lookingUp((token) => this.identity.userOfAppAccountToken(projectId, token)),
+      google: this.google,
     };
     let outcome: HookOutcome;
     let inserted = 0;
     try {
       const translation = await connector.receive(config, notification, context);
-      if (translation.kind === 'unused') outcome = 'unused_type';
-      else if (translation.kind === 'no_user') {
+      if (translation.kind === 'unused') {
+        outcome = 'unused_type';
+        if (translation.warn)
+          this.log.warn('store notification acknowledged, nothing stored', { provider, project: projectId, type: translation.type, why: translation.warn });
+      } else if (translation.kind === 'no_user') {
         outcome = 'no_user';
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
