@@ -1,4 +1,4 @@
-import { appAccountToken } from './app-account-token.ts';
+import { appAccountToken, obfuscatedAccountId } from './app-account-token.ts';
 import { PaywallCache } from './cache.ts';
 import type { ComponentNode } from './component-node.ts';
 import { errorOf, PaywalldError, TransportError } from './errors.ts';
@@ -107,6 +107,8 @@ export interface PaywalldClient {
   currentUserId(): string | undefined;
   /** The appAccountToken to pass to StoreKit for this user (default: the current user), so App Store notifications name them. */
   appAccountToken(userId?: string): string;
+  /** The obfuscatedAccountId to pass to Google Play Billing for this user (default: the current user), so Google Play notifications name them. */
+  obfuscatedAccountId(userId?: string): string;
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
@@ -291,6 +293,11 @@ export function createClient(options: ClientOptions): PaywalldClient {
       const id = userId ?? identity.current();
       if (id === undefined) throw new Error('appAccountToken: no user yet (an asynchronous storage is still being read); pass the user id');
       return appAccountToken(id);
+    },
+    obfuscatedAccountId: (userId) => {
+      const id = userId ?? identity.current();
+      if (id === undefined) throw new Error('obfuscatedAccountId: no user yet (an asynchronous storage is still being read); pass the user id');
+      return obfuscatedAccountId(id);
     },
     flush: async (flushOptions = {}) => {
       await identity.ready;

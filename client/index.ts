@@ -5,7 +5,7 @@
  * docs/client.md describes it.
  */
 
-export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken } from './app-account-token.ts';
+export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken, obfuscatedAccountId } from './app-account-token.ts';
 export type { ClientOptions, GetPaywallOptions, Paywall, PaywalldClient, PaywallResult, Platform, ShippedBundle, TrackEvent } from './client.ts';
 export { createClient } from './client.ts';
 export type {
