@@ -10,7 +10,7 @@ import type { GoogleApis } from './providers/google-play-api.ts';
 import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
 
-export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
+export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid', 'unavailable'] as const;
 type HookOutcome = (typeof HOOK_OUTCOMES)[number];
 
 /**
@@ -96,6 +96,14 @@ export class IntegrationService {
     } catch (error) {
       if (error instanceof DomainError && error.code === 'invalid_signature') this.counted(connector.provider, 'refused');
       if (error instanceof DomainError && error.code === 'invalid_notification') this.counted(connector.provider, 'invalid');
+      if (error instanceof DomainError && error.code === 'store_unavailable') {
+        this.counted(connector.provider, 'unavailable');
+        this.log.warn('store notification not stored: the store did not answer; it will be delivered again', {
+          provider,
+          project: projectId,
+          why: error.message,
+        });
+      }
       throw error;
     }
     this.counted(connector.provider, outcome);

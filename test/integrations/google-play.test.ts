@@ -11,6 +11,7 @@ import { obfuscatedAccountId } from '../../client/app-account-token.ts';
 import type { GoogleEndpoints } from '../../src/integrations/providers/google-endpoints.ts';
 import { Logger } from '../../src/log.ts';
 import { configured, deliver } from '../helpers/hooks.ts';
+import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { ACCOUNT_EMAIL, type FakeGoogle, money, pushBody, startFakeGoogle } from './fake-google.ts';
@@ -222,7 +223,7 @@ test('a test notification is acknowledged and stores nothing; types paywalld doe
 });
 
 test('a Play API outage answers 503 store_unavailable and stores nothing; the redelivery is stored once', async (t) => {
-  const { google, sendBody, outcome, stored } = await setup(t);
+  const { google, sendBody, outcome, stored, lines, url, keys } = await setup(t);
   const renewal = paidPeriod(google, 0);
   const body = pushBody(subscriptionPush(2));
   google.playOutage = 'error';
@@ -238,6 +239,11 @@ test('a Play API outage answers 503 store_unavailable and stores nothing; the re
   assert.deepEqual(await (await sendBody(body)).json(), { outcome: 'duplicate', stored: 0 });
   assert.deepEqual(await outcome(subscriptionPush(2)), { outcome: 'duplicate', stored: 0 });
   assert.deepEqual(await stored(), [['initial_purchase', 'user-1', 9.99, 'EUR']]);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="google-play",outcome="unavailable"}'), 2);
+  const warned = lines.filter((line) => line.includes('the store did not answer')).map((line) => JSON.parse(line).why);
+  assert.equal(warned.length, 2);
+  assert.match(warned[0], /subscriptionsv2\.get\) answered 503/);
+  assert.match(warned[1], /orders\.get\) answered 404/);
 });
 
 test('a Play API that does not answer in time is an outage too: 503 with Retry-After, then the redelivery is stored once', async (t) => {
