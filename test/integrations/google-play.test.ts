@@ -154,7 +154,7 @@ test('a paid first period is an initial purchase at the intro price; an upgrade 
 });
 
 test('one-time purchases: amounts by the ISO 4217 exponent (JPY 0, KWD 3 decimals); partial refunds as a running total', async (t) => {
-  const { google, outcome, stored } = await setup(t);
+  const { google, send, outcome, stored } = await setup(t);
   const purchase = (orderId: string, purchaseState = 0) => ({
     kind: 'androidpublisher#productPurchase',
     purchaseTimeMillis: String(Date.now() - 5000),
@@ -177,8 +177,14 @@ test('one-time purchases: amounts by the ISO 4217 exponent (JPY 0, KWD 3 decimal
   assert.deepEqual(await outcome(bought('tok-pending')), { outcome: 'unused_type', stored: 0 });
   // Two of the three KWD items refunded, one after the other: each notification reads the order's refunds so far.
   const kwd = google.orders.get('GPA.2000-0000-0000-00002')!;
-  const partial = (units: number, nanos: number) => ({ state: 'PROCESSED_SUCCESSFULLY', refundDetails: { total: money('KWD', units, nanos) } });
+  const partial = (units: number, nanos: number, processed = true) => ({
+    createTime: new Date().toISOString(),
+    ...(processed ? { processTime: new Date().toISOString() } : {}),
+    refundDetails: { total: money('KWD', units, nanos) },
+  });
   const voided = { voidedPurchaseNotification: { purchaseToken: 'tok-kwd', orderId: 'GPA.2000-0000-0000-00002', productType: 2, refundType: 2 } };
+  google.orders.set('GPA.2000-0000-0000-00002', { ...kwd, orderHistory: { partialRefundEvents: [partial(1, 152_233_333, false)] } });
+  await problem(await send(voided), 503, 'store_unavailable');
   google.orders.set('GPA.2000-0000-0000-00002', { ...kwd, orderHistory: { partialRefundEvents: [partial(1, 152_233_333)] } });
   assert.deepEqual(await outcome(voided), { outcome: 'stored', stored: 1 });
   google.orders.set('GPA.2000-0000-0000-00002', { ...kwd, orderHistory: { partialRefundEvents: [partial(1, 152_233_333), partial(1, 152_233_333)] } });

@@ -50,7 +50,7 @@ const CANCELED = 3;
 /** Types after which the subscription gives no access: a revocation (its refund comes as a voided purchase), an expiry. */
 const ENDS = new Set<unknown>([12, 13]);
 
-/** An object, a string or an integer of Google's answer; store_unavailable when the answer is not what its reference says. */
+/** An object of Google's answer; store_unavailable when the answer is not what its reference says. */
 function answerObject(value: unknown, what: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unavailable(`the Play Developer API answered without ${what}`);
   return value as Record<string, unknown>;
@@ -98,7 +98,7 @@ function child(value: Record<string, unknown> | undefined, key: string): Record<
   return typeof found === 'object' && found !== null && !Array.isArray(found) ? (found as Record<string, unknown>) : undefined;
 }
 
-/** What an order has refunded so far: its full refund, else its partial refunds that went through, else (a full refund not itemised yet) its total. */
+/** What an order has refunded so far: its full refund, else its partial refunds processed, else (a full refund not itemised yet) its total. */
 function refundedOf(order: Record<string, unknown>, partial: boolean): Amount {
   const history = child(order, 'orderHistory');
   const full = child(history, 'refundEvent');
@@ -106,7 +106,8 @@ function refundedOf(order: Record<string, unknown>, partial: boolean): Amount {
   const events = history && field(history, 'partialRefundEvents');
   const done = (Array.isArray(events) ? events : [])
     .map((event) => answerObject(event, 'a partial refund'))
-    .filter((event) => field(event, 'state') !== 'PENDING' && child(event, 'refundDetails') !== undefined);
+    // One not processed yet (no processTime) has not returned the money.
+    .filter((event) => millisOf(field(event, 'processTime')) !== undefined && child(event, 'refundDetails') !== undefined);
   if (done.length > 0) {
     const amounts = done.map((event) => amountOf(field(child(event, 'refundDetails')!, 'total'), 'a partial refund'));
     const [first] = amounts as [Amount, ...Amount[]];
