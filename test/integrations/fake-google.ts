@@ -26,8 +26,8 @@ interface SigningKey {
   publicKey: crypto.KeyObject;
 }
 
-function signingKey(kid = crypto.randomBytes(8).toString('hex')): SigningKey {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+function signingKey(kid = crypto.randomBytes(8).toString('hex'), bits = 2048): SigningKey {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: bits });
   return { kid, privateKey, publicKey };
 }
 
@@ -49,11 +49,13 @@ export interface FakeGoogle {
   config(overrides?: Json): Json;
   /** A push token as Pub/Sub makes it, its claims replaced by `claims`; signed by Google's current key unless `key` says otherwise. */
   pushToken(claims?: Json, options?: { key?: SigningKey; header?: Json }): string;
-  /** A new key, published in the JWKS from now on; the old ones stay published. */
-  rotate(): SigningKey;
+  /** A new key (of `bits`), published in the JWKS from now on; the old ones stay published. */
+  rotate(bits?: number): SigningKey;
   /** A key Google never published. */
   stranger(): SigningKey;
-  calls: { jwks: number; token: number; api: number };
+  calls: { jwks: number; token: number; api: number; elsewhere: number };
+  /** Makes every access token issued so far invalid, as a revocation or a key rotation does. */
+  revokeTokens(): void;
   /** The claims of every assertion the token endpoint verified. */
   assertions: Json[];
   subscriptions: Map<string, Json>;
@@ -61,8 +63,8 @@ export interface FakeGoogle {
   orders: Map<string, Json>;
   /** What the JWKS answer's Cache-Control says. */
   jwksCacheControl: string;
-  /** `error`: the Play API answers 503; `hang`: it never answers; undefined: it works. */
-  playOutage: 'error' | 'hang' | undefined;
+  /** `error`: the Play API answers 503; `hang`: it never answers; `redirect`: it sends the caller elsewhere; undefined: it works. */
+  playOutage: 'error' | 'hang' | 'redirect' | undefined;
   jwksOutage: boolean;
 }
 
@@ -120,11 +122,16 @@ export async function startFakeGoogle(t: TestContext): Promise<FakeGoogle> {
       issued.add(token);
       return reply(200, { access_token: token, expires_in: 3599, token_type: 'Bearer' });
     }
+    if (url.pathname === '/elsewhere') {
+      fake.calls.elsewhere++;
+      return reply(200, {});
+    }
     const api = /^\/androidpublisher\/v3\/applications\/([^/]+)\/(.+)$/.exec(url.pathname);
     if (api) {
       fake.calls.api++;
       if (fake.playOutage === 'hang') return void hanging.add(response);
       if (fake.playOutage === 'error') return reply(503, { error: { code: 503, message: 'Backend Error' } });
+      if (fake.playOutage === 'redirect') return reply(307, {}, { location: `${base}/elsewhere` });
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
       if (!bearer || !issued.has(bearer[1]!)) return reply(401, { error: { code: 401 } });
       if (decodeURIComponent(api[1]!) !== PACKAGE) return reply(404, { error: { code: 404 } });
@@ -182,13 +189,14 @@ export async function startFakeGoogle(t: TestContext): Promise<FakeGoogle> {
       };
       return signJwt({ kid: key.kid, ...options.header }, { ...standard, ...claims }, key.privateKey);
     },
-    rotate() {
-      const key = signingKey();
+    rotate(bits = 2048) {
+      const key = signingKey(undefined, bits);
       keys.push(key);
       return key;
     },
     stranger: () => signingKey(keys[0]!.kid),
-    calls: { jwks: 0, token: 0, api: 0 },
+    calls: { jwks: 0, token: 0, api: 0, elsewhere: 0 },
+    revokeTokens: () => issued.clear(),
     assertions: [],
     subscriptions: new Map(),
     products: new Map(),

@@ -105,3 +105,10 @@ test('keys whose answer may not be cached are fetched for every push; when Googl
   google.jwksOutage = false;
   assert.equal((await push(`Bearer ${google.pushToken()}`, test)).status, 200);
 });
+
+test("a key shorter than Google's 2048 bits is not taken from the JWKS, even when it is published there", async (t) => {
+  const { google, push, test } = await setup(t);
+  const weak = google.rotate(1024);
+  await refusedWith(await push(`Bearer ${google.pushToken({}, { key: weak })}`, test), /not one of Google's/);
+  assert.equal((await push(`Bearer ${google.pushToken({}, { key: google.rotate() })}`, test)).status, 200);
+});

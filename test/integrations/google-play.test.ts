@@ -278,3 +278,31 @@ test('a service account Google does not accept gets no token: 503, nothing store
   assert.equal(google.calls.api, 0);
   assert.deepEqual(await stored(), []);
 });
+
+test('an access token Google no longer accepts is dropped: 503, then the redelivery exchanges a new one and is stored', async (t) => {
+  const { google, send, stored } = await setup(t);
+  paidPeriod(google, 0);
+  google.subscriptions.set('tok-2', subscription({ offerPhase: { freeTrial: {} } }));
+  assert.deepEqual(await (await send(subscriptionPush(4, 'tok-2'))).json(), { outcome: 'stored', stored: 1 });
+  assert.equal(google.calls.token, 1);
+  google.revokeTokens();
+  const refused = await problem(await send(subscriptionPush(2)), 503, 'store_unavailable');
+  assert.match(refused.detail, /answered 401/);
+  assert.deepEqual(await (await send(subscriptionPush(2))).json(), { outcome: 'stored', stored: 1 });
+  assert.equal(google.calls.token, 2);
+  assert.deepEqual((await stored()).length, 2);
+});
+
+test('an answer that redirects is not followed (the token stays with Google) and one larger than 1 MiB is not read: 503 both', async (t) => {
+  const { google, send, stored } = await setup(t);
+  paidPeriod(google, 0);
+  google.playOutage = 'redirect';
+  const redirected = await problem(await send(subscriptionPush(2)), 503, 'store_unavailable');
+  assert.match(redirected.detail, /connection failed/);
+  assert.equal(google.calls.elsewhere, 0);
+  google.playOutage = undefined;
+  google.subscriptions.set('tok-1', subscription({ offerPhase: { freeTrial: {} } }, { padding: 'x'.repeat(1100 * 1024) }));
+  const oversized = await problem(await send(subscriptionPush(4)), 503, 'store_unavailable');
+  assert.match(oversized.detail, /more than 1048576 bytes/);
+  assert.deepEqual(await stored(), []);
+});
