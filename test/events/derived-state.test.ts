@@ -11,8 +11,7 @@ import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { SqliteKeyStore } from '../../src/keys/sqlite-store.ts';
-import { SqliteProjectStore } from '../../src/projects/sqlite-store.ts';
+import { generateKey } from '../../src/keys/key.ts';
 import { openTestSql } from '../helpers/database.ts';
 import { exported, fetchStats, ingest, KNOWN_TYPES, openTestDb } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
@@ -233,8 +232,24 @@ async function databaseAtVersion(t: TestContext, version: number) {
     db,
     migrations.filter((migration) => migration.version <= version),
   );
-  // Only the stores whose tables an old schema has: the storage as a whole prepares statements for all of them.
-  const { project, keys } = await new SqliteProjectStore(db, new SqliteKeyStore(db)).create('old');
+  // Rows as a server of that schema wrote them: today's stores write columns an old schema lacks.
+  const project = { id: 'prj_old' };
+  db.prepare("INSERT INTO projects (id, name, created_at) VALUES (?, 'old', ?)").run(project.id, Date.now());
+  const [sdk, secret] = [generateKey('sdk'), generateKey('secret')];
+  for (const [i, key, scope] of [
+    [1, sdk, 'sdk'],
+    [2, secret, 'secret'],
+  ] as const) {
+    db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      `key_old${i}`,
+      project.id,
+      scope,
+      key.prefix,
+      key.hash,
+      Date.now(),
+    );
+  }
+  const keys = { sdk: sdk.plain, secret: secret.plain };
   const insert = db.prepare(
     `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
      VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
