@@ -16,7 +16,8 @@ export function wilsonInterval(conversions: number, n: number, z = Z95): Interva
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  // At 0 (n) conversions the lower (upper) bound is 0 (1) exactly: the formula's terms cancel, up to rounding either way.
+  return [conversions === 0 ? 0 : Math.max(0, centre - half), conversions === n ? 1 : Math.min(1, centre + half)];
 }
 
 /** Sample variance of y (n − 1 in the denominator); null below 2 users. */

@@ -91,7 +91,7 @@ test('a decision once reached stays: the sequential readout never goes back to k
 });
 
 test('the plan delivers its promised 80 % power within 3 points: conversion fixed and sequential, revenue, CUPED', (t) => {
-  const runs = 800;
+  const runs = 1200;
   const cases: { name: string; arms: ArmModel[]; looks: number; settings: Scenario['settings']; input: Omit<PlanInput, 'perLook'> }[] = [
     {
       name: 'conversion, fixed',
