@@ -211,3 +211,29 @@ test('CUPED reads purchases before the exposure through identify links, is on fr
   // The covariate explains part of who converts: the adjusted test is the sharper one.
   assert.ok(off.variants[1].p_value > body.variants[1].p_value, `${off.variants[1].p_value} vs ${body.variants[1].p_value}`);
 });
+
+test('the experiment settings of issue 35 refuse what they cannot mean, each at its pointer', async (t) => {
+  const server = await startTestServer(t);
+  const client = api(server);
+  const variants = [{ id: 'c', weight: 1 }];
+  const bad: [Json, string][] = [
+    [{ guardrails: ['bounce_rate'] }, '/experiment/guardrails/0'],
+    [{ guardrails: ['refund_rate', 'refund_rate'] }, '/experiment/guardrails'],
+    [{ guardrails: 'refund_rate' }, '/experiment/guardrails'],
+    [{ cuped: 'yes' }, '/experiment/cuped'],
+    [{ loss_threshold: 1.5 }, '/experiment/loss_threshold'],
+    [{ loss_threshold: -0.01 }, '/experiment/loss_threshold'],
+    [{ min_payers_per_variant: 1 }, '/experiment/min_payers_per_variant'],
+    [{ min_payers_per_variant: 50.5 }, '/experiment/min_payers_per_variant'],
+  ];
+  for (const [experiment, path] of bad) {
+    const refused = await client.request('PUT', '/api/paywalls/bad', { body: document(variants, experiment) });
+    assert.equal(refused.status, 422, JSON.stringify(experiment));
+    const problem = (await refused.json()) as Json;
+    assert.ok(
+      problem.errors.some((error: Json) => error.path === path),
+      `${JSON.stringify(experiment)}: ${JSON.stringify(problem.errors)}`,
+    );
+  }
+  await client.putPaywall('good', document(variants, { guardrails: ['conversion'], cuped: true, loss_threshold: 0, min_payers_per_variant: 2 }));
+});
