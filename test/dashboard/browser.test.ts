@@ -242,6 +242,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
       { id: 'control', weight: 50 },
       { id: 'annual_first', weight: 50 },
     ],
+    experiment: { guardrails: ['refund_rate'] },
   };
   assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, split)).status, 200);
   // Publishing a new split from the editor asks first: it starts a new phase, and says so once done.
@@ -277,9 +278,12 @@ test('from sign-in to a published, previewed paywall with events, products and k
   assert.equal((await (await api('POST', '/api/purchases', keys.secret, { purchases: records })).json()).accepted, 3);
   const refunded = (await (await api('GET', '/api/sdk/config?paywallId=onboarding&userId=x0', keys.sdk)).json()).variant.id as string;
   await page.getByRole('link', { name: 'Results', exact: true }).click();
+  // The only published paywall opens at once: nothing to choose.
+  const table = page.getByRole('table', { name: /Variants of phase/ });
+  await table.waitFor();
+  assert.equal(await page.getByLabel('Paywall', { exact: true }).inputValue(), 'onboarding');
   await page.getByLabel('Paywall', { exact: true }).selectOption('onboarding');
   assert.equal(new URL(page.url()).hash, '#/results/onboarding');
-  const table = page.getByRole('table', { name: /Variants of phase/ });
   for (const variant of ['control', 'annual_first']) {
     const line = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${variant}`) }) });
     await line.waitFor();
@@ -288,6 +292,8 @@ test('from sign-in to a published, previewed paywall with events, products and k
     // Net revenue, the refund and the trial of x0 show in its variant's row.
     assert.match(await line.locator('td[data-label="Conversions"]').innerText(), /1 trial, 1 converted/);
     assert.match(await line.locator('td[data-label="Net revenue per user, USD"]').innerText(), /after 9\.99 refunded/);
+    // Too few payers for an interval: the cell says so rather than showing one.
+    assert.match(await line.locator('td[data-label="Net revenue per user, USD"]').innerText(), /payers?: intervals from 100/);
     // With a trial started, the trial started rate has its column: 1 of the variant's exposed users.
     assert.match(await line.locator('td[data-label="Trial started"]').innerText(), new RegExp(`^${((100 * 1) / exposed[variant]!).toFixed(2)} %`));
   }
@@ -309,10 +315,18 @@ test('from sign-in to a published, previewed paywall with events, products and k
   const decision = page.getByRole('region', { name: /^Decision:/ });
   await decision.waitFor();
   assert.match(await decision.innerText(), /Decision: Not enough data yet[\s\S]*keep the experiment running[\s\S]*sequential analysis/);
+  // The decision box says in words what the guardrails, CUPED and the expected loss say.
+  assert.match(await decision.innerText(), /Guardrails: refund rate; no variant is significantly worse on it/);
+  assert.match(
+    await decision.innerText(),
+    /Variance reduction \(CUPED\) is off: \d+ % of exposed users bought before they saw the paywall \(it turns on from 10 %\)/,
+  );
   assert.match(
     await page.locator('.power').innerText(),
-    /^Power: to detect a \+10\.0 % lift with 80 % power, each variant needs [\d,]+ exposed users; the smallest variant has \d+ users: about [\d,]+ more days? at this phase's traffic so far\.$/,
+    /^Power: to detect a \+10\.0 % lift with 80 % power \(sequential analysis, daily looks\), each variant needs [\d,]+ exposed users; the smallest variant has \d+ users: about [\d,]+ more days? at this phase's traffic so far\.$/,
   );
+  await page.getByRole('columnheader', { name: 'Expected loss' }).waitFor();
+  await page.getByRole('columnheader', { name: 'Guardrails' }).waitFor();
   await page.getByRole('columnheader', { name: 'p-value (adjusted)' }).waitFor();
   await page.getByRole('columnheader', { name: 'Chance to be best' }).waitFor();
   await shoot(page, shots, 'results');

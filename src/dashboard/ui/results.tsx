@@ -16,7 +16,8 @@ import { Problem, SelectField } from './widgets.tsx';
 export function ResultsPage({ secret, route }: { secret: string; route: string[] }): JSX.Element {
   const [paywalls, setPaywalls] = useState<PaywallInfo[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const id = route[1];
+  // With a single published paywall there is nothing to choose: its results open at once.
+  const id = route[1] ?? (paywalls?.length === 1 ? paywalls[0]!.id : undefined);
   useEffect(() => {
     call<PaywallList>(secret, 'GET', '/api/paywalls')
       .then(({ body }) => setPaywalls(body.paywalls.filter((paywall) => paywall.status !== 'draft')))

@@ -79,6 +79,7 @@ const RECORD_KINDS: Record<string, FoldRecord['kind']> = {
   trial_converted: 'trial_converted',
   trial_started: 'trial_started',
   refund: 'refund',
+  cancellation: 'cancellation',
 };
 
 /** The records of `rows` that may count for the paywall (theirs, or naming none), as the fold reads them; those of unseen users go to `waiting`. */

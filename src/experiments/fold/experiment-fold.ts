@@ -21,16 +21,14 @@
  * to per-user arrays cost most of a full fold).
  */
 import { MAX_REVENUE } from '../../events/schema.ts';
-import { DAY_MS } from '../../events/time.ts';
-import { cumulativeDays } from './cumulative-days.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
-import { addRevenue, CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
-import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold-types.ts';
+import { foldResult, MULTIPLE } from './fold-result.ts';
+import { CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
+import type { FoldQuery, FoldRecord, FoldResult } from './fold-types.ts';
 import type { Join } from './linked-users.ts';
 import { exposedPayers, hasPurchases } from './payers.ts';
 
 const UNSEEN = -1;
-const MULTIPLE = -2;
 
 function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill: number): T {
   if (array.length >= size) return array;
@@ -55,6 +53,8 @@ export class PhaseFold {
   /** user → earliest trial start and latest trial conversion that count. */
   private readonly trialStart = new Map<number, number>();
   private readonly trialConverted = new Map<number, number>();
+  /** user → latest cancellation that counts (a guardrail: trials cancelled). */
+  private readonly cancelled = new Map<number, number>();
   /** Currency name → slot, across the paywall's segments (each codes its currencies its own way). */
   private readonly slots = new Map<string, number>();
   private readonly names: string[] = [];
@@ -167,6 +167,8 @@ export class PhaseFold {
     for (let slot = 0; slot < this.names.length; slot++) this.revenue.forget(ordinal * CURRENCY_SLOTS + slot);
     this.trialStart.delete(ordinal);
     this.trialConverted.delete(ordinal);
+    this.cancelled.delete(ordinal);
+    this.revenue.history.delete(ordinal);
     const records = this.records.get(ordinal);
     if (records) {
       this.records.delete(ordinal);
@@ -182,6 +184,8 @@ export class PhaseFold {
     const records = this.records.get(user) ?? [];
     this.trialStart.delete(user);
     this.trialConverted.delete(user);
+    this.cancelled.delete(user);
+    this.revenue.history.delete(user);
     for (const pass of [0, 1]) {
       for (const ordinal of this.linked.members.get(user) ?? [user]) {
         for (const source of sources) {
@@ -223,78 +227,51 @@ export class PhaseFold {
   }
 
   private count(source: Segment, user: number, ts: number, code: number, value: number): void {
+    // Events stored before the revenue cap may exceed it: they convert but add no revenue, so every sum stays finite.
+    const key = code === NO_CURRENCY || !(value <= MAX_REVENUE) ? undefined : user * CURRENCY_SLOTS + this.slot(source, code);
+    if (this.before(user, ts)) this.revenue.earlier(user, key, value);
     if (!this.counts(user, ts)) return;
     if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
-    // Events stored before the revenue cap may exceed it: they convert but add no revenue, so every sum stays finite.
-    if (code === NO_CURRENCY || !(value <= MAX_REVENUE)) return;
-    this.revenue.paid(user * CURRENCY_SLOTS + this.slot(source, code), value);
+    if (key !== undefined) this.revenue.paid(key, value, ts);
+  }
+
+  /** Whether something `user` did at `ts` is history: before the first exposure of an exposed user (in this phase or before it). */
+  private before(user: number, ts: number): boolean {
+    return this.variantOf[user]! !== UNSEEN && ts < this.firstExposure[user]!;
   }
 
   private countRecord(record: FoldRecord): void {
     const { user, ts, kind } = record;
+    if (this.before(user, ts) && kind !== 'trial_started' && kind !== 'cancellation') {
+      this.revenue.earlier(user, user * CURRENCY_SLOTS + this.slotOf(record.currency), kind === 'refund' ? -record.revenue : record.revenue);
+    }
     if (!this.counts(user, ts)) return;
+    if (kind === 'cancellation') {
+      if (!(ts <= (this.cancelled.get(user) ?? Number.NEGATIVE_INFINITY))) this.cancelled.set(user, ts);
+      return;
+    }
     if (kind === 'trial_started') {
       if (!(ts >= (this.trialStart.get(user) ?? Number.POSITIVE_INFINITY))) this.trialStart.set(user, ts);
       return;
     }
     const key = user * CURRENCY_SLOTS + this.slotOf(record.currency);
     if (kind === 'refund') {
-      this.revenue.refund(key, record.revenue);
+      this.revenue.refund(key, record.revenue, ts);
       return;
     }
     // A renewal continues a purchase: the user converted with it (once), or before the exposure (not on this paywall).
     if (kind === 'renewal') {
-      this.revenue.paid(key, record.revenue);
+      this.revenue.paid(key, record.revenue, ts);
       return;
     }
     if (kind === 'trial_converted' && !(ts <= (this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY))) this.trialConverted.set(user, ts);
     if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
-    this.revenue.paid(key, record.revenue);
+    this.revenue.paid(key, record.revenue, ts);
   }
 
-  /** The counts: one sequential pass over the users, one over the payers. */
+  /** The counts: one sequential pass over the users, one over the payers (fold-result.ts). */
   result(): FoldResult {
-    const k = this.query.variants.length;
-    const result = emptyFold(this.query);
-    const { variantOf, firstExposure, firstPurchase, users } = this;
-    // A local: an imported binding may be read through a getter per access (CommonJS interop when run from source).
-    const dayMs = DAY_MS;
-    const baseDay = Math.floor(this.query.from / dayMs);
-    // Events are at most 24 h ahead of the server when received: no day after tomorrow holds any.
-    const lastDay = Math.floor(Math.min(this.to, Date.now() + 2 * dayMs) / dayMs) - baseDay;
-    const width = 2 * k;
-    /** (day − baseDay) · width + slot → new exposed users (slots 0…k−1) and conversions (k…2k−1) that day */
-    const daily = new Float64Array((lastDay + 1) * width);
-    const exposed = new Float64Array(k);
-    const conversions = new Float64Array(k);
-    let multiple = 0;
-    for (let user = 0; user < users; user++) {
-      const variant = variantOf[user]!;
-      if (variant < 0) {
-        if (variant === MULTIPLE) multiple++;
-        continue;
-      }
-      exposed[variant]!++;
-      daily[(Math.floor(firstExposure[user]! / dayMs) - baseDay) * width + variant]!++;
-      const bought = firstPurchase[user]!;
-      if (bought !== Number.POSITIVE_INFINITY) {
-        conversions[variant]!++;
-        daily[(Math.floor(bought / dayMs) - baseDay) * width + k + variant]!++;
-      }
-    }
-    result.multiple_exposure_users = multiple;
-    result.variants.forEach((figures, v) => {
-      figures.exposed_users = exposed[v]!;
-      figures.conversions = conversions[v]!;
-    });
-    for (const [user, started] of this.trialStart) {
-      const variant = variantOf[user]!;
-      if (variant < 0) continue;
-      result.variants[variant]!.trial_starts++;
-      if ((this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY) >= started) result.variants[variant]!.trial_conversions++;
-    }
-    addRevenue(result, this.query, variantOf, this.names, this.revenue);
-    result.days = cumulativeDays(daily, k, baseDay);
-    return result;
+    const { query, to, variantOf, firstExposure, firstPurchase, users, trialStart, trialConverted, cancelled, revenue, names } = this;
+    return foldResult({ query, to, variantOf, firstExposure, firstPurchase, users, trialStart, trialConverted, cancelled, revenue, names });
   }
 }

@@ -12,14 +12,46 @@ export interface FoldQuery {
   winsorizePercentile: number | null;
 }
 
+/**
+ * Per-user moments of y (net revenue, capped when the query winsorizes) and
+ * x (net revenue before the user's first exposure, CUPED's covariate) over n
+ * users: the means, the sums of squared deviations from them (m2y, m2x) and
+ * of cross deviations (c). Centred, never raw sums of squares: a
+ * near-constant revenue keeps its exact spread.
+ */
+export interface Moments {
+  n: number;
+  meanY: number;
+  m2y: number;
+  meanX: number;
+  m2x: number;
+  c: number;
+}
+
+/** One currency of one variant: net revenue total (never capped), what was paid and refunded, the users who paid, those capped, and the moments inference uses. */
+export interface VariantRevenue {
+  currency: string;
+  total: number;
+  gross: number;
+  refunded: number;
+  payers: number;
+  users_capped: number;
+  moments: Moments;
+}
+
 export interface VariantFigures {
   exposed_users: number;
   conversions: number;
   /** Users with a trial start, and those of them with a trial conversion after it. */
   trial_starts: number;
   trial_conversions: number;
-  /** Per currency: net revenue total and sum of squares of per-user net revenue (non-payers add 0 to both), what was paid and what was refunded. */
-  revenue: { currency: string; total: number; sum_of_squares: number; gross: number; refunded: number }[];
+  /** Users with a purchase before their first exposure (CUPED's history), and those of them who converted. */
+  history: number;
+  converted_with_history: number;
+  /** Converted users with a refund that counts, and trial starters with a cancellation at or after their trial start (guardrails). */
+  refunded_users: number;
+  trial_cancellations: number;
+  revenue: VariantRevenue[];
 }
 
 /**
@@ -27,13 +59,13 @@ export interface VariantFigures {
  * and converts, a renewal adds revenue and converts no one (it continues a
  * purchase: docs/revenue.md, "Attribution"), a refund takes revenue away and
  * converts no one, a trial start or conversion marks the user (a trial
- * conversion is a sale too).
+ * conversion is a sale too), a cancellation only marks the user.
  */
 export interface FoldRecord {
   /** The ordinal the user is counted under (linked ids joined). */
   user: number;
   ts: number;
-  kind: 'sale' | 'renewal' | 'refund' | 'trial_started' | 'trial_converted';
+  kind: 'sale' | 'renewal' | 'refund' | 'trial_started' | 'trial_converted' | 'cancellation';
   revenue: number;
   currency: string;
 }
@@ -49,15 +81,36 @@ export interface FoldResult {
   variants: VariantFigures[];
   /** The currencies of `revenue`, in the same order, with the winsorizing cap applied to each. */
   currencies: CurrencyCap[];
-  /** Cumulative exposed users and conversions per variant at the end of each UTC day. */
-  days: { day: string; exposed_users: number[]; conversions: number[] }[];
+  /** Per variant at the end of each UTC day, cumulative: what the results' looks are computed from. */
+  days: FoldDay[];
+}
+
+export interface FoldDay {
+  day: string;
+  exposed_users: number[];
+  conversions: number[];
+  trial_starts: number[];
+  history: number[];
+  converted_with_history: number[];
+  /** Per currency of `currencies`, per variant: the payers so far and the moments of the users exposed so far, with their revenue so far. */
+  revenue: { payers: number; moments: Moments }[][];
 }
 
 export function emptyFold(query: FoldQuery): FoldResult {
   return {
     multiple_exposure_users: 0,
     currencies: [],
-    variants: query.variants.map(() => ({ exposed_users: 0, conversions: 0, trial_starts: 0, trial_conversions: 0, revenue: [] })),
+    variants: query.variants.map(() => ({
+      exposed_users: 0,
+      conversions: 0,
+      trial_starts: 0,
+      trial_conversions: 0,
+      history: 0,
+      converted_with_history: 0,
+      refunded_users: 0,
+      trial_cancellations: 0,
+      revenue: [],
+    })),
     days: [],
   };
 }
