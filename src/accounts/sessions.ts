@@ -27,10 +27,7 @@ export class Sessions implements SessionAuthenticator {
   constructor(
     private readonly accounts: AccountStore,
     private readonly store: SessionStore,
-  ) {
-    // Computed ahead, so that the first sign-in with an unknown email costs what any other does.
-    void decoyHash();
-  }
+  ) {}
 
   async signedIn(token: string): Promise<SignedIn | undefined> {
     const hash = hashToken(token);
@@ -74,8 +71,10 @@ export class Sessions implements SessionAuthenticator {
         retryAfterSeconds: wait,
       });
     }
+    // Awaited by every sign-in (made once, by the first): the first one with an unknown email costs what any other does.
+    const decoy = await decoyHash();
     const user = await this.accounts.userByEmail(account);
-    const matches = await verifyPassword(user?.password_hash ?? (await decoyHash()), password);
+    const matches = await verifyPassword(user?.password_hash ?? decoy, password);
     if (!user || !matches) {
       const change: Change = { actor: { type: 'user', id: user?.id ?? '', label: account }, ip };
       await this.store.recordFailure({ account, ip, now }, since, THROTTLE_LIMIT, change);

@@ -45,10 +45,14 @@ async function signedUp(response: Response, email: string, password: string): Pr
   return { email, password, userId: (JSON.parse(text) as { user: { id: string } }).user.id, token: sessionOf(response) };
 }
 
+/** Redeems an invitation token as `email` (a new account with PASSWORD, or the existing one's), signed in. */
+export async function signUp(url: string, token: string, email: string): Promise<Person> {
+  return signedUp(await accept(url, { token, password: PASSWORD, email, name: 'The Owner' }), email, PASSWORD);
+}
+
 /** Signs the first owner up with the invitation the server's first start made. */
 export async function firstOwner(server: TestServer, email = 'owner@example.com'): Promise<Person> {
-  const token = server.server.bootstrap!.invitation!.token;
-  return signedUp(await accept(server.url, { token, password: PASSWORD, email, name: 'The Owner' }), email, PASSWORD);
+  return signUp(server.url, server.server.bootstrap!.invitation!.token, email);
 }
 
 export async function invite(url: string, by: Person, project: string, email: string, role: Role): Promise<string> {
