@@ -5,9 +5,9 @@
  * change, a removal or an expiry holds on every instance from the next
  * request. Idle sessions end after 12 hours, every session after 7 days.
  */
-import type { SessionAuthenticator, SignedIn } from '../http/session.ts';
 import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { SignedIn } from '../shared/signed-in.ts';
 import { decoyHash, hashPassword, verifyPassword } from './password.ts';
 import { invalidCredentials } from './refusals.ts';
 import type { Me } from './schema.ts';
@@ -23,7 +23,8 @@ const TOUCH_EVERY_MS = 60 * 1000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export class Sessions implements SessionAuthenticator {
+/** The edge's session lookup (src/http/session.ts, SessionAuthenticator) is signedIn(). */
+export class Sessions {
   constructor(
     private readonly accounts: AccountStore,
     private readonly store: SessionStore,

@@ -5,11 +5,12 @@
  * for routes that read a body.
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { SignedIn } from '../shared/signed-in.ts';
 import type { Principal } from './auth.ts';
 import { parseQuery, type QueryPairs } from './query.ts';
 import type { Request } from './request.ts';
 import type { Route } from './route.ts';
-import { originOf, type SignedIn } from './session.ts';
+import { originOf } from './session.ts';
 
 export interface Exchange {
   res: HttpResponse;

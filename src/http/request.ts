@@ -1,6 +1,6 @@
+import type { SignedIn } from '../shared/signed-in.ts';
 import type { Principal } from './auth.ts';
 import type { QueryPairs } from './query.ts';
-import type { SignedIn } from './session.ts';
 
 /**
  * One request as handlers see it, beside their parsed input (path

@@ -6,25 +6,12 @@
  * database on every request, so that a sign-out, a removal or a password
  * change ends a session on every instance at once.
  */
-import { allows, type Role, rolesAllowing } from '../shared/roles.ts';
+import { allows, rolesAllowing } from '../shared/roles.ts';
+import type { SignedIn } from '../shared/signed-in.ts';
 import type { Principal } from './auth.ts';
 import { ProblemError } from './problem.ts';
 import type { Request } from './request.ts';
 import type { RouteDoc } from './route.ts';
-
-/** A signed-in person as the edge sees them. */
-export interface SignedIn {
-  userId: string;
-  email: string;
-  name: string;
-  /** The SHA-256 of the session's token, as stored: what signing out deletes. */
-  sessionId: string;
-  /** Their role in each project they belong to. */
-  roles: ReadonlyMap<string, Role>;
-  /** When the session ends whatever happens, and when it ends unless used before (ms). */
-  expiresAt: number;
-  idleExpiresAt: number;
-}
 
 /** Implemented by the accounts feature: the person a session token belongs to, undefined when it is unknown or expired. */
 export interface SessionAuthenticator {

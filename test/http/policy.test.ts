@@ -11,7 +11,15 @@ import { Logger } from '../../src/log.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { keyRegistry } from '../helpers/keys.ts';
 
-const doc = (auth: RouteDoc['auth']): RouteDoc => ({ operationId: 'test', errors: [], summary: 'test', tag: 'test', auth, responses: {} });
+const doc = (auth: RouteDoc['auth']): RouteDoc => ({
+  operationId: 'test',
+  errors: [],
+  summary: 'test',
+  tag: 'test',
+  auth,
+  ...(auth === 'secret' ? { access: 'view' as const } : {}),
+  responses: {},
+});
 
 /** A bare edge with the real key registry: an sdk, a secret and a public route. */
 async function edge(t: TestContext, policy: Partial<EdgePolicy>, log = new Logger('error')) {

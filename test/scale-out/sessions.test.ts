@@ -16,12 +16,13 @@ test('signing out on one instance ends the session on every instance at once', n
   const { instances } = await startInstances(t, url, 2);
   const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
   const link = /The first owner signs up at (\S+)/.exec(instances.map((instance) => instance.output()).join('\n'))?.[1];
-  assert.ok(link, 'the instance that created the project printed the first owner\'s link');
+  assert.ok(link, "the instance that created the project printed the first owner's link");
   const signedUp = await accept(b.url, { token: tokenOf(link), password: PASSWORD, email: 'owner@example.com' });
   assert.equal(signedUp.status, 200);
   const first = { token: sessionOf(signedUp) };
   const second = { token: sessionOf(await login(a.url, 'owner@example.com', PASSWORD)) };
-  const me = async (instance: { url: string }, session: { token: string }) => (await fetch(`${instance.url}/api/auth/me`, { headers: asPerson(session) })).status;
+  const me = async (instance: { url: string }, session: { token: string }) =>
+    (await fetch(`${instance.url}/api/auth/me`, { headers: asPerson(session) })).status;
   assert.deepEqual([await me(a, first), await me(b, first), await me(a, second), await me(b, second)], [200, 200, 200, 200]);
 
   assert.equal((await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: asPerson(first) })).status, 204);
