@@ -50,11 +50,13 @@ export const MemberSchema = v.object({ ...UserSchema.entries, role: RoleSchema, 
 export type Member = v.InferOutput<typeof MemberSchema>;
 
 export const MemberListSchema = v.object({ members: v.array(MemberSchema) });
+export type MemberList = v.InferOutput<typeof MemberListSchema>;
 
 export const InvitationSchema = v.object({
   url: v.pipe(v.string(), v.description('the link to send: it signs its holder up (or in) with the role, once')),
   expires_at: Timestamp,
 });
+export type Invitation = v.InferOutput<typeof InvitationSchema>;
 
 /** Passwords are checked by the schemas above; the CLI and the accept of a new account check with this too. */
 export function passwordProblem(password: string): string | undefined {
