@@ -6,6 +6,7 @@
  * cannot do, each time saying why (docs/teams.md).
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -128,6 +129,7 @@ test('a viewer signs in with a password and is offered nothing the role cannot d
   const project = /Created project "default" \((\S+)\)/.exec(server.output())![1]!;
   assert.equal((await as(ownerCookie, 'PUT', `${server.url}/api/products/pro_annual`, { name: 'Pro Annual', store_ids: {} })).status, 201);
   assert.equal((await as(ownerCookie, 'PUT', `${server.url}/api/paywalls/onboarding`, single({ en: { title: 'Hello' } }))).status, 201);
+  assert.equal((await as(ownerCookie, 'POST', `${server.url}/api/paywalls/onboarding/publish`, {})).status, 200);
   const invited = await (
     await as(ownerCookie, 'POST', `${server.url}/api/projects/${project}/invitations`, { email: 'vi@example.com', role: 'viewer' })
   ).json();
@@ -165,6 +167,12 @@ test('a viewer signs in with a password and is offered nothing the role cannot d
   await page.getByRole('note').filter({ hasText: 'Changing the catalog needs the owner or editor role; you are viewer in this project.' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Create product' }).isVisible(), false);
   assert.equal(await page.getByRole('button', { name: /^Edit/ }).isDisabled(), true);
+
+  // Results are everyone's, their CSV included (fetched with the session, handed to the browser as a file).
+  await page.goto(`${server.url}/dashboard/#/results/onboarding`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  assert.match(csv.split('\n')[0]!, /^variant_id,control,/);
 
   // Members and Activity are the owners' and analysts'.
   await page.goto(`${server.url}/dashboard/#/activity`);

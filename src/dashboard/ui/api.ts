@@ -39,7 +39,7 @@ export function sessionCredential(projectId: string): string {
 }
 
 /** The headers a credential sends: a key's Authorization, or a session's CSRF header and project (its cookie goes by itself). */
-function authHeaders(credential: string): Record<string, string> {
+export function authHeaders(credential: string): Record<string, string> {
   if (!credential.startsWith(SESSION)) return credential === '' ? {} : { authorization: `Bearer ${credential}` };
   const project = credential.slice(SESSION.length);
   return { 'x-paywalld-request': '1', ...(project === '' ? {} : { 'x-paywalld-project': project }) };
