@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { asPerson, firstOwner } from '../helpers/accounts.ts';
 import { runCli } from '../helpers/cli.ts';
-import { ciServer, EXAMPLE } from '../helpers/config-dir.ts';
+import { ciServer, EXAMPLE, exampleCopy } from '../helpers/config-dir.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -35,7 +35,8 @@ test("the CLI on a running server's database and paywalls as code, through the d
   const config = path.join(tempDir(t), 'revenuecat.json');
   fs.writeFileSync(config, JSON.stringify({ authorization: 'Bearer a-long-shared-secret' }));
   assert.equal((await runCli(['integrations', 'set', 'revenuecat', '--project', projectId, '--config', config, '--db', dbPath])).status, 0);
-  const byDb = await runCli(['apply', EXAMPLE, '--publish', '--db', dbPath]);
+  // A copy: apply records what it wrote beside the directory (.paywalld-sync.json).
+  const byDb = await runCli(['apply', exampleCopy(t), '--publish', '--db', dbPath]);
   assert.equal(byDb.status, 0, byDb.stderr);
 
   const [connector, key] = (await log(url, projectId, keys.secret)).filter((e) => e.action === 'connector.configured' || e.action === 'key.created');
@@ -50,8 +51,7 @@ test("the CLI on a running server's database and paywalls as code, through the d
   assert.ok(applied.every((e) => e.actor.type === 'cli'));
 
   // Through the server's API, apply's changes are its key's.
-  const dir = path.join(tempDir(t), 'config');
-  fs.cpSync(EXAMPLE, dir, { recursive: true });
+  const dir = exampleCopy(t);
   const onboarding = JSON.parse(fs.readFileSync(path.join(dir, 'paywalls/onboarding.json'), 'utf8'));
   onboarding.strings.en.title = 'Changed in git';
   fs.writeFileSync(path.join(dir, 'paywalls/onboarding.json'), JSON.stringify(onboarding));
