@@ -86,7 +86,11 @@ test('an editor joins through a link and edits; the owner sees it on Activity an
   await page.getByRole('note').filter({ hasText: 'Seeing the keys needs the owner or analyst role; you are editor in this project.' }).waitFor();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('Email').waitFor();
-  assert.equal((await fetch(`${server.url}/api/auth/me`)).status, 401);
+  // Signed out, the editor signs in again with the password chosen on the accept page.
+  await signIn(page, server.url, 'ed@example.com');
+  assert.equal(await header.locator('.badge').innerText(), 'editor');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Email').waitFor();
 
   // The owner: Activity says who published, Members changes the editor to analyst.
   await signIn(page, server.url, 'owner@example.com');
