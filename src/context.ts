@@ -4,6 +4,9 @@
  * store). src/app.ts hands each feature's routes the services they use,
  * never the whole context.
  */
+import { Members } from './accounts/members.ts';
+import { Sessions } from './accounts/sessions.ts';
+import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Sql } from './db/postgres/connection.ts';
@@ -62,6 +65,11 @@ export interface AppContext {
   readonly purchases: PurchaseService;
   /** Store connectors: configuration and the notifications at /hooks. */
   readonly integrations: IntegrationService;
+  /** Signing in and out; the edge looks sessions up through it. */
+  readonly sessions: Sessions;
+  /** Projects' members, invitations, password resets. */
+  readonly members: Members;
+  readonly audit: AuditLog;
 }
 
 interface ContextHooks {
@@ -122,7 +130,7 @@ export async function createContext(
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
   const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
-  const auth = new KeyRegistry(storage.keys);
+  const auth = new KeyRegistry(storage.keys, log);
   await auth.reload();
   metrics.gauge(
     'paywalld_key_registry_reloads_total',
@@ -155,6 +163,16 @@ export async function createContext(
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
   };
+  const sessions = new Sessions(storage.accounts, storage.sessions);
+  const audit = new AuditLog(storage.audit);
+  // Expired sessions and old sign-in failures are refused anyway; deleting them keeps the tables small.
+  const pruneSessions = setInterval(
+    () => sessions.prune().catch((error: unknown) => log.warn('pruning sessions failed', { error: String(error) })),
+    60 * 60 * 1000,
+  );
+  pruneSessions.unref();
+  hooks.shutdown.push(() => clearInterval(pruneSessions));
+  if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
   const identity = new IdentityService(storage.identity);
   const purchases = new PurchaseService(storage.purchases, metrics);
   const ctx: AppContext = {
@@ -187,6 +205,9 @@ export async function createContext(
       log,
       googleApis(config.google),
     ),
+    sessions,
+    members: new Members(storage.accounts),
+    audit,
   };
   return { ctx, hooks };
 }

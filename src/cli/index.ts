@@ -5,6 +5,7 @@ import { redactUrls } from '../db/target.ts';
 import { versionReport } from '../runtime/versions.ts';
 import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
+import { auditLogCommand } from './audit-log.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
 import { exportCommand } from './export.ts';
@@ -16,12 +17,15 @@ import { migrateToCommand } from './migrate-to.ts';
 import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
+import { usersCommand } from './users.ts';
 import { validateCommand } from './validate.ts';
 
 const commands: Command[] = [
   serveCommand,
   projectsCommand,
   keysCommand,
+  usersCommand,
+  auditLogCommand,
   integrationsCommand,
   backupCommand,
   migrateCommand,

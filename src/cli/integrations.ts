@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { cliChange } from '../audit/cli-change.ts';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
@@ -57,7 +58,9 @@ export const integrationsCommand: Command = {
         return 1;
       }
       const integrations = new IntegrationConfiguration(storage.integrations);
-      const shown = await (sub === 'set' ? integrations.configure(values.project, provider, config) : integrations.describe(values.project, provider));
+      const shown = await (sub === 'set'
+        ? integrations.configure(values.project, provider, config, cliChange('integrations set'))
+        : integrations.describe(values.project, provider));
       if (values.json) print(JSON.stringify(shown));
       else {
         print(`${shown.provider} connector of ${values.project}: secrets ${shown.fingerprint}, updated ${shown.updated_at}`);

@@ -1,5 +1,8 @@
 /** The SQLite backend of the storage seam: every store on one connection. */
 
+import { SqliteSessionStore } from '../accounts/sqlite-session-store.ts';
+import { SqliteAccountStore } from '../accounts/sqlite-store.ts';
+import { SqliteAuditStore } from '../audit/sqlite-store.ts';
 import { SqlitePhaseStore } from '../experiments/sqlite-store.ts';
 import { IdentityWrites, SqliteIdentityStore } from '../identity/sqlite-store.ts';
 import { SqliteIntegrationStore } from '../integrations/sqlite-store.ts';
@@ -13,17 +16,22 @@ import type { Storage } from './storage.ts';
 
 /** The stores on `db`; close() closes it. */
 export function openSqliteStorage(db: Database): Storage {
-  const keys = new SqliteKeyStore(db);
-  const integrations = new SqliteIntegrationStore(db);
+  // Every store records its changes through the audit log on the same connection, inside its own transaction.
+  const audit = new SqliteAuditStore(db);
+  const keys = new SqliteKeyStore(db, audit);
+  const integrations = new SqliteIntegrationStore(db, audit);
   return {
-    projects: new SqliteProjectStore(db, keys),
+    projects: new SqliteProjectStore(db, keys, audit),
     keys,
-    products: new SqliteProductStore(db),
-    paywalls: new SqlitePaywallStore(db),
+    products: new SqliteProductStore(db, audit),
+    paywalls: new SqlitePaywallStore(db, audit),
     phases: new SqlitePhaseStore(db),
     identity: new SqliteIdentityStore(db),
     purchases: new SqlitePurchaseStore(db, { identity: new IdentityWrites(db), customers: integrations }),
     integrations,
+    audit,
+    accounts: new SqliteAccountStore(db, audit),
+    sessions: new SqliteSessionStore(db, audit),
     // Store methods inside become savepoints of this one transaction. Nothing else may use the
     // connection meanwhile: the steps await only this connection's stores.
     atomically: async <T>(steps: () => Promise<T>): Promise<T> => {

@@ -5,6 +5,9 @@
  * SQLite backend is built by openSqliteStorage (sqlite-storage.ts).
  */
 
+import type { SessionStore } from '../accounts/session-store.ts';
+import type { AccountStore } from '../accounts/store.ts';
+import type { AuditStore } from '../audit/store.ts';
 import type { PhaseStore } from '../experiments/store.ts';
 import type { IdentityStore } from '../identity/store.ts';
 import type { IntegrationStore } from '../integrations/store.ts';
@@ -23,6 +26,12 @@ export interface Storage {
   readonly identity: IdentityStore;
   readonly purchases: PurchaseStore;
   readonly integrations: IntegrationStore;
+  /** Appended by the other stores' changes, in their transactions (db/change-log.ts). */
+  readonly audit: AuditStore;
+  /** People, their roles per project, invitations. */
+  readonly accounts: AccountStore;
+  /** Sessions and failed sign-ins. */
+  readonly sessions: SessionStore;
   /**
    * Runs `steps` (store calls) so that they all take effect or none does,
    * where the backend can: SQLite wraps them in one transaction on a

@@ -32,6 +32,13 @@ const STATUS: Record<ErrorCode, number> = {
   ingestion_overloaded: 503,
   stats_warming_up: 503,
   store_unavailable: 503,
+  invalid_credentials: 401,
+  sign_in_throttled: 429,
+  invitation_invalid: 400,
+  member_not_found: 404,
+  user_not_found: 404,
+  already_member: 409,
+  last_owner: 409,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

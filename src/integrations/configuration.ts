@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
 import { issuesToErrors } from '../shared/issues.ts';
 import type { Connector } from './connector.ts';
@@ -24,8 +25,8 @@ export class IntegrationConfiguration {
     return CONNECTORS[name].connector as Connector<unknown>;
   }
 
-  /** Creates or replaces the project's configuration of a provider; answers what GET shows. */
-  async configure(projectId: string, provider: string, body: unknown): Promise<Integration> {
+  /** Creates or replaces the project's configuration of a provider; answers what GET shows. `change`: who, for its audit entry. */
+  async configure(projectId: string, provider: string, body: unknown, change: Change): Promise<Integration> {
     this.connector(provider);
     const { schema, check } = CONNECTORS[provider as Provider];
     const parsed = v.safeParse(schema as v.GenericSchema, body);
@@ -34,7 +35,7 @@ export class IntegrationConfiguration {
     }
     const errors = check?.(parsed.output as never) ?? [];
     if (errors.length > 0) throw new DomainError('validation_failed', 'the configuration is invalid; see errors', { errors });
-    await this.store.put(projectId, provider as Provider, parsed.output, Date.now());
+    await this.store.put(projectId, provider as Provider, parsed.output, Date.now(), change);
     return this.describe(projectId, provider);
   }
 

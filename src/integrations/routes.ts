@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { projectOf } from '../http/auth.ts';
+import { changeOf, projectOf } from '../http/auth.ts';
 import { json } from '../http/reply.ts';
 import { jsonDocument, type RouteDefinition, route, unparsedJson } from '../http/route.ts';
 import { IntegrationSchema, IntegrationWriteSchema } from './schema.ts';
@@ -27,9 +27,10 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         summary: 'Configure a store connector (stripe, revenuecat, app-store, google-play); its secrets can be written, never read back',
         tag: 'integrations',
         auth: 'secret',
+        access: 'administer',
         responses: { 200: { description: 'the connector as GET shows it', schema: IntegrationSchema } },
       },
-      handler: async (req, { params, body }) => json(200, await integrations.configuration.configure(projectOf(req), params.provider, body)),
+      handler: async (req, { params, body }) => json(200, await integrations.configuration.configure(projectOf(req), params.provider, body, changeOf(req))),
     }),
     route({
       method: 'GET',
@@ -40,6 +41,7 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         summary: "Read a store connector's configuration: a fingerprint of its secrets and the path the store must call",
         tag: 'integrations',
         auth: 'secret',
+        access: 'analyze',
         responses: { 200: { description: 'the connector', schema: IntegrationSchema } },
       },
       handler: async (req, { params }) =>

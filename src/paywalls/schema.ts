@@ -1,5 +1,6 @@
 /** Request and response shapes of the paywall management API; the document itself is ./document/schema.ts. */
 import * as v from 'valibot';
+import { ActorSchema } from '../audit/schema.ts';
 import { PaywallSchema } from './document/schema.ts';
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -70,6 +71,7 @@ const RevisionInfoSchema = v.object({
   created_at: Timestamp,
   published_at: v.pipe(v.nullable(Timestamp), v.description('When it was last made live')),
   live: v.boolean(),
+  created_by: v.pipe(v.nullable(ActorSchema), v.description('who wrote it; null for revisions written before paywalld kept it')),
 });
 export type RevisionInfo = v.InferOutput<typeof RevisionInfoSchema>;
 

@@ -40,7 +40,14 @@ export type ErrorCode =
   | 'ingestion_failed'
   | 'ingestion_overloaded'
   | 'stats_warming_up'
-  | 'store_unavailable';
+  | 'store_unavailable'
+  | 'invalid_credentials'
+  | 'sign_in_throttled'
+  | 'invitation_invalid'
+  | 'member_not_found'
+  | 'user_not_found'
+  | 'already_member'
+  | 'last_owner';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

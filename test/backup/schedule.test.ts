@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { DIST } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { until } from '../helpers/until.ts';
@@ -27,7 +28,7 @@ function liveDatabase(t: TestContext) {
 
 test('scheduled snapshots are consistent copies, named by time, and only the newest are kept', async (t) => {
   const { dir, file, db, written, log, logged } = liveDatabase(t);
-  await openSqliteStorage(db).projects.create('kept');
+  await openSqliteStorage(db).projects.create('kept', TEST_CHANGE);
   let clock = Date.parse('2026-11-25T06:00:00Z');
   const backups = path.join(dir, 'backups');
   fs.mkdirSync(backups);

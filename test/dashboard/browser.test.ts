@@ -73,19 +73,21 @@ test('from sign-in to a published, previewed paywall with events, products and k
     });
   const { page, errors } = await openBrowser(t, WIDE);
 
-  // Sign in: / leads to the dashboard; a wrong key and an sdk key are each explained.
+  // Sign in with a key (the secondary way in): / leads to the dashboard; a wrong key and an sdk key are each explained.
   await page.goto(`${server.url}/`);
   assert.equal(new URL(page.url()).pathname, '/dashboard/');
+  await page.getByLabel('Email').waitFor();
+  await shoot(page, shots, 'sign-in');
+  await page.getByRole('button', { name: 'Sign in with an API key' }).click();
   const keyInput = page.getByLabel('Secret key');
   await keyInput.fill('pwk_secret_thisisnotarealkey000000000000');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('alert').filter({ hasText: 'unknown or has been revoked' }).waitFor();
   await keyInput.fill(keys.sdk);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('alert').filter({ hasText: 'This is an SDK key' }).waitFor();
-  await shoot(page, shots, 'sign-in');
   await keyInput.fill(keys.secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), keys.secret);
 
@@ -411,7 +413,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
 
   // Signing out forgets the key.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Secret key').waitFor();
+  await page.getByLabel('Email').waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), null);
 
   // Refused requests (the wrong keys, the 422, the 409, the 412) are expected; nothing else went wrong, no CSP violation included.
@@ -469,10 +471,20 @@ test('the preview draws every component type with its props, and fallbacks on re
   assert.equal((await put('/api/paywalls/every', EVERY_TYPE)).status, 201);
   const { page, errors } = await openBrowser(t);
 
+  // The first owner's link, redeemed through the API; then the keyboard alone signs in with the email and password.
+  const link = /The first owner signs up at \S+\/accept\/(\S+)/.exec(server.output())![1]!;
+  const joined = await fetch(`${server.url}/api/auth/accept`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: link, email: 'owner@example.com', password: 'the owner password' }),
+  });
+  assert.equal(joined.status, 200);
   await page.goto(`${server.url}/dashboard/#/paywalls/every`);
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'secret-key');
-  await page.keyboard.type(keys.secret);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
+  await page.keyboard.type('owner@example.com');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('the owner password');
   await page.keyboard.press('Enter');
   const preview = page.getByTestId('preview');
   await preview.getByText('All of them').waitFor();
@@ -546,8 +558,9 @@ test('the paywall list reads every statistic under a tight management rate limit
   const server = await spawnServe(t, ['--db', db, '--rate-limit-api', '1']);
   const { page, errors } = await openBrowser(t);
   await page.goto(`${server.url}/dashboard/`);
+  await page.getByRole('button', { name: 'Sign in with an API key' }).click();
   await page.getByLabel('Secret key').fill(keys.secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   const cells = page.locator('td[data-label="Impressions, 7 days"]');
   await eventually(async () => (await cells.allInnerTexts()).length === ids.length, 'the list');
   await eventually(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000);

@@ -18,8 +18,9 @@ test('a malformed escape in the dashboard address shows "Page not found", even a
   assert.ok(secret, server.output());
   const { page, errors } = await openBrowser(t);
   await page.goto(`${server.url}/dashboard/`);
+  await page.getByRole('button', { name: 'Sign in with an API key' }).click();
   await page.getByLabel('Secret key').fill(secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
 
   for (const fragment of ['#/paywalls/%E0', '#/results/%', '#/%C3%28']) {

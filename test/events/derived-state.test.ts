@@ -232,16 +232,14 @@ async function databaseAtVersion(t: TestContext, version: number) {
     db,
     migrations.filter((migration) => migration.version <= version),
   );
-  // Rows as a server of that schema wrote them: today's stores write columns an old schema lacks.
-  const project = { id: 'prj_old' };
-  db.prepare("INSERT INTO projects (id, name, created_at) VALUES (?, 'old', ?)").run(project.id, Date.now());
-  const [sdk, secret] = [generateKey('sdk'), generateKey('secret')];
-  for (const [i, key, scope] of [
-    [1, sdk, 'sdk'],
-    [2, secret, 'secret'],
-  ] as const) {
+  // A project and its keys as that schema holds them: today's stores prepare statements for columns it does not have yet.
+  const project = { id: 'prj_old', name: 'old' };
+  db.prepare('INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)').run(project.id, project.name, Date.now());
+  const keys = { sdk: generateKey('sdk'), secret: generateKey('secret') };
+  for (const scope of ['sdk', 'secret'] as const) {
+    const key = keys[scope];
     db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      `key_old${i}`,
+      `key_old_${scope}`,
       project.id,
       scope,
       key.prefix,
@@ -249,12 +247,11 @@ async function databaseAtVersion(t: TestContext, version: number) {
       Date.now(),
     );
   }
-  const keys = { sdk: sdk.plain, secret: secret.plain };
   const insert = db.prepare(
     `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
      VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
   );
-  return { dbPath, db, project, keys, insert };
+  return { dbPath, db, project, keys: { sdk: keys.sdk.plain, secret: keys.secret.plain }, insert };
 }
 
 test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', needs(SQLITE_BACKEND), async (t) => {

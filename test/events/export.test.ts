@@ -1,6 +1,7 @@
 /** GET /api/events: the raw events as NDJSON, streamed. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { exported, ingest, JSON_TYPE, sendEvents } from '../helpers/events.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -79,7 +80,7 @@ test('paywallId, from and to narrow the export; dates cover whole UTC days', asy
 test("the export needs a secret key and holds only its project's events", async (t) => {
   const { url, keys, server } = await startTestServer(t);
   await problem(await fetch(`${url}/api/events`, { headers: bearer(keys.sdk) }), 403, 'insufficient_scope');
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await ingest(url, keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'mine' }] });
   await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now(), id: 'theirs' }] });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { openTestSql } from '../helpers/database.ts';
 import { exported, fetchStats, ingest, JSON_TYPE, publishPaywall, sendEvents } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
@@ -43,7 +44,7 @@ function codes(rejected: Json[]): string[] {
 test('keyless events of more distinct variants than a paywall may have are refused before the commit; a restart and other projects are unaffected', async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
   await publishPaywall(url, keys.secret, 'pw');
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   const ts = Date.now();
   const extra = 50;
@@ -87,7 +88,7 @@ test('keyless events of more distinct variants than a paywall may have are refus
 
 test('a database holding more variants than a segment can code (stored before the limits) starts, logs it and serves', async (t) => {
   const { keys, server, dbPath } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await server.stop();
   // What the old writer stored before it failed: 65,540 distinct variants of one paywall's default segment.

@@ -1,6 +1,7 @@
 /** POST /api/sdk/identify: the first link of an anonymous id wins; bad bodies are refused. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
@@ -32,7 +33,7 @@ test('an anonymous id is linked once: the first link wins, later ones answer the
 
 test('links belong to their project', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await identify(url, keys.sdk, { anonymous_id: 'anon', user_id: 'alice' });
   assert.deepEqual(await (await identify(url, other.keys.sdk, { anonymous_id: 'anon', user_id: 'bob' })).json(), {

@@ -1,10 +1,11 @@
 /** The identity store's contract, on every backend: the first link of an id wins, and every linked user's appAccountToken is remembered with it. */
 import assert from 'node:assert/strict';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 
 storeTest('link stores the first link of an anonymous id; a later one answers the user it is linked to', async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   assert.deepEqual(await storage.identity.link(project.id, 'anon', 'alice', 1), { userId: 'alice', created: true });
   assert.deepEqual(await storage.identity.link(project.id, 'anon', 'bob', 2), { userId: 'alice', created: false });
   assert.deepEqual(await storage.identity.link(project.id, 'anon', 'alice', 3), { userId: 'alice', created: false });
@@ -13,13 +14,13 @@ storeTest('link stores the first link of an anonymous id; a later one answers th
     ['anon', 'alice'],
     ['other-device', 'alice'],
   ]);
-  const { project: other } = await storage.projects.create('q');
+  const { project: other } = await storage.projects.create('q', TEST_CHANGE);
   assert.equal((await storage.identity.links(other.id)).size, 0);
 });
 
 storeTest("link remembers both ids' appAccountTokens, found in any case and only in their project", async (storage) => {
-  const { project } = await storage.projects.create('p');
-  const { project: other } = await storage.projects.create('q');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  const { project: other } = await storage.projects.create('q', TEST_CHANGE);
   await storage.identity.link(project.id, 'anon', 'alice', 1);
   const token = appAccountToken('alice');
   assert.equal(await storage.identity.userOfAppAccountToken(project.id, token), 'alice');
@@ -30,7 +31,7 @@ storeTest("link remembers both ids' appAccountTokens, found in any case and only
 });
 
 storeTest('a link is one transaction: when its token cannot be stored, the link is not either', async (storage, backend) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   const undo = await backend.refuseInserts(storage, 'user_tokens');
   await assert.rejects(storage.identity.link(project.id, 'anon', 'alice', 1));
   await undo();
@@ -38,6 +39,6 @@ storeTest('a link is one transaction: when its token cannot be stored, the link 
 });
 
 storeTest('catching up with the event users of a project that has none has nothing more to do', async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   assert.equal(await storage.identity.catchUpWithEventUsers(project.id), false);
 });

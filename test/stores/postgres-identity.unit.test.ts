@@ -9,6 +9,7 @@ import { openPool } from '../../src/db/postgres/connection.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
 import { openPostgresStorage } from '../../src/db/postgres/storage.ts';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { POSTGRES, postgresDatabase } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
 
@@ -17,8 +18,8 @@ test('catching up hashes the users of events once, in seq order, the newest incl
   await migratePostgres(sql);
   const storage = openPostgresStorage(sql);
   t.after(() => storage.close());
-  const { project } = await storage.projects.create('p');
-  const { project: other } = await storage.projects.create('q');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  const { project: other } = await storage.projects.create('q', TEST_CHANGE);
   const now = Date.now();
   const event = (projectId: string, userId: string | null, receivedAt: number) =>
     sql`INSERT INTO events (project_id, paywall_id, type, ts, client_ts, received_at, user_id)

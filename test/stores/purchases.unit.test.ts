@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Storage } from '../../src/db/storage.ts';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
 import type { PurchaseRecord } from '../../src/purchases/schema.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 
 function record(id: string, change: Partial<PurchaseRecord> = {}): PurchaseRecord {
@@ -29,8 +30,8 @@ function record(id: string, change: Partial<PurchaseRecord> = {}): PurchaseRecor
 }
 
 storeTest('insert stores each record once by source and id, answers how many were new, and list gives them back in order', async (storage) => {
-  const { project } = await storage.projects.create('p');
-  const { project: other } = await storage.projects.create('q');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  const { project: other } = await storage.projects.create('q', TEST_CHANGE);
   assert.equal(await storage.purchases.insert(project.id, { records: [record('a'), record('b')], receivedAt: 5 }), 2);
   assert.equal(await storage.purchases.insert(project.id, { records: [record('b'), record('c'), record('b', { source: 'api' })], receivedAt: 6 }), 2);
   assert.equal(await storage.purchases.insert(other.id, { records: [record('a')], receivedAt: 7 }), 1);
@@ -51,7 +52,7 @@ const typesOf = async (storage: Storage, projectId: string, subscription: string
   (await storage.purchases.list(projectId)).filter((p) => p.originalTransactionId === subscription).map((p) => [p.id, p.type]);
 
 storeTest("paid periods are typed from their subscription's records before them: conversion after a trial, renewal after a paid period", async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   const paid = (id: string, subscription: string, source: PurchaseRecord['source'] = 'stripe') =>
     record(id, { type: 'renewal', originalTransactionId: subscription, source });
   await storage.purchases.insert(project.id, { records: [record('t', { type: 'trial_started', revenue: 0, originalTransactionId: 'sub_1' })], receivedAt: 1 });
@@ -74,7 +75,7 @@ storeTest("paid periods are typed from their subscription's records before them:
 });
 
 storeTest('concurrent paid periods of one subscription after its trial: one conversion, the rest renewals', async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   for (let round = 0; round < 20; round++) {
     const subscription = `sub_${round}`;
     await storage.purchases.insert(project.id, {
@@ -105,7 +106,7 @@ const refundsOf = async (storage: Storage, projectId: string) =>
   (await storage.purchases.list(projectId)).filter((p) => p.type === 'refund').map((p) => [p.id, p.transactionId, p.revenue]);
 
 storeTest('cumulative refunds store what is new for their payment, nothing for a total already counted', async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   const cumulativeRefunds = { decimals: 2 };
   assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 1, cumulativeRefunds }), 1);
   assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 2, cumulativeRefunds }), 1);
@@ -128,7 +129,7 @@ storeTest('cumulative refunds store what is new for their payment, nothing for a
 });
 
 storeTest('concurrent cumulative refunds of one payment never count the same amount twice', async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   const cumulativeRefunds = { decimals: 2 };
   for (let round = 0; round < 20; round++) {
     const charge = `ch_${round}`;
@@ -149,7 +150,7 @@ storeTest('concurrent cumulative refunds of one payment never count the same amo
 });
 
 storeTest("a batch remembers its users' appAccountTokens, its customer (the first named stays) and links its aliases as identify would", async (storage) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   await storage.identity.link(project.id, 'device-2', 'carol', 1);
   await storage.purchases.insert(project.id, {
     records: [record('a', { userId: 'bob' })],
@@ -172,7 +173,7 @@ storeTest("a batch remembers its users' appAccountTokens, its customer (the firs
 });
 
 storeTest('a batch is one transaction: when what belongs with the records cannot be stored, no record is', async (storage, backend) => {
-  const { project } = await storage.projects.create('p');
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
   const undo = await backend.refuseInserts(storage, 'integration_customers');
   await assert.rejects(
     storage.purchases.insert(project.id, { records: [record('a')], receivedAt: 1, customer: { provider: 'stripe', id: 'cus_1', userId: 'alice' } }),

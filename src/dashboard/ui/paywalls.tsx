@@ -4,6 +4,7 @@ import type { Stats } from '../../events/schema.ts';
 import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
 import type { ProductList } from '../../products/schema.ts';
 import { ID_PATTERN } from '../../shared/id-pattern.ts';
+import { NotAllowed, useAccess } from './access.tsx';
 import { ApiError, call, enc } from './api.ts';
 import { go, href } from './route.ts';
 import { starterDocument } from './starter.ts';
@@ -15,6 +16,7 @@ function sevenDaysAgo(): string {
 }
 
 export function Paywalls({ secret }: { secret: string }): JSX.Element {
+  const { can } = useAccess();
   const [paywalls, setPaywalls] = useState<PaywallInfo[] | null>(null);
   const [impressions, setImpressions] = useState<Record<string, number | null>>({});
   const [error, setError] = useState<unknown>(null);
@@ -48,7 +50,7 @@ export function Paywalls({ secret }: { secret: string }): JSX.Element {
         <h1 id="paywalls-title">Paywalls</h1>
       </div>
       <Problem error={error} />
-      <CreatePaywall secret={secret} />
+      {can('edit') ? <CreatePaywall secret={secret} /> : <NotAllowed permission="edit" what="Creating paywalls" />}
       {paywalls === null ? (
         <p class="muted">Loading…</p>
       ) : paywalls.length === 0 ? (

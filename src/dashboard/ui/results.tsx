@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
-import { call, enc } from './api.ts';
+import { authHeaders, call, enc } from './api.ts';
 import { Chart } from './results-chart.tsx';
 import { ResultsSummary } from './results-summary.tsx';
 import { VariantsTable } from './results-table.tsx';
@@ -113,12 +113,12 @@ function PaywallResults({ secret, id, phaseParam, audienceParam }: { secret: str
   );
 }
 
-/** The CSV needs the key in a header, so it is fetched and handed to the browser as a download. */
+/** The CSV needs the key (or a session's project) in a header, so it is fetched and handed to the browser as a download. */
 function DownloadCsv({ secret, path, name }: { secret: string; path: string; name: string }): JSX.Element {
   const [error, setError] = useState<unknown>(null);
   const download = async () => {
     try {
-      const response = await fetch(path, { headers: { authorization: `Bearer ${secret}` }, cache: 'no-store' });
+      const response = await fetch(path, { headers: authHeaders(secret), cache: 'no-store', credentials: 'same-origin' });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const url = URL.createObjectURL(await response.blob());
       const link = document.createElement('a');

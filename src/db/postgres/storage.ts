@@ -1,5 +1,8 @@
 /** The PostgreSQL backend of the storage seam: every store on one pool. */
 
+import { PostgresSessionStore } from '../../accounts/postgres-session-store.ts';
+import { PostgresAccountStore } from '../../accounts/postgres-store.ts';
+import { PostgresAuditStore } from '../../audit/postgres-store.ts';
 import { PostgresPhaseStore } from '../../experiments/postgres-store.ts';
 import { PostgresIdentityStore, PostgresIdentityWrites } from '../../identity/postgres-store.ts';
 import { PostgresIntegrationStore } from '../../integrations/postgres-store.ts';
@@ -18,17 +21,22 @@ import { closePool, type Sql } from './connection.ts';
  * step, as against a server.
  */
 export function openPostgresStorage(sql: Sql): Storage {
-  const keys = new PostgresKeyStore(sql);
-  const integrations = new PostgresIntegrationStore(sql);
+  // Every store records its changes through the audit log, in its own transaction.
+  const audit = new PostgresAuditStore(sql);
+  const keys = new PostgresKeyStore(sql, audit);
+  const integrations = new PostgresIntegrationStore(sql, audit);
   return {
-    projects: new PostgresProjectStore(sql, keys),
+    projects: new PostgresProjectStore(sql, keys, audit),
     keys,
-    products: new PostgresProductStore(sql),
-    paywalls: new PostgresPaywallStore(sql),
+    products: new PostgresProductStore(sql, audit),
+    paywalls: new PostgresPaywallStore(sql, audit),
     phases: new PostgresPhaseStore(sql),
     identity: new PostgresIdentityStore(sql),
     purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations }),
     integrations,
+    audit,
+    accounts: new PostgresAccountStore(sql, audit),
+    sessions: new PostgresSessionStore(sql, audit),
     atomically: undefined,
     close: () => closePool(sql),
   };

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PaywallInput } from '../../../paywalls/document/schema.ts';
 import type { DraftValidation } from '../../../paywalls/draft/schema.ts';
 import type { PaywallDetail, PaywallInfo, PaywallWritten, Published } from '../../../paywalls/schema.ts';
+import { NotAllowed, useAccess } from '../access.tsx';
 import { ApiError, call, enc } from '../api.ts';
 import { href } from '../route.ts';
 import { Problem, StatusBadge } from '../widgets.tsx';
@@ -32,6 +33,7 @@ interface Conflict {
  * and the live preview.
  */
 export function Editor({ secret, id }: { secret: string; id: string }): JSX.Element {
+  const editable = useAccess().can('edit');
   const [info, setInfo] = useState<PaywallInfo | null>(null);
   const [etag, setEtag] = useState<string | null>(null);
   const [text, setText] = useState('');
@@ -208,13 +210,13 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
           </p>
         </div>
         <div class="row">
-          <button type="button" class="button primary" disabled={busy || !dirty || check.state === 'syntax'} onClick={() => save()}>
+          <button type="button" class="button primary" disabled={busy || !editable || !dirty || check.state === 'syntax'} onClick={() => save()}>
             Save revision
           </button>
           <button
             type="button"
             class="button"
-            disabled={busy || !canPublish}
+            disabled={busy || !editable || !canPublish}
             onClick={() => setAsked(info.revision)}
             title={dirty ? 'Save first: publishing makes the newest saved revision live' : undefined}
           >
@@ -235,6 +237,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
         </p>
       ) : null}
       <Problem error={error} />
+      <NotAllowed permission="edit" what="Saving and publishing revisions" />
       {conflict ? (
         <div class="banner banner-warning" role="alert">
           <p>
