@@ -57,7 +57,7 @@ function slotProducts(resolved: ResolvedInput, prices: Prices, locale: string | 
 }
 
 function fill(text: string, context: Context): { text: string; missing: number } {
-  return fillVariables(text, ({ slot, name }) => context.products.get(slot)?.values[name]);
+  return fillVariables(text, ({ slot, name }) => (name === 'countdown' || name === 'savings_vs' ? undefined : context.products.get(slot)?.values[name]));
 }
 
 /** A label: filled; for a button, unfillable variables are left out and the spaces around them closed. */

@@ -156,7 +156,8 @@ export class PaywallManager {
   /**
    * Makes a revision live (the newest by default; an older one is a rollback),
    * unarchiving the paywall; says which phase is current and whether this
-   * publish started it.
+   * publish started it, and the revision's warnings as of now (a countdown
+   * that has ended since it was written).
    */
   async publish(
     projectId: string,
@@ -164,7 +165,7 @@ export class PaywallManager {
     revision: number | undefined,
     ifMatch: string,
     options: PhaseOptions = { forceNew: false, reseed: true },
-  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string }> {
+  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string; warnings: PaywallWarning[] }> {
     const result = await untilCurrent(async () => {
       const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
@@ -184,7 +185,8 @@ export class PaywallManager {
         );
       const publication = { revision: target, design: phaseDesign(validation.value), options, products: slotProducts(validation.value), now: Date.now() };
       const published = await this.store.publish(projectId, id, publication, current.version);
-      return published === STALE ? STALE : { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase) };
+      if (published === STALE) return STALE;
+      return { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase), warnings: validation.warnings };
     });
     await this.live.refresh(projectId, id);
     return result;

@@ -115,6 +115,7 @@ export class CompiledPaywall {
   private readonly variants: CompiledVariant[];
   private readonly split: Split;
   private readonly audiences: CompiledAudience[];
+  private readonly theme: PaywallOutput['theme'];
   /** Every possible Choice, made once, at choiceIndex(): the hot path allocates none. */
   private readonly choices: Choice[] = [];
   private readonly products = new Map<string, CatalogProduct | undefined>();
@@ -133,6 +134,7 @@ export class CompiledPaywall {
     this.seedSuffix = input.seedSuffix ?? '';
     this.seedText = (doc.seed ?? input.paywallId) + this.seedSuffix;
     this.seed = seedHash(this.seedText);
+    this.theme = doc.theme;
     this.variants = doc.variants.map((variant): CompiledVariant => {
       const holdout = variant.holdout === true;
       const strings = new LocaleStrings(doc.default_locale, doc.strings, variant.strings);
@@ -247,6 +249,7 @@ export class CompiledPaywall {
       },
       locale,
       metadata: variant.metadata,
+      ...(this.theme && !variant.holdout ? { theme: this.theme } : {}),
       root: variant.root && resolveTree(variant.root, { text, product: (slot) => slotProducts.get(slot) }),
       product_slots: [...slotProducts].map(([slot, product]) => ({
         slot,

@@ -16,7 +16,7 @@ interface TreeBindings {
 }
 
 /** Props whose value is a string key, and the literal prop that replaces each. */
-const KEYED_PROPS: Readonly<Record<string, string>> = { text_key: 'text', alt_key: 'alt' };
+const KEYED_PROPS: Readonly<Record<string, string>> = { text_key: 'text', alt_key: 'alt', badge_key: 'badge' };
 
 function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBindings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -29,15 +29,16 @@ function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBi
   return out;
 }
 
-/** A price variable as resolve lists it: the prop whose text holds it, beside the variable. */
-type ListedVariable = PriceVariable & { prop: string };
+/** A variable as resolve lists it: the prop whose text holds it, beside the variable ({{countdown}} has no slot). */
+type ListedVariable = Omit<PriceVariable, 'slot'> & { prop: string; slot?: string };
 
-/** The price variables of a node's resolved texts, so that an app need not parse them. */
+/** The variables of a node's resolved texts, so that an app need not parse them. */
 function variablesOf(props: Readonly<Record<string, unknown>>): ListedVariable[] {
   const listed: ListedVariable[] = [];
-  for (const prop of ['text', 'alt']) {
+  for (const prop of ['text', 'alt', 'badge']) {
     const text = props[prop];
-    if (typeof text === 'string') for (const variable of scanVariables(text).variables) listed.push({ prop, ...variable });
+    if (typeof text !== 'string') continue;
+    for (const { slot, ...variable } of scanVariables(text).variables) listed.push(slot === '' ? { prop, ...variable } : { prop, slot, ...variable });
   }
   return listed;
 }
@@ -45,8 +46,10 @@ function variablesOf(props: Readonly<Record<string, unknown>>): ListedVariable[]
 /**
  * The tree an app renders: the document's nodes, in the author's key order,
  * with string keys replaced by text and slot-bound nodes (product,
- * purchase_button) carrying their product, and nodes whose texts hold price
- * variables listing them in `variables` (absent when there are none).
+ * purchase_button, package) carrying their product (null for "selected",
+ * which only the device knows), a toggle its two (`product_on`,
+ * `product_off`), and nodes whose texts hold variables listing them in
+ * `variables` (absent when there are none).
  * Fallback nodes are resolved the same way, since older apps render them.
  * Recursion is bounded by the write-time depth limit.
  */
@@ -64,5 +67,9 @@ export function resolveTree(node: ComponentNode, bindings: TreeBindings): Record
   }
   const slot = (node.props as { slot?: string } | undefined)?.slot;
   if (slot !== undefined) out.product = bindings.product(slot) ?? null;
+  if (node.type === 'toggle') {
+    out.product_on = bindings.product(node.props.slot_on) ?? null;
+    out.product_off = bindings.product(node.props.slot_off) ?? null;
+  }
   return out;
 }
