@@ -26,7 +26,7 @@ export interface Label {
   style?: TextStyle;
 }
 
-/** The product in a node's slot, for the requested platform; null when the slot has none for it, or is "selected" (the device knows which). */
+/** The product in a node's slot, for the requested platform (for slot "selected", the one selected when the paywall opens); null when the slot has none. */
 export interface SlotProduct {
   id: string;
   name: string | null;
@@ -48,7 +48,7 @@ interface NodeBase {
 
 export interface StackNode extends NodeBase {
   type: 'stack';
-  props: { axis: 'vertical' | 'horizontal' | 'z'; spacing?: number; padding?: number; alignment?: Alignment; background?: string };
+  props: { axis: 'vertical' | 'horizontal' | 'z'; spacing?: number; padding?: number; alignment?: Alignment; background?: string; max_width?: number };
   children?: ComponentNode[];
 }
 export interface TextNode extends NodeBase {

@@ -32,6 +32,7 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, node: Lay
   const created = document.createElement(tag);
   created.className = className;
   created.dataset.pwPath = node.path;
+  created.dataset.pwType = node.type;
   if (node.id !== undefined) created.dataset.pwNode = node.id;
   return created;
 }

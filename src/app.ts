@@ -35,6 +35,8 @@ import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
+import { templatesApi } from './templates/routes.ts';
+import { TemplateGallery } from './templates/service.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -52,6 +54,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...identityApi(ctx.identity),
     ...purchasesApi(ctx.purchases),
     ...integrationsApi(ctx.integrations),
+    ...templatesApi(new TemplateGallery()),
     ...dashboardApi(),
   ];
 }

@@ -16,6 +16,7 @@ import { migrateToCommand } from './migrate-to.ts';
 import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
+import { templatesCommand } from './templates.ts';
 import { validateCommand } from './validate.ts';
 
 const commands: Command[] = [
@@ -31,6 +32,7 @@ const commands: Command[] = [
   planCommand,
   applyCommand,
   fallbackCommand,
+  templatesCommand,
 ];
 
 function usage(): string {

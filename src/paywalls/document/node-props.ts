@@ -30,6 +30,8 @@ export const StackPropsSchema = v.strictObject({
   padding: v.optional(PointsSchema),
   alignment: v.optional(AlignmentSchema),
   background: v.optional(ColorSchema),
+  /** The widest it grows, centred beyond (a web paywall on a wide screen). */
+  max_width: v.optional(PointsSchema),
 });
 
 export const TextPropsSchema = v.strictObject({ ...label });

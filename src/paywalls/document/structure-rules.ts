@@ -25,6 +25,16 @@ export function hasSelection(root: ComponentNode, rootPath: Path): boolean {
   return false;
 }
 
+/** The slot a tree's selection holds when the paywall opens: its package_group's default_slot, or its toggle's slot by default. */
+export function initialSelection(root: ComponentNode): string | undefined {
+  for (const { node, inFallback } of walkTree(root, [])) {
+    if (inFallback) continue;
+    if (node.type === 'package_group') return node.props.default_slot;
+    if (node.type === 'toggle') return node.props.default ? node.props.slot_on : node.props.slot_off;
+  }
+  return undefined;
+}
+
 function groupErrors(node: ComponentNode & { type: 'package_group' }, path: Path): Problem[] {
   const errors: Problem[] = [];
   const children = node.children ?? [];

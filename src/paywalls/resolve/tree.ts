@@ -1,4 +1,4 @@
-import type { ComponentNode } from '../document/components.ts';
+import { type ComponentNode, SELECTED } from '../document/components.ts';
 import { type PriceVariable, scanVariables } from '../document/variables.ts';
 
 /** What a node bound to a slot carries for the app: the product in that slot. */
@@ -13,6 +13,8 @@ interface TreeBindings {
   text(key: string): string | undefined;
   /** The product of a slot for the requested platform. */
   product(slot: string): SlotProduct | undefined;
+  /** The slot the tree's selection holds when it opens, if it has one. */
+  selected: string | undefined;
 }
 
 /** Props whose value is a string key, and the literal prop that replaces each. */
@@ -46,8 +48,9 @@ function variablesOf(props: Readonly<Record<string, unknown>>): ListedVariable[]
 /**
  * The tree an app renders: the document's nodes, in the author's key order,
  * with string keys replaced by text and slot-bound nodes (product,
- * purchase_button, package) carrying their product (null for "selected",
- * which only the device knows), a toggle its two (`product_on`,
+ * purchase_button, package) carrying their product ("selected": the one
+ * selected when the paywall opens, for apps that know no selection; the
+ * device knows what the user picks), a toggle its two (`product_on`,
  * `product_off`), and nodes whose texts hold variables listing them in
  * `variables` (absent when there are none).
  * Fallback nodes are resolved the same way, since older apps render them.
@@ -66,7 +69,9 @@ export function resolveTree(node: ComponentNode, bindings: TreeBindings): Record
     else out[name] = value;
   }
   const slot = (node.props as { slot?: string } | undefined)?.slot;
-  if (slot !== undefined) out.product = bindings.product(slot) ?? null;
+  // "selected" carries what is selected when the paywall opens: an app that knows no selection buys that.
+  const bound = slot === SELECTED ? bindings.selected : slot;
+  if (slot !== undefined) out.product = (bound !== undefined && bindings.product(bound)) || null;
   if (node.type === 'toggle') {
     out.product_on = bindings.product(node.props.slot_on) ?? null;
     out.product_off = bindings.product(node.props.slot_off) ?? null;
