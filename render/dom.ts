@@ -8,7 +8,7 @@
  * ticks countdowns once a second.
  */
 import { draw } from './draw.ts';
-import type { Drawing } from './draw-kit.ts';
+import { type Drawing, isLight } from './draw-kit.ts';
 import { layoutModel } from './layout.ts';
 import { loadFonts } from './media.ts';
 import { adoptStyles } from './style.ts';
@@ -71,6 +71,15 @@ export function renderPaywall(element: HTMLElement, resolved: ResolvedInput, opt
     const drawing: Drawing = { onAction: settings.onAction, select, pages, videos, stops, reducedMotion: reduced?.matches === true };
     host.lang = model.locale;
     host.classList.toggle('pw-dark', model.scheme === 'dark');
+    for (const [name, value] of [
+      ['--pw-accent', model.accent],
+      ['--pw-cta', model.accent],
+      ['--pw-on-accent', model.accent && (isLight(model.accent) ? '#111' : '#fff')],
+      ['--pw-on-cta', model.accent && (isLight(model.accent) ? '#111' : '#fff')],
+    ] as const) {
+      if (value) host.style.setProperty(name, value);
+      else host.style.removeProperty(name);
+    }
     loadFonts(model.fonts, host.ownerDocument);
     const drawn = model.root && draw(model.root, drawing);
     host.replaceChildren(...(drawn ? [drawn] : []));

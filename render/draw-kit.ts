@@ -28,6 +28,15 @@ const WEIGHT: Json = { regular: '400', medium: '500', semibold: '600', bold: '70
 /** The fallback of a theme font: readable while it loads, or when it cannot. */
 const FALLBACK_FAMILIES = 'system-ui,-apple-system,"Segoe UI",Roboto,sans-serif';
 
+/** Whether dark text reads better than light text on this #RRGGBB[AA] background (WCAG relative luminance above the midpoint). */
+export function isLight(hex: string): boolean {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179;
+}
+
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, node: LayoutNode, className: string): HTMLElementTagNameMap[K] {
   const created = document.createElement(tag);
   created.className = className;

@@ -1,5 +1,5 @@
 /** One layout node drawn as DOM elements: the element a browser and a screen reader expect for each type. */
-import { color, type Drawing, element, type Json, num, paragraph, px, setStyle, str, textStyle } from './draw-kit.ts';
+import { color, type Drawing, element, isLight, type Json, num, paragraph, px, setStyle, str, textStyle } from './draw-kit.ts';
 import { drawPages } from './draw-pages.ts';
 import { drawPackageGroup, drawToggle } from './draw-selection.ts';
 import { drawVideo } from './media.ts';
@@ -8,15 +8,6 @@ import type { LayoutNode } from './types.ts';
 const ALIGN: Json = { leading: 'flex-start', center: 'center', trailing: 'flex-end' };
 /** A few common icon names drawn as characters; others show their name's first letter. */
 const GLYPHS: Json = { check: '✓', checkmark: '✓', star: '★', close: '✕', x: '✕', heart: '♥', lock: '🔒', crown: '♛', bolt: '⚡', sparkles: '✨', gift: '🎁' };
-
-/** Whether dark text reads better than light text on this #RRGGBB[AA] background (WCAG relative luminance above the midpoint). */
-function isLight(hex: string): boolean {
-  const [r, g, b] = [1, 3, 5].map((at) => {
-    const channel = Number.parseInt(hex.slice(at, at + 2), 16) / 255;
-    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179;
-}
 
 function button(node: LayoutNode, className: string, drawing: Drawing): HTMLButtonElement {
   const drawn = element('button', node, className);

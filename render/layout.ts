@@ -7,7 +7,7 @@
 import { intlLocale } from './prices.ts';
 import { countdownEnd, findSelection, timeLeft } from './selection.ts';
 import { type Fill, isObject, label, slotOf, slotProducts, str } from './slots.ts';
-import { themedProps, themeFonts } from './theme.ts';
+import { accentOf, themedProps, themeFonts } from './theme.ts';
 import {
   type ComponentType,
   DRAWN_TYPES,
@@ -206,5 +206,5 @@ export function layoutModel(resolved: ResolvedInput, prices: Prices = {}, option
     reducedMotion: options.reducedMotion === true,
   };
   const root = resolved.root === null ? null : layoutNode(resolved.root, '', context);
-  return { locale: resolved.locale, scheme, selected, fonts: themeFonts(resolved.theme), root };
+  return { locale: resolved.locale, scheme, selected, accent: accentOf(resolved.theme, scheme), fonts: themeFonts(resolved.theme), root };
 }

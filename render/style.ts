@@ -9,7 +9,7 @@
  * would be refused.
  */
 const CSS = `
-.pw-root{--pw-fg:#111;--pw-link:#3730a3;--pw-bg:#fff;--pw-line:#9a9cab;--pw-card:#fff;--pw-accent:#4338ca;--pw-accent-soft:#eef2ff;--pw-on-accent:#fff;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--pw-fg);background:var(--pw-bg);display:flex;flex-direction:column;min-height:100%;color-scheme:light}
+.pw-root{--pw-cta:#4338ca;--pw-on-cta:#fff;--pw-fg:#111;--pw-link:#3730a3;--pw-bg:#fff;--pw-line:#9a9cab;--pw-card:#fff;--pw-accent:#4338ca;--pw-accent-soft:#eef2ff;--pw-on-accent:#fff;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--pw-fg);background:var(--pw-bg);display:flex;flex-direction:column;min-height:100%;color-scheme:light}
 .pw-root.pw-dark{--pw-fg:#f1f1f4;--pw-link:#c7d2fe;--pw-bg:#16161a;--pw-line:#6b6b7b;--pw-card:#1f1f26;--pw-accent:#a5b4fc;--pw-accent-soft:#262650;--pw-on-accent:#111;color-scheme:dark}
 .pw-on-light{--pw-fg:#111;--pw-link:#3730a3;color:var(--pw-fg)}
 .pw-on-dark{--pw-fg:#f1f1f4;--pw-link:#c7d2fe;color:var(--pw-fg)}
@@ -26,7 +26,7 @@ const CSS = `
 .pw-button{background:transparent;border:1px solid #8a8a96;color:inherit}
 .pw-button-close{align-self:flex-end;border:none;font-size:14px}
 .pw-button-restore{border:none;text-decoration:underline;font-size:14px}
-.pw-purchase{background:#4338ca;color:#fff;border:none;font-weight:600;font-size:17px}
+.pw-purchase{background:var(--pw-cta);color:var(--pw-on-cta);border:none;font-weight:600;font-size:17px}
 .pw-product,.pw-package,.pw-toggle{display:flex;flex-direction:column;gap:2px;border:2px solid var(--pw-line);border-radius:12px;padding:12px 14px;background:var(--pw-card);color:var(--pw-fg);box-sizing:border-box;min-width:0}
 .pw-product-name{font-weight:600}
 .pw-product-price{font-size:14px}
@@ -35,7 +35,7 @@ const CSS = `
 .pw-packages-horizontal>.pw-package{flex:1 1 140px}
 .pw-package{position:relative;padding-left:44px;cursor:pointer}
 .pw-package::before{content:"";position:absolute;left:14px;top:50%;width:18px;height:18px;margin-top:-9px;border:2px solid var(--pw-line);border-radius:50%;box-sizing:border-box}
-.pw-package[aria-checked=true]{border-color:var(--pw-accent);background:var(--pw-accent-soft)}
+.pw-package[aria-checked=true]{border-color:var(--pw-accent);background:var(--pw-accent-soft);background:color-mix(in srgb,var(--pw-accent) 12%,var(--pw-card))}
 .pw-package[aria-checked=true]::before{border:6px solid var(--pw-accent)}
 .pw-badge{position:absolute;top:-11px;right:12px;background:var(--pw-accent);color:var(--pw-on-accent);font-size:12px;font-weight:700;line-height:1.6;border-radius:999px;padding:0 8px}
 .pw-toggle{flex-direction:row;align-items:center;justify-content:space-between;gap:12px;font:inherit;cursor:pointer;text-align:start;width:100%}

@@ -10,6 +10,11 @@ const HEX = /^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
 const FONT_URL = /^https:\/\/[^?#]+\.woff2(?:[?#].*)?$/i;
 const FAMILY = /^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$/;
 
+/** The theme's "accent" colour for the scheme, if it has one. */
+export function accentOf(theme: Theme | undefined, scheme: 'light' | 'dark'): string | null {
+  return colorOf('@accent', theme, scheme) ?? null;
+}
+
 /** A colour prop's value for the scheme: a hex colour as is, a theme colour's value, else nothing (left out). */
 function colorOf(value: unknown, theme: Theme | undefined, scheme: 'light' | 'dark'): string | undefined {
   const text = str(value);

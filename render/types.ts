@@ -162,6 +162,8 @@ export interface LayoutModel {
   scheme: 'light' | 'dark';
   /** The slot the selection holds, null without a selection. */
   selected: string | null;
+  /** The theme's colour named "accent" for the scheme, which marks the selection and fills purchase buttons; null: the renderer's own. */
+  accent: string | null;
   fonts: LayoutFont[];
   /** null for a holdout variant (or a root of no type the renderer knows, without a fallback): draw nothing. */
   root: LayoutNode | null;

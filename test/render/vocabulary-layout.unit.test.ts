@@ -148,7 +148,7 @@ test('show_if: shown by the store eligibility of a slot or of the selection; unk
 
 test('the theme: colours for the asked scheme, fonts by family, unknown names left out', () => {
   const theme = {
-    colors: { brand: { light: '#4338CA', dark: '#A5B4FC' }, surface: { light: '#FFFFFF', dark: '#111118' } },
+    colors: { brand: { light: '#4338CA', dark: '#A5B4FC' }, surface: { light: '#FFFFFF', dark: '#111118' }, accent: { light: '#B91C1C', dark: '#FCA5A5' } },
     fonts: { heading: { family: 'Inter Display', url: 'https://fonts.example.com/inter.woff2', weight: 700 }, body: { family: 'Georgia' } },
   };
   const tree = [
@@ -159,6 +159,7 @@ test('the theme: colours for the asked scheme, fonts by family, unknown names le
   const light = layoutModel(answer(tree, { theme }), {});
   const dark = layoutModel(answer(tree, { theme }), {}, { colorScheme: 'dark' });
   assert.deepEqual([light.scheme, dark.scheme], ['light', 'dark']);
+  assert.deepEqual([light.accent, dark.accent], ['#B91C1C', '#FCA5A5']);
   assert.equal(children(light.root)[0]!.props.background, '#FFFFFF');
   assert.equal(children(dark.root)[0]!.props.background, '#111118');
   assert.deepEqual(children(light.root)[1]!.props.style, { color: '#4338CA', font: 'Inter Display', font_size: 20 });
