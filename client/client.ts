@@ -5,6 +5,7 @@ import { errorOf, PaywalldError, TransportError } from './errors.ts';
 import type { CurrencyCode, EventType } from './event-types.ts';
 import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
 import { checkBundle, FallbackPaywalls } from './fallback.ts';
+import { firstViewedAt } from './first-view.ts';
 import { type Fetch, requestWithin } from './http.ts';
 import { Identity } from './identity.ts';
 import { newEventId } from './ids.ts';
@@ -107,6 +108,8 @@ export interface PaywalldClient {
   currentUserId(): string | undefined;
   /** The appAccountToken to pass to StoreKit for this user (default: the current user), so App Store notifications name them. */
   appAccountToken(userId?: string): string;
+  /** When this user first saw the paywall (ms), kept in storage (the first call records now): renderPaywall's firstViewedAt, which countdowns of duration_seconds run from. */
+  firstViewedAt(paywallId: string): Promise<number>;
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
@@ -299,5 +302,6 @@ export function createClient(options: ClientOptions): PaywalldClient {
     close: (closeOptions = {}) => queue.close(closeOptions.timeoutMs ?? 10_000),
     rejectedEvents: () => queue.rejected(),
     queueStatus: () => queue.status(),
+    firstViewedAt: (paywallId) => firstViewedAt(storage, paywallId),
   };
 }
