@@ -14,3 +14,4 @@ export const TemplateSchema = v.object({
 export type Template = v.InferOutput<typeof TemplateSchema>;
 
 export const TemplateListSchema = v.object({ templates: v.array(TemplateSchema) });
+export type TemplateList = v.InferOutput<typeof TemplateListSchema>;
