@@ -132,10 +132,10 @@ export function Preview(props: { secret: string; id: string; draft: PaywallInput
           <input type="checkbox" checked={asOlderApp} onChange={(e) => setAsOlderApp(e.currentTarget.checked)} /> Show fallbacks (as an older app)
         </label>
         <label class="check">
-          <input type="checkbox" role="switch" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
+          <input type="checkbox" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
         </label>
         <label class="check">
-          <input type="checkbox" role="switch" checked={eligible} onChange={(e) => setEligible(e.currentTarget.checked)} /> Eligible for intro offers
+          <input type="checkbox" checked={eligible} onChange={(e) => setEligible(e.currentTarget.checked)} /> Eligible for intro offers
         </label>
       </div>
       {problem ? (
