@@ -68,7 +68,7 @@ export function renderPaywall(element: HTMLElement, resolved: ResolvedInput, opt
     stops = [];
     const model = modelNow();
     const videos = new Map([...host.querySelectorAll('video')].map((video) => [video.dataset.pwPath ?? '', video]));
-    const drawing: Drawing = { onAction: settings.onAction, select, pages, videos, stops, reducedMotion: reduced?.matches === true };
+    const drawing: Drawing = { onAction: settings.onAction, select, pages, videos, stops };
     host.lang = model.locale;
     host.classList.toggle('pw-dark', model.scheme === 'dark');
     for (const [name, value] of [

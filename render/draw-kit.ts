@@ -14,10 +14,9 @@ export interface Drawing {
   videos: Map<string, HTMLVideoElement>;
   /** Stops timers and listeners of this drawing; run before the next one and on destroy. */
   stops: (() => void)[];
-  reducedMotion: boolean;
 }
 
-export const COLOR = /^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
+const COLOR = /^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 export const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 export const color = (value: unknown): string | undefined => (typeof value === 'string' && COLOR.test(value) ? value : undefined);
