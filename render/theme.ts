@@ -21,14 +21,16 @@ function colorOf(value: unknown, theme: Theme | undefined, scheme: 'light' | 'da
   if (text === undefined || HEX.test(text)) return text;
   const name = TOKEN.exec(text)?.[1];
   const colors = theme?.colors;
-  const color = name !== undefined && colors && Object.hasOwn(colors, name) ? colors[name]![scheme] : undefined;
+  const entry: unknown = name !== undefined && colors && Object.hasOwn(colors, name) ? colors[name] : undefined;
+  const color = isObject(entry) ? str(entry[scheme]) : undefined;
   return color !== undefined && HEX.test(color) ? color : undefined;
 }
 
 function fontOf(value: unknown, theme: Theme | undefined): string | undefined {
   const name = TOKEN.exec(str(value) ?? '')?.[1];
   const fonts = theme?.fonts;
-  const family = name !== undefined && fonts && Object.hasOwn(fonts, name) ? fonts[name]!.family : undefined;
+  const entry: unknown = name !== undefined && fonts && Object.hasOwn(fonts, name) ? fonts[name] : undefined;
+  const family = isObject(entry) ? str(entry.family) : undefined;
   return family !== undefined && FAMILY.test(family) ? family : undefined;
 }
 

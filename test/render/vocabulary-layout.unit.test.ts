@@ -165,6 +165,10 @@ test('the theme: colours for the asked scheme, fonts by family, unknown names le
   assert.deepEqual(children(light.root)[1]!.props.style, { color: '#4338CA', font: 'Inter Display', font_size: 20 });
   assert.deepEqual(children(dark.root)[1]!.props.style, { color: '#A5B4FC', font: 'Inter Display', font_size: 20 });
   assert.deepEqual(children(dark.root)[2]!.props, { name: 'star' });
+  // A theme from elsewhere that is not what the server writes draws without its colours, and does not throw.
+  const broken = { colors: { brand: null, surface: 'white' }, fonts: { heading: 7 } } as never;
+  assert.deepEqual(children(layoutModel(answer(tree, { theme: broken }), {}).root)[1]!.props.style, { font_size: 20 });
+  assert.deepEqual(layoutModel(answer(tree, { theme: broken }), {}).fonts, []);
   assert.deepEqual(light.fonts, [
     { name: 'heading', family: 'Inter Display', url: 'https://fonts.example.com/inter.woff2', weight: 700 },
     { name: 'body', family: 'Georgia' },
