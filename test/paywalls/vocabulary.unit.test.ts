@@ -230,6 +230,9 @@ describe('the theme', () => {
     ]);
     const five = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((name) => [name, { family: 'Inter' }]));
     assert.deepEqual(errors(withTheme({ fonts: five })), [['/theme/fonts', 'At most 4 fonts']]);
+    const colors = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`c${i}`, { light: '#000000', dark: '#FFFFFF' }]));
+    assert.ok(validatePaywall(withTheme({ colors: colors(32) }), deps).ok);
+    assert.deepEqual(errors(withTheme({ colors: colors(33) })), [['/theme/colors', 'At most 32 colors']]);
     assert.deepEqual(errors(withTheme({ colors: { '1st': { light: '#000000', dark: '#ffffff' } } })), [
       ['/theme/colors/1st', 'Must be 1 to 32 letters, digits, "_" or "-", starting with a letter'],
     ]);
