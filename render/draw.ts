@@ -67,11 +67,16 @@ export function draw(node: LayoutNode, drawing: Drawing): HTMLElement | null {
       const axis = props.axis === 'horizontal' || props.axis === 'z' ? props.axis : 'vertical';
       const background = color(props.background);
       const drawn = element('div', node, `pw-stack pw-stack-${axis}${background ? (isLight(background) ? ' pw-on-light' : ' pw-on-dark') : ''}`);
+      const maxWidth = px(props.max_width);
       setStyle(drawn, {
         gap: px(props.spacing),
         padding: px(props.padding),
         'align-items': str(ALIGN[str(props.alignment) ?? '']),
         'background-color': background,
+        // The widest it grows, centred in what is left.
+        'max-width': maxWidth,
+        width: maxWidth && '100%',
+        'margin-inline': maxWidth && 'auto',
       });
       drawn.append(...(node.children ?? []).flatMap((inner) => child(inner) ?? []));
       return drawn;

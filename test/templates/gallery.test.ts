@@ -125,6 +125,10 @@ test('every template draws at 390 and 1280 px in light and dark: its fixture, no
               [width, width],
               `${where}: no horizontal scroll`,
             );
+            // The column keeps its max_width on a wide screen, centred.
+            const column = (await page.locator('#paywall [data-pw-path="/children/0"]').boundingBox())!;
+            assert.equal(Math.round(column.width), Math.min(width, 520), `${where}: the column's width`);
+            assert.equal(Math.round(column.x), Math.round((width - column.width) / 2), `${where}: the column is centred`);
             if (locale === 'de') continue;
             await page.addScriptTag({ url: '/axe.min.js' });
             assert.deepEqual(await axeViolations(page), [], where);
