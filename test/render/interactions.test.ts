@@ -172,6 +172,8 @@ test('the selection, toggle, pages, countdowns, theme, fonts, show_if and video 
   await page.route('https://cdn.example.com/**', (route) =>
     route.request().url().endsWith('.jpg') ? route.fulfill({ contentType: 'image/svg+xml', body: POSTER }) : route.fulfill({ status: 404, body: '' }),
   );
+  // A clock the test can stop and move (the countdowns below); it runs as usual until then.
+  await page.clock.install();
   await page.goto(`${origin}/`);
   await draw(page, server, 'picker');
   const paywall = page.locator('#paywall');
@@ -243,13 +245,19 @@ test('the selection, toggle, pages, countdowns, theme, fonts, show_if and video 
   assert.equal(await currentPage(page), 0);
   assert.deepEqual(await page.locator('.pw-dot').evaluateAll((dots) => dots.map((dot) => dot.getAttribute('aria-current'))), ['true', null, null]);
 
-  // The countdowns change each second; the one that hides goes once it ends, the other stays at zero (drawn afresh: 6 s left).
+  // The countdowns change each second; the one that hides goes once it ends, the other stays at zero. The page's clock
+  // stands still (drawn afresh: 6 s left) and moves a second at a time, so no step depends on how fast the machine is.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 60_000);
   await draw(page, server, 'picker');
-  const first = await text(page, 'hiding');
-  assert.match(first, /^Ends in 00:00:0[0-6]$/);
-  await page.waitForFunction((before) => document.querySelector('[data-pw-node="hiding"]')?.textContent !== before, first, { timeout: 10_000 });
-  await page.locator('[data-pw-node="hiding"]').waitFor({ state: 'detached', timeout: 15_000 });
+  assert.equal(await text(page, 'hiding'), 'Ends in 00:00:06');
+  await page.clock.runFor(1000);
+  assert.equal(await text(page, 'hiding'), 'Ends in 00:00:05');
+  await page.clock.runFor(1000);
+  assert.equal(await text(page, 'staying'), 'Ends in 00:00:04');
+  await page.clock.runFor(4000);
+  assert.equal(await page.locator('[data-pw-node="hiding"]').count(), 0);
   assert.equal(await text(page, 'staying'), 'Ends in 00:00:00');
+  await page.clock.resume();
 
   // The video cannot be played here: its poster stands in.
   await page.locator('[data-pw-node="hero"].pw-video-poster').waitFor();
