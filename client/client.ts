@@ -5,6 +5,7 @@ import { errorOf, PaywalldError, TransportError } from './errors.ts';
 import type { CurrencyCode, EventType } from './event-types.ts';
 import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
 import { checkBundle, FallbackPaywalls } from './fallback.ts';
+import { firstViewedAt } from './first-view.ts';
 import { type Fetch, requestWithin } from './http.ts';
 import { Identity } from './identity.ts';
 import { newEventId } from './ids.ts';
@@ -109,6 +110,8 @@ export interface PaywalldClient {
   appAccountToken(userId?: string): string;
   /** The obfuscatedAccountId to pass to Google Play Billing for this user (default: the current user), so Google Play notifications name them. */
   obfuscatedAccountId(userId?: string): string;
+  /** When this user first saw the paywall (ms), kept in storage (the first call records now): renderPaywall's firstViewedAt, which countdowns of duration_seconds run from. */
+  firstViewedAt(paywallId: string): Promise<number>;
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
@@ -306,5 +309,6 @@ export function createClient(options: ClientOptions): PaywalldClient {
     close: (closeOptions = {}) => queue.close(closeOptions.timeoutMs ?? 10_000),
     rejectedEvents: () => queue.rejected(),
     queueStatus: () => queue.status(),
+    firstViewedAt: (paywallId) => firstViewedAt(storage, paywallId),
   };
 }

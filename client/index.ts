@@ -11,17 +11,24 @@ export { createClient } from './client.ts';
 export type {
   ButtonNode,
   ComponentNode,
+  CountdownNode,
   IconNode,
   ImageNode,
   Label,
   LinkNode,
+  PackageGroupNode,
+  PackageNode,
+  PagesNode,
   ProductNode,
   PurchaseButtonNode,
+  ShowIf,
   SlotProduct,
   SpacerNode,
   StackNode,
   TextNode,
   TextStyle,
+  ToggleNode,
+  VideoNode,
 } from './component-node.ts';
 export { PaywalldError } from './errors.ts';
 export { type CurrencyCode, type CustomEventType, customEventType, type EventType } from './event-types.ts';

@@ -38,6 +38,8 @@ import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
+import { templatesApi } from './templates/routes.ts';
+import { TemplateGallery } from './templates/service.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -58,6 +60,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
+    ...templatesApi(new TemplateGallery()),
     ...dashboardApi(),
   ];
 }

@@ -17,6 +17,7 @@ import { migrateToCommand } from './migrate-to.ts';
 import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
+import { templatesCommand } from './templates.ts';
 import { usersCommand } from './users.ts';
 import { validateCommand } from './validate.ts';
 
@@ -35,6 +36,7 @@ const commands: Command[] = [
   planCommand,
   applyCommand,
   fallbackCommand,
+  templatesCommand,
 ];
 
 function usage(): string {

@@ -81,8 +81,9 @@ export function authErrors(doc: RouteDoc, method: string): EdgeErrorCode[] {
   if (doc.auth === 'none') return [];
   const codes: EdgeErrorCode[] = doc.auth === 'session' ? [] : ['invalid_authorization', 'invalid_api_key'];
   if (doc.auth === 'sdk' && !doc.keyOptional) codes.push('missing_api_key');
-  if (doc.auth === 'secret') codes.push('missing_api_key', 'insufficient_scope', 'project_required', 'forbidden');
-  if (doc.auth === 'secret' || doc.auth === 'session') codes.push('invalid_session');
+  if (doc.auth === 'secret') codes.push('missing_api_key', 'insufficient_scope');
+  if (doc.auth === 'secret' || (doc.auth === 'sdk' && doc.access !== undefined)) codes.push('project_required', 'forbidden');
+  if (doc.auth === 'secret' || doc.auth === 'session' || doc.access !== undefined) codes.push('invalid_session');
   if ((doc.auth === 'secret' || doc.auth === 'session') && method !== 'GET') codes.push('csrf_rejected');
   return codes;
 }

@@ -50,8 +50,8 @@ export class Gate {
       const wait = bucket === undefined ? 0 : limiter.take(bucket);
       if (wait > 0) throw rateLimited(wait);
     }
-    // Without an Authorization header, a management route takes a session cookie; a key always wins over a cookie.
-    if (identity === 'missing' && doc.auth === 'secret') {
+    // Without an Authorization header, a management route (or one that says what a person needs) takes a session cookie; a key always wins over a cookie.
+    if (identity === 'missing' && (doc.auth === 'secret' || doc.access !== undefined)) {
       const claim = this.claim(req, arrival, arrival.project ?? req.getHeader('x-paywalld-project'));
       if (claim) return claim;
     }

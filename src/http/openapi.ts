@@ -154,7 +154,7 @@ function operation(route: RouteDefinition, pathNames: string[], convert: Convert
     operationId: doc.operationId,
     summary: doc.summary,
     tags: [doc.tag],
-    security: doc.keyOptional ? [...SECURITY[doc.auth], KEY_OPTIONAL] : SECURITY[doc.auth],
+    security: [...SECURITY[doc.auth], ...(doc.auth === 'sdk' && doc.access !== undefined ? SECURITY.session : []), ...(doc.keyOptional ? [KEY_OPTIONAL] : [])],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: requestBody(route.body, convert) } : {}),
     responses,

@@ -30,8 +30,9 @@ export interface RouteDoc {
   /** A page for a browser (the dashboard), not part of the API: left out of the OpenAPI document. */
   browser?: true;
   /**
-   * Which key the route wants: none, an sdk key (or secret), a secret key or
-   * a signed-in person (`secret`, with `access`), or a signed-in person only
+   * Which key the route wants: none, an sdk key (or secret; or a signed-in
+   * person when the route says `access`), a secret key or a signed-in person
+   * (`secret`, with `access`), or a signed-in person only
    * (`session`: their own account, no project). The edge enforces it before
    * reading the body (a session's lookup runs beside the body's arrival);
    * handlers read req.principal and req.session.
@@ -40,7 +41,9 @@ export interface RouteDoc {
   /**
    * What a signed-in person's role must allow to call a `secret` route
    * (shared/roles.ts): a secret key may do everything in its project. The
-   * server refuses to start with a `secret` route that does not say.
+   * server refuses to start with a `secret` route that does not say. An
+   * `sdk` route that says it takes a signed-in person too (the template
+   * gallery, which the dashboard reads with a session).
    */
   access?: Permission;
   /** A request without any Authorization header passes with no principal (a broken or unknown key is still refused). */

@@ -185,7 +185,7 @@ export class HttpServer {
     const user = await this.options.sessions!.signedIn(claim.token);
     if (!user) throw sessionEnded(tls);
     request.session = user;
-    if (route.doc.auth === 'secret') request.principal = admitUser(user, claim.project, route.doc);
+    if (route.doc.auth === 'secret' || route.doc.access !== undefined) request.principal = admitUser(user, claim.project, route.doc);
   }
 
   /** Runs the handler; `signedIn`, a session's lookup, must succeed first (it runs while the body arrives). */

@@ -19,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   revision_not_found: 404,
   phase_not_found: 404,
   audience_not_found: 404,
+  template_not_found: 404,
   product_in_use: 409,
   too_many_keys: 409,
   revision_invalid: 409,

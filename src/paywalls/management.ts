@@ -159,7 +159,8 @@ export class PaywallManager {
   /**
    * Makes a revision live (the newest by default; an older one is a rollback),
    * unarchiving the paywall; says which phase is current and whether this
-   * publish started it.
+   * publish started it, and the revision's warnings as of now (a countdown
+   * that has ended since it was written).
    */
   async publish(
     projectId: string,
@@ -168,7 +169,7 @@ export class PaywallManager {
     ifMatch: string,
     change: Change,
     options: PhaseOptions = { forceNew: false, reseed: true },
-  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string }> {
+  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string; warnings: PaywallWarning[] }> {
     const result = await untilCurrent(async () => {
       const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
@@ -188,7 +189,8 @@ export class PaywallManager {
         );
       const publication = { revision: target, design: phaseDesign(validation.value), options, products: slotProducts(validation.value), now: Date.now() };
       const published = await this.store.publish(projectId, id, publication, current.version, change);
-      return published === STALE ? STALE : { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase) };
+      if (published === STALE) return STALE;
+      return { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase), warnings: validation.warnings };
     });
     await this.live.refresh(projectId, id);
     return result;

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'revision_not_found'
   | 'phase_not_found'
   | 'audience_not_found'
+  | 'template_not_found'
   | 'product_in_use'
   | 'too_many_keys'
   | 'revision_invalid'

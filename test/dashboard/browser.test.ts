@@ -95,7 +95,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('status').filter({ hasText: 'Create a product first' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Create from template' }).isDisabled(), true);
 
-  // Products: two created through the form; the starter template puts them in its slots.
+  // Products: two created through the form; the default template puts them in its slots.
   await page.getByRole('link', { name: 'Go to Products' }).click();
   for (const [id, name, appStore] of [
     ['pro_annual', 'Pro Annual', 'com.acme.pro.annual'],
@@ -124,14 +124,14 @@ test('from sign-in to a published, previewed paywall with events, products and k
   assert.equal(new URL(page.url()).hash, '#/paywalls/onboarding');
   const editor = page.getByLabel('Document (JSON)');
   const starter = JSON.parse(await editor.inputValue());
-  assert.deepEqual(starter.slots, { primary: 'pro_annual', secondary: 'pro_monthly' });
+  assert.deepEqual(starter.slots, { annual: 'pro_annual', monthly: 'pro_monthly' });
   await page.getByText('Valid: the server accepts this document.').waitFor();
 
   // A bad document: the server's 422 shows at its pointer, and the pointer leads to the place in the text.
   const bad = structuredClone(starter);
-  bad.root.children[1].type = 'txt';
+  bad.root.children[0].children[1].type = 'txt';
   await editor.fill(JSON.stringify(bad, null, 2));
-  const problem = page.locator('[data-pointer="/root/children/1/type"]');
+  const problem = page.locator('[data-pointer="/root/children/0/children/1/type"]');
   await problem.waitFor();
   assert.match(await problem.innerText(), /Unknown component type/);
   await problem.getByRole('button').click();
@@ -480,6 +480,8 @@ test('the preview draws every component type with its props, and fallbacks on re
   });
   assert.equal(joined.status, 200);
   await page.goto(`${server.url}/dashboard/#/paywalls/every`);
+  // The sign-in form is drawn once the page has asked who is signed in.
+  await page.locator('#email').waitFor();
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
   await page.keyboard.type('owner@example.com');
