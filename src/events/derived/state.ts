@@ -63,7 +63,8 @@ interface CachedFold {
   version: number;
   users: number;
   projectId: string;
-  /** The joins of the project's links applied (a ProjectJoins position), its changes seen, and the last purchase record read. */
+  /** The joins of the project's links applied (a ProjectJoins position) in its epoch, its changes seen, and the last purchase record read. */
+  epoch: number;
   joinsRead: number;
   linkChanges: number;
   recordSeq: number;
@@ -194,10 +195,13 @@ export class DerivedState {
     let entry = this.folds.get(key);
     this.folds.delete(key);
     const project = this.joinsOf(projectId, feed);
+    // The links were grouped again (a link split a group): a fold of the groups before starts over.
+    if (entry?.epoch !== project.epoch) entry = undefined;
     // A new fold has counted nobody yet: the joins made before it have nothing to move.
     entry ??= {
       fold: new PhaseFold(segment, query, project.linked),
       projectId,
+      epoch: project.epoch,
       joinsRead: project.end,
       linkChanges: project.changes,
       version: -1,
