@@ -1,7 +1,8 @@
+import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore } from './store.ts';
+import type { IdentityStore, LinkOutcome, LinkRequest } from './store.ts';
 
 /** Event users hashed per call while catching up: bounds one call's work. */
 const CATCH_UP_PAGE = 5000;
@@ -22,19 +23,40 @@ export class PostgresIdentityWrites {
   }
 }
 
+/** Whether only a secret key may link this anonymous id: it has purchase records, or other ids are linked to it (docs/revenue.md, "Who can link"). */
+async function protectedId(tx: Transaction, projectId: string, anonymousId: string): Promise<boolean> {
+  const rows = await tx`SELECT 1 FROM purchases WHERE project_id = ${projectId} AND user_id = ${anonymousId}
+                        UNION ALL SELECT 1 FROM user_links WHERE project_id = ${projectId} AND user_id = ${anonymousId} LIMIT 1`;
+  return rows.length > 0;
+}
+
 /** One user across ids in PostgreSQL (store.ts says what each method does). */
 export class PostgresIdentityStore implements IdentityStore {
   private readonly writes = new PostgresIdentityWrites();
 
   constructor(private readonly sql: Sql) {}
 
-  link(projectId: string, anonymousId: string, userId: string, now: number): Promise<{ userId: string; created: boolean }> {
+  /**
+   * Under the purchases' advisory lock, which every transaction that inserts
+   * purchase records or links holds: what the sdk key's rule reads (records,
+   * links) cannot change before this commits, on any instance.
+   */
+  link(requests: readonly LinkRequest[], now: number): Promise<LinkOutcome[]> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
-        const created = await this.writes.link(tx, projectId, anonymousId, userId, now);
-        await this.writes.remember(tx, projectId, [anonymousId, userId]);
-        const [row] = await tx<{ user_id: string }[]>`SELECT user_id FROM user_links WHERE project_id = ${projectId} AND anonymous_id = ${anonymousId}`;
-        return { userId: row!.user_id, created };
+        await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
+        const outcomes: LinkOutcome[] = [];
+        for (const { projectId, anonymousId, userId, secret } of requests) {
+          const [linked] = await tx<{ user_id: string }[]>`SELECT user_id FROM user_links WHERE project_id = ${projectId} AND anonymous_id = ${anonymousId}`;
+          if (linked) outcomes.push({ userId: linked.user_id, created: false });
+          else if (!secret && (await protectedId(tx, projectId, anonymousId))) outcomes.push({ refused: 'link_needs_secret_key' });
+          else {
+            await this.writes.link(tx, projectId, anonymousId, userId, now);
+            await this.writes.remember(tx, projectId, [anonymousId, userId]);
+            outcomes.push({ userId, created: true });
+          }
+        }
+        return outcomes;
       }),
     );
   }

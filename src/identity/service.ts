@@ -1,3 +1,4 @@
+import { DomainError } from '../shared/errors.ts';
 import type { Identify, IdentifyResult } from './schema.ts';
 import type { IdentityStore } from './store.ts';
 
@@ -8,10 +9,20 @@ const MAX_CATCH_UP_PAGES = 20;
 export class IdentityService {
   constructor(private readonly store: IdentityStore) {}
 
-  /** Links the anonymous id to the user; the first link of an anonymous id wins (docs/revenue.md). */
-  async identify(projectId: string, request: Identify): Promise<IdentifyResult> {
-    const { userId, created } = await this.store.link(projectId, request.anonymous_id, request.user_id, Date.now());
-    return { anonymous_id: request.anonymous_id, user_id: userId, linked: created };
+  /**
+   * Links the anonymous id to the user; the first link of an anonymous id
+   * wins, and `secret` (the app's backend) may link what the sdk key may
+   * not (docs/revenue.md, "Who can link").
+   */
+  async identify(projectId: string, request: Identify, secret: boolean): Promise<IdentifyResult> {
+    const [outcome] = await this.store.link([{ projectId, anonymousId: request.anonymous_id, userId: request.user_id, secret }], Date.now());
+    if ('refused' in outcome!) {
+      throw new DomainError(
+        outcome.refused,
+        "this anonymous_id has purchase records or other ids are linked to it: only a secret key (the app's backend) may link it",
+      );
+    }
+    return { anonymous_id: request.anonymous_id, user_id: outcome!.userId, linked: outcome!.created };
   }
 
   /** anonymous id → user id for every link of the project. */

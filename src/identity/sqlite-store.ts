@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore } from './store.ts';
+import type { IdentityStore, LinkOutcome, LinkRequest } from './store.ts';
 
 /** Users of the event dictionary hashed per statement while catching up: bounds one pause of the request thread. */
 const CATCH_UP_PAGE = 5000;
@@ -29,6 +29,22 @@ export class IdentityWrites {
   }
 }
 
+/** The checks of a link made with the sdk key, before it is written (docs/revenue.md, "Who can link"). */
+class SdkLinkRule {
+  private readonly hasPurchases;
+  private readonly isUser;
+
+  constructor(db: Database) {
+    this.hasPurchases = db.prepare<[string, string], number>('SELECT 1 FROM purchases WHERE project_id = ? AND user_id = ? LIMIT 1').pluck();
+    this.isUser = db.prepare<[string, string], number>('SELECT 1 FROM user_links WHERE project_id = ? AND user_id = ? LIMIT 1').pluck();
+  }
+
+  /** Whether only a secret key may link this anonymous id: it has purchase records, or other ids are linked to it. */
+  protects(projectId: string, anonymousId: string): boolean {
+    return this.hasPurchases.get(projectId, anonymousId) !== undefined || this.isUser.get(projectId, anonymousId) !== undefined;
+  }
+}
+
 export class SqliteIdentityStore implements IdentityStore {
   readonly link;
   readonly links;
@@ -47,11 +63,17 @@ export class SqliteIdentityStore implements IdentityStore {
     const eventUsers = db.prepare<[string, number, number], { ordinal: number; user_id: string }>(
       'SELECT ordinal, user_id FROM event_users WHERE project_id = ? AND ordinal >= ? ORDER BY ordinal LIMIT ?',
     );
-    this.link = sqliteWrite(db, (projectId: string, anonymousId: string, userId: string, now: number) => {
-      const created = writes.link(projectId, anonymousId, userId, now);
-      writes.remember(projectId, [anonymousId, userId]);
-      return { userId: linkOf.get(projectId, anonymousId)!, created };
-    });
+    const rule = new SdkLinkRule(db);
+    this.link = sqliteWrite(db, (requests: readonly LinkRequest[], now: number): LinkOutcome[] =>
+      requests.map(({ projectId, anonymousId, userId, secret }) => {
+        const linked = linkOf.get(projectId, anonymousId);
+        if (linked !== undefined) return { userId: linked, created: false };
+        if (!secret && rule.protects(projectId, anonymousId)) return { refused: 'link_needs_secret_key' };
+        writes.link(projectId, anonymousId, userId, now);
+        writes.remember(projectId, [anonymousId, userId]);
+        return { userId, created: true };
+      }),
+    );
     this.links = sqliteRead(db, (projectId: string) => new Map(linksOfProject.all(projectId).map((row) => [row.anonymous_id, row.user_id])));
     this.userOfAppAccountToken = sqliteRead(db, (projectId: string, token: string): string | undefined => userOfToken.get(projectId, token.toLowerCase()));
     this.catchUpWithEventUsers = sqliteWrite(db, (projectId: string): boolean => {

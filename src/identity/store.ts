@@ -10,13 +10,30 @@
  * seam"): each method is one transaction.
  */
 
+/** One `identify`: link `anonymousId` to `userId` in the project. */
+export interface LinkRequest {
+  projectId: string;
+  anonymousId: string;
+  userId: string;
+  /** Made with a secret key (the app's backend), which may link what the sdk key may not (docs/revenue.md, "Who can link"). */
+  secret: boolean;
+}
+
+/** Why a link was refused: the anonymous id has purchase records, or other ids are linked to it, and the request came with the sdk key. */
+type LinkRefusal = 'link_needs_secret_key';
+
+/** What became of a LinkRequest: the user its anonymous id is linked to and whether this request linked it, or why it was refused. */
+export type LinkOutcome = { userId: string; created: boolean } | { refused: LinkRefusal };
+
 export interface IdentityStore {
   /**
-   * Links an anonymous id to a user unless it is linked already, and
-   * remembers both ids' appAccountTokens; returns the user it is linked to
-   * and whether this call linked it.
+   * Links each anonymous id to its user unless it is linked already (then
+   * answers the user it is linked to), in order, all in one transaction,
+   * and remembers the appAccountTokens of the ids it links. With the sdk
+   * key, an anonymous id with purchase records, or that other ids are
+   * linked to, is refused: only the backend may move what it recorded.
    */
-  link(projectId: string, anonymousId: string, userId: string, now: number): Promise<{ userId: string; created: boolean }>;
+  link(requests: readonly LinkRequest[], now: number): Promise<LinkOutcome[]>;
   /** anonymous id → user id, for every link of the project. */
   links(projectId: string): Promise<Map<string, string>>;
   /** The user whose appAccountToken this is (any case), among those remembered. */

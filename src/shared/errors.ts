@@ -39,7 +39,8 @@ export type ErrorCode =
   | 'draining'
   | 'ingestion_failed'
   | 'ingestion_overloaded'
-  | 'stats_warming_up';
+  | 'stats_warming_up'
+  | 'link_needs_secret_key';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */
