@@ -1,53 +1,11 @@
+/**
+ * What the server and its event-writer thread say to each other (rows are
+ * EventRows: ../event-row.ts).
+ */
 import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
 import type { LimitCode } from '../derived/limits.ts';
+import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
-
-/**
- * What the server and its event-writer thread say to each other. Rows are
- * tuples rather than objects: each one crosses the thread boundary by
- * structured clone, and a tuple carries no property names.
- */
-export type EventRow = [
-  projectId: string,
-  paywallId: string,
-  type: string,
-  /** ms, corrected for clock skew */
-  ts: number,
-  /** ms as the client sent it: part of the dedup key */
-  clientTs: number,
-  sentAt: number | null,
-  receivedAt: number,
-  eventId: string | null,
-  userId: string | null,
-  variantId: string | null,
-  productId: string | null,
-  /** JSON text */
-  properties: string | null,
-  /** The segment of the experiment: the resolve answer's variant.audience, null for the default split. */
-  audience: string | null,
-  /** purchase_complete: amount in major units of `currency`. */
-  revenue: number | null,
-  currency: string | null,
-];
-
-/** The columns of `events` in the order of an EventRow. */
-export const EVENT_COLUMNS = [
-  'project_id',
-  'paywall_id',
-  'type',
-  'ts',
-  'client_ts',
-  'sent_at',
-  'received_at',
-  'event_id',
-  'user_id',
-  'variant_id',
-  'product_id',
-  'properties',
-  'audience',
-  'revenue',
-  'currency',
-] as const;
 
 /** One transaction's outcome, per request: how many rows were new, and which rows (by index) an ingestion limit refused. */
 export interface Written {

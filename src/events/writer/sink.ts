@@ -3,7 +3,8 @@ import type { DerivedStore } from '../derived/checkpoint.ts';
 import { type DerivedEvent, derivedEvent } from '../derived/derived-event.ts';
 import { idHash } from '../derived/id-hash.ts';
 import { Admission } from '../derived/limits.ts';
-import { EVENT_COLUMNS, type EventRow, type Written } from './protocol.ts';
+import { EVENT_COLUMNS, type EventRow } from '../event-row.ts';
+import type { Written } from './protocol.ts';
 
 interface Staged {
   seq: number;

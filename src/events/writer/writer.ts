@@ -2,8 +2,9 @@ import { Worker } from 'node:worker_threads';
 import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
+import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
-import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
+import type { FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 import { notStored, refused, refusedResult, warmingUp } from './refusals.ts';
 import { threadScript } from './thread-script.ts';
 

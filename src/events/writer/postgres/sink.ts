@@ -29,7 +29,8 @@ import type { Sql, Transaction } from '../../../db/postgres/connection.ts';
 import { type DerivedEvent, derivedEvent } from '../../derived/derived-event.ts';
 import { Admission } from '../../derived/limits.ts';
 import type { DerivedState } from '../../derived/state.ts';
-import { EVENT_COLUMNS, type EventRow, type Written } from '../protocol.ts';
+import { EVENT_COLUMNS, type EventRow } from '../../event-row.ts';
+import type { Written } from '../protocol.ts';
 import type { EventTail } from './tail.ts';
 
 /** The PostgreSQL array type of each column of an EventRow, in order. */
