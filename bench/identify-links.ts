@@ -12,12 +12,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DerivedEvent } from '../src/analytics/derived-event.ts';
+import type { FoldQuery } from '../src/analytics/fold/fold-types.ts';
+import { PurchaseFeed } from '../src/analytics/purchase-feed.ts';
+import { DerivedState } from '../src/analytics/state.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { DerivedEvent } from '../src/events/derived/derived-event.ts';
-import { PurchaseFeed } from '../src/events/derived/purchase-feed.ts';
-import { DerivedState } from '../src/events/derived/state.ts';
-import type { FoldQuery } from '../src/experiments/fold/fold-types.ts';
 
 const USERS = Number(process.argv[2] ?? 100_000);
 const LINKS = Number(process.argv[3] ?? 100_000);

@@ -1,9 +1,9 @@
+import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
+import { LIMIT_MESSAGES } from '../analytics/limits.ts';
 import type { Sql } from '../db/postgres/connection.ts';
-import type { FoldQuery, FoldResult } from '../experiments/fold/fold-types.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
-import { LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
 import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';

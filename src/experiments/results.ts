@@ -4,10 +4,10 @@
  * docs/experiments.md computed from the counts the event writer folded.
  */
 
+import type { FoldResult, VariantFigures } from '../analytics/fold/fold-types.ts';
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import { decide } from './decision.ts';
 import { type Analysis, differenceInference, meanDifference, meanRelativeEffect, usersNeededPerVariant } from './effects.ts';
-import type { FoldResult, VariantFigures } from './fold/fold-types.ts';
 import type { PhaseDesign } from './phases.ts';
 import { rateMetric, uplifts } from './rate-metric.ts';
 import type { Phase, Results } from './schema.ts';

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
+import type { FoldQuery } from '../../src/analytics/fold/fold-types.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
@@ -18,7 +19,6 @@ import { exportEvents } from '../../src/events/export.ts';
 import { parseEnvelope, prepareBatch } from '../../src/events/ingest.ts';
 import { exportPostgresEvents } from '../../src/events/postgres-export.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
-import type { FoldQuery } from '../../src/experiments/fold/fold-types.ts';
 import { Logger } from '../../src/log.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';

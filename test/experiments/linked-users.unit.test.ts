@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { DerivedEvent } from '../../src/events/derived/derived-event.ts';
-import { DerivedState } from '../../src/events/derived/state.ts';
-import type { FoldQuery, FoldResult } from '../../src/experiments/fold/fold-types.ts';
-import type { ProjectLinks, PurchaseReader, PurchaseRow } from '../../src/experiments/fold/purchase-records.ts';
+import type { DerivedEvent } from '../../src/analytics/derived-event.ts';
+import type { FoldQuery, FoldResult } from '../../src/analytics/fold/fold-types.ts';
+import type { ProjectLinks, PurchaseReader, PurchaseRow } from '../../src/analytics/fold/purchase-records.ts';
+import { DerivedState } from '../../src/analytics/state.ts';
 
 const PROJECT = 'p';
 const PAYWALL = 'w';

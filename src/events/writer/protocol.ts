@@ -2,8 +2,8 @@
  * What the server and its event-writer thread say to each other (rows are
  * EventRows: ../event-row.ts).
  */
-import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
-import type { LimitCode } from '../derived/limits.ts';
+import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
+import type { LimitCode } from '../../analytics/limits.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
 

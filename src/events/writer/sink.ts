@@ -1,8 +1,8 @@
+import type { DerivedStore } from '../../analytics/checkpoint.ts';
+import { type DerivedEvent, derivedEvent } from '../../analytics/derived-event.ts';
+import { idHash } from '../../analytics/id-hash.ts';
+import { Admission } from '../../analytics/limits.ts';
 import type { Database } from '../../db/database.ts';
-import type { DerivedStore } from '../derived/checkpoint.ts';
-import { type DerivedEvent, derivedEvent } from '../derived/derived-event.ts';
-import { idHash } from '../derived/id-hash.ts';
-import { Admission } from '../derived/limits.ts';
 import { EVENT_COLUMNS, type EventRow } from '../event-row.ts';
 import type { Written } from './protocol.ts';
 

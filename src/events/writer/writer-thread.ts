@@ -4,10 +4,11 @@
  * between commits at start, retention passes, and the close. thread.ts
  * wires the worker's port to one of these.
  */
+
+import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../../analytics/checkpoint.ts';
+import { PurchaseFeed } from '../../analytics/purchase-feed.ts';
 import type { Database } from '../../db/database.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
-import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
-import { PurchaseFeed } from '../derived/purchase-feed.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { type QueuedWrite, takeGroup } from './group-commit.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';

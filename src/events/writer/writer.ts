@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
+import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { EventRow } from '../event-row.ts';

@@ -8,8 +8,9 @@
  * exact only because purchase inserts take the advisory lock
  * ADVISORY_LOCKS.purchases, which makes seq order commit order, as for events.
  */
+
+import type { ProjectLinks, PurchaseReader, PurchaseRow } from '../../../analytics/fold/purchase-records.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
-import type { ProjectLinks, PurchaseReader, PurchaseRow } from '../../../experiments/fold/purchase-records.ts';
 
 interface ProjectPurchases {
   records: PurchaseRow[];

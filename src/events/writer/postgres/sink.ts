@@ -24,11 +24,12 @@
  * answer was lost, or whose catch-up failed, are folded by the tail, as
  * another instance's would be).
  */
+
+import { type DerivedEvent, derivedEvent } from '../../../analytics/derived-event.ts';
+import { Admission } from '../../../analytics/limits.ts';
+import type { DerivedState } from '../../../analytics/state.ts';
 import { ADVISORY_LOCKS } from '../../../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../../../db/postgres/connection.ts';
-import { type DerivedEvent, derivedEvent } from '../../derived/derived-event.ts';
-import { Admission } from '../../derived/limits.ts';
-import type { DerivedState } from '../../derived/state.ts';
 import { EVENT_COLUMNS, type EventRow } from '../../event-row.ts';
 import type { Written } from '../protocol.ts';
 import type { EventTail } from './tail.ts';

@@ -11,9 +11,10 @@
  * (leadership.ts). Everything that touches the state or the database runs
  * one step after another (`serial`): a commit, a catch-up, a results read.
  */
+
+import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
-import { DerivedState } from '../../derived/state.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';

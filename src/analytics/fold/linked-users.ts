@@ -3,7 +3,7 @@
  * "One user across ids"), as experiment folds count them.
  */
 
-import type { UserDictionary } from '../../events/derived/users.ts';
+import type { UserDictionary } from '../users.ts';
 import type { ProjectLinks } from './purchase-records.ts';
 
 /** Ordinals counted apart until a link joined them: from now on they count under `counted`. */

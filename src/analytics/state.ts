@@ -7,16 +7,16 @@
  * state is rebuilt from them when its checkpoint is missing.
  */
 
-import { PhaseFold } from '../../experiments/fold/experiment-fold.ts';
-import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from '../../experiments/fold/fold-types.ts';
-import { type LinkedUsers, ProjectJoins } from '../../experiments/fold/linked-users.ts';
-import type { PurchaseReader, PurchaseRow } from '../../experiments/fold/purchase-records.ts';
-import { DEFAULT_SEGMENT, ExperimentLogs } from '../../experiments/fold/segments.ts';
-import type { Stats } from '../schema.ts';
-import { KNOWN_EVENT_TYPES } from '../schema.ts';
-import { dayOf, dayText } from '../time.ts';
-import { UNKNOWN_VARIANT } from '../variants.ts';
+import type { Stats } from '../events/schema.ts';
+import { KNOWN_EVENT_TYPES } from '../events/schema.ts';
+import { dayOf, dayText } from '../events/time.ts';
+import { UNKNOWN_VARIANT } from '../events/variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
+import { PhaseFold } from './fold/experiment-fold.ts';
+import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold/fold-types.ts';
+import { type LinkedUsers, ProjectJoins } from './fold/linked-users.ts';
+import type { PurchaseReader, PurchaseRow } from './fold/purchase-records.ts';
+import { DEFAULT_SEGMENT, ExperimentLogs } from './fold/segments.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { UserDictionary } from './users.ts';
 

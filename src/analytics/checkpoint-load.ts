@@ -3,8 +3,8 @@
  * day sets and the experiment segments with their log chunks, as the last
  * checkpoint left them.
  */
-import type { Database } from '../../db/database.ts';
-import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
+import type { Database } from '../db/database.ts';
+import { CHUNK_ENTRIES } from './fold/experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { ANY_TYPE, type DerivedState } from './state.ts';
 

@@ -2,8 +2,8 @@
  * The purchase records and identity links as the SQLite writer thread reads
  * them, on its own connection, when a result is asked.
  */
-import type { Database } from '../../db/database.ts';
-import type { ProjectLinks, PurchaseReader, PurchaseRow } from '../../experiments/fold/purchase-records.ts';
+import type { Database } from '../db/database.ts';
+import type { ProjectLinks, PurchaseReader, PurchaseRow } from './fold/purchase-records.ts';
 
 /** A time margin for reading new links: a link stored with a time up to this much before the newest one read (the clock stepped back) is still found. */
 const LINK_TIME_MARGIN_MS = 600_000;
