@@ -152,7 +152,7 @@ function check(steps: Step[]): void {
 test('links applied as they arrive count the users a restart and the brute force count (a fast-check property)', () => {
   fc.assert(
     fc.property(fc.array(step, { maxLength: 40 }), (steps) => check(steps)),
-    { numRuns: 1500 },
+    { numRuns: 5000 },
   );
 });
 

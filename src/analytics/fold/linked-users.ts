@@ -25,8 +25,8 @@ export interface Join {
  * alone until then, into its user's group, and an id the events did not
  * know joins its group once they see it; each such change is a Join that a
  * fold applies to the users it names (experiment-fold.ts). The one link
- * that would split a group, an anonymous id that other ids already count as
- * (`b` once `a → b` is linked, then `b → c`), makes `update` answer `reset`:
+ * that would split a group, of an anonymous id that other ids already count
+ * as (`b` once `a → b` is linked, then `b → c`), makes `update` answer `reset`:
  * the groups are built again from every link, and a fold starts over, as it
  * cannot take apart what it counted together.
  */
@@ -45,6 +45,8 @@ export class LinkedUsers {
   private readonly groups = new Map<string, number[]>();
   /** Ids of the links applied that the events have not seen. */
   private readonly unseen = new Set<string>();
+  /** Ids some applied link names as its user: other ids count as them. */
+  private readonly named = new Set<string>();
 
   constructor(
     private readonly projectId: string,
@@ -67,16 +69,16 @@ export class LinkedUsers {
     for (; this.applied < list.length; this.applied++) {
       const [anonymous, user] = list[this.applied]!;
       if (this.userOf.has(anonymous)) continue;
-      const own = this.groups.get(anonymous);
-      const ordinal = this.users.lookup(this.projectId, anonymous);
-      if (own?.some((other) => other !== ordinal)) {
+      // Other ids count as this one (their records too, seen by the events or not): it cannot leave them.
+      if (this.named.has(anonymous)) {
         this.build();
         return { joins: [], linked: true, reset: true };
       }
       // Alone in its group until now: it leaves it for its user's.
       this.groups.delete(anonymous);
       this.userOf.set(anonymous, user);
-      this.place(anonymous, ordinal, joins);
+      this.named.add(user);
+      this.place(anonymous, this.users.lookup(this.projectId, anonymous), joins);
       this.place(user, this.users.lookup(this.projectId, user), joins);
     }
     return { joins, linked: this.applied > applied || joins.length > 0, reset: false };
@@ -96,9 +98,14 @@ export class LinkedUsers {
     this.userOf.clear();
     this.groups.clear();
     this.unseen.clear();
+    this.named.clear();
     this.seen = this.users.count(this.projectId);
     const { list } = this.links;
-    for (const [anonymous, user] of list) if (!this.userOf.has(anonymous)) this.userOf.set(anonymous, user);
+    for (const [anonymous, user] of list) {
+      if (this.userOf.has(anonymous)) continue;
+      this.userOf.set(anonymous, user);
+      this.named.add(user);
+    }
     const joins: Join[] = [];
     for (const [anonymous, user] of list) {
       this.place(anonymous, this.users.lookup(this.projectId, anonymous), joins);
