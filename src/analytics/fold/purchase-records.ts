@@ -4,7 +4,7 @@
  * experiment results read them, only the records and links stored since the
  * last read (linked-users.ts joins them to the users of the events:
  * docs/revenue.md, "Attribution"). Storage-free: each backend's writer
- * thread brings its PurchaseReader (SQLite's: src/events/derived/purchase-feed.ts).
+ * thread brings its PurchaseReader (SQLite's: src/analytics/purchase-feed.ts).
  */
 
 export interface PurchaseRow {

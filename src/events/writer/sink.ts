@@ -16,7 +16,7 @@ interface Staged {
  * the last checkpoint are in memory, older ones in event_dedup: read only
  * when the key filter says the key may be there, and checked against the
  * stored id there, as event_dedup holds a hash of it), the ingestion limits
- * (derived/limits.ts: a new event is refused when the derived state would
+ * (analytics/limits.ts: a new event is refused when the derived state would
  * pass one) and the append of the raw row, nothing else. Only once the
  * transaction has committed are the
  * stored rows counted into the derived state, so a rolled-back transaction

@@ -1,6 +1,6 @@
 /**
  * The purchase records and identity links that experiment results read
- * (src/experiments/fold/purchase-records.ts), from PostgreSQL's purchases and user_links
+ * (src/analytics/fold/purchase-records.ts), from PostgreSQL's purchases and user_links
  * (migration 10). The fold reads them synchronously, so the thread calls
  * `refresh` before it asks: that fetches the project's records stored since
  * the last refresh and, when their count moved, the links it has not read, and keeps them

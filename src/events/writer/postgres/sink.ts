@@ -4,7 +4,7 @@
  * "Commit order is read order", gives each step and why):
  *
  * 1. admission against the instance's state, before the lock, as the
- *    SQLite writer does (derived/limits.ts);
+ *    SQLite writer does (analytics/limits.ts);
  * 2. sent together: `pg_advisory_xact_lock(events)`, which serializes event
  *    commits across instances so that seq order is commit order (tail.ts
  *    relies on it); the seq of the newest commit that brought a new name

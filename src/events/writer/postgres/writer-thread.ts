@@ -2,7 +2,7 @@
  * The PostgreSQL event writer: the same protocol as the SQLite thread
  * (../protocol.ts), so that EventWriter and everything above it do not
  * know which database is behind them. It keeps the instance's derived state
- * in memory (../../derived/state.ts, as on SQLite), built at start from the
+ * in memory (src/analytics/state.ts, as on SQLite), built at start from the
  * events table and then kept up to date with every instance's commits:
  * its own once committed, with the others' committed before them
  * (sink.ts), and the others' through LISTEN paywalld_events and a poll
