@@ -83,12 +83,12 @@ const RECORD_KINDS: Record<string, FoldRecord['kind']> = {
 };
 
 /** The records of `rows` that may count for the paywall (theirs, or naming none), as the fold reads them; those of unseen users go to `waiting`. */
-function foldRecords(rows: PurchaseRow[], paywallId: string, linked: LinkedUsers, waiting: PurchaseRow[]): FoldRecord[] {
+function foldRecords(rows: readonly PurchaseRow[], paywallId: string, linked: LinkedUsers, waiting: PurchaseRow[]): FoldRecord[] {
   const records: FoldRecord[] = [];
   for (const row of rows) {
     const kind = RECORD_KINDS[row.type];
-    if (kind === undefined || (row.paywall_id !== null && row.paywall_id !== paywallId)) continue;
-    const user = linked.ordinalOf(row.user_id);
+    if (kind === undefined || (row.paywallId !== null && row.paywallId !== paywallId)) continue;
+    const user = linked.ordinalOf(row.userId);
     if (user === -1) waiting.push(row);
     else records.push({ user, ts: row.ts, kind, revenue: row.revenue, currency: row.currency });
   }
@@ -234,10 +234,7 @@ export class DerivedState {
   private joinsOf(projectId: string, feed: PurchaseReader): ProjectJoins {
     let project = this.joins.get(projectId);
     if (!project) this.joins.set(projectId, (project = new ProjectJoins(projectId, this.users, feed.links(projectId))));
-    else {
-      feed.links(projectId);
-      project.update();
-    }
+    else project.update();
     return project;
   }
 

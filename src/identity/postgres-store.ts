@@ -2,7 +2,7 @@ import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore, LinkOutcome, LinkRequest } from './store.ts';
+import type { IdentityStore, LinkOutcome, LinkRequest, StoredLink } from './store.ts';
 
 /** Event users hashed per call while catching up: bounds one call's work. */
 const CATCH_UP_PAGE = 5000;
@@ -66,6 +66,14 @@ export class PostgresIdentityStore implements IdentityStore {
       const rows = await this.sql<{ anonymous_id: string; user_id: string }[]>`SELECT anonymous_id, user_id FROM user_links WHERE project_id = ${projectId}`;
       return new Map(rows.map((row) => [row.anonymous_id, row.user_id]));
     });
+  }
+
+  linksAfter(projectId: string, seq: number, limit: number): Promise<StoredLink[]> {
+    return storeCall(async () => [
+      ...(await this.sql<StoredLink[]>`
+        SELECT seq, anonymous_id AS "anonymousId", user_id AS "userId" FROM user_links
+        WHERE project_id = ${projectId} AND seq > ${seq} ORDER BY seq LIMIT ${limit}`),
+    ]);
   }
 
   userOfAppAccountToken(projectId: string, token: string): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore, LinkOutcome, LinkRequest } from './store.ts';
+import type { IdentityStore, LinkOutcome, LinkRequest, StoredLink } from './store.ts';
 
 /** Users of the event dictionary hashed per statement while catching up: bounds one pause of the request thread. */
 const CATCH_UP_PAGE = 5000;
@@ -12,15 +12,17 @@ export class IdentityWrites {
   private readonly insertToken;
 
   constructor(db: Database) {
-    this.insertLink = db.prepare<[string, string, string, number]>(
-      'INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    this.insertLink = db.prepare<{ projectId: string; id: string; userId: string; now: number }>(
+      `INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq)
+       VALUES (:projectId, :id, :userId, :now, (SELECT coalesce(max(seq), 0) + 1 FROM user_links WHERE project_id = :projectId))
+       ON CONFLICT DO NOTHING`,
     );
     this.insertToken = db.prepare<[string, string, string]>('INSERT INTO user_tokens (project_id, token, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   }
 
   /** Links the id to the user unless it is linked already; true when this call linked it. */
   link(projectId: string, id: string, userId: string, now: number): boolean {
-    return this.insertLink.run(projectId, id, userId, now).changes === 1;
+    return this.insertLink.run({ projectId, id, userId, now }).changes === 1;
   }
 
   /** Records the appAccountToken of each user. */
@@ -48,6 +50,7 @@ class SdkLinkRule {
 export class SqliteIdentityStore implements IdentityStore {
   readonly link;
   readonly links;
+  readonly linksAfter;
   readonly userOfAppAccountToken;
   readonly catchUpWithEventUsers;
 
@@ -55,6 +58,9 @@ export class SqliteIdentityStore implements IdentityStore {
     const writes = new IdentityWrites(db);
     const linkOf = db.prepare<[string, string], string>('SELECT user_id FROM user_links WHERE project_id = ? AND anonymous_id = ?').pluck();
     const linksOfProject = db.prepare<[string], { anonymous_id: string; user_id: string }>('SELECT anonymous_id, user_id FROM user_links WHERE project_id = ?');
+    const after = db.prepare<[string, number, number], StoredLink>(
+      'SELECT seq, anonymous_id AS anonymousId, user_id AS userId FROM user_links WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
     const userOfToken = db.prepare<[string, string], string>('SELECT user_id FROM user_tokens WHERE project_id = ? AND token = ?').pluck();
     const progressOf = db.prepare<[string], number>('SELECT ordinal FROM user_token_progress WHERE project_id = ?').pluck();
     const setProgress = db.prepare<[string, number]>(
@@ -75,6 +81,7 @@ export class SqliteIdentityStore implements IdentityStore {
       }),
     );
     this.links = sqliteRead(db, (projectId: string) => new Map(linksOfProject.all(projectId).map((row) => [row.anonymous_id, row.user_id])));
+    this.linksAfter = sqliteRead(db, (projectId: string, seq: number, limit: number): StoredLink[] => after.all(projectId, seq, limit));
     this.userOfAppAccountToken = sqliteRead(db, (projectId: string, token: string): string | undefined => userOfToken.get(projectId, token.toLowerCase()));
     this.catchUpWithEventUsers = sqliteWrite(db, (projectId: string): boolean => {
       const from = progressOf.get(projectId) ?? 0;

@@ -25,6 +25,13 @@ type LinkRefusal = 'link_needs_secret_key';
 /** What became of a LinkRequest: the user its anonymous id is linked to and whether this request linked it, or why it was refused. */
 export type LinkOutcome = { userId: string; created: boolean } | { refused: LinkRefusal };
 
+/** A link as stored, numbered in its project's order of storage. */
+export interface StoredLink {
+  seq: number;
+  anonymousId: string;
+  userId: string;
+}
+
 export interface IdentityStore {
   /**
    * Links each anonymous id to its user unless it is linked already (then
@@ -36,6 +43,8 @@ export interface IdentityStore {
   link(requests: readonly LinkRequest[], now: number): Promise<LinkOutcome[]>;
   /** anonymous id → user id, for every link of the project. */
   links(projectId: string): Promise<Map<string, string>>;
+  /** The project's links stored after `seq`, in order of storage, at most `limit` (what results read: link-feed.ts). */
+  linksAfter(projectId: string, seq: number, limit: number): Promise<StoredLink[]>;
   /** The user whose appAccountToken this is (any case), among those remembered. */
   userOfAppAccountToken(projectId: string, token: string): Promise<string | undefined>;
   /** Hashes one page of the event users not hashed yet; true when more remain. */

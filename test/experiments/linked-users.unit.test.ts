@@ -59,12 +59,14 @@ function event(userId: string, type: string, at: number, variantId: string | nul
 /** The records and links as a writer thread's reader holds them: appended as they are stored. */
 class MemoryReader implements PurchaseReader {
   readonly records: PurchaseRow[] = [];
-  readonly projectLinks: ProjectLinks = { map: new Map(), list: [] };
+  readonly list: [string, string][] = [];
+  /** The links as identify answers them: anonymous id → user. */
+  readonly map = new Map<string, string>();
   recordsSince(_projectId: string, seq: number): PurchaseRow[] {
     return this.records.filter((record) => record.seq > seq);
   }
   links(): ProjectLinks {
-    return this.projectLinks;
+    return this;
   }
 }
 
@@ -93,7 +95,7 @@ function bruteForce(events: DerivedEvent[], records: PurchaseRow[], links: Reado
   }
   const purchases = [
     ...events.filter((e) => e.type === 'purchase_complete').map((e) => ({ user: userOf(e.userId!), ts: e.ts, revenue: e.revenue! })),
-    ...records.map((r) => ({ user: userOf(r.user_id), ts: r.ts, revenue: r.revenue })),
+    ...records.map((r) => ({ user: userOf(r.userId), ts: r.ts, revenue: r.revenue })),
   ];
   const result = { multiple: 0, variants: VARIANTS.map(() => ({ exposed: 0, conversions: 0, revenue: 0 })) };
   for (const [name, user] of users) {
@@ -120,7 +122,7 @@ function check(steps: Step[]): void {
     const fresh = new DerivedState();
     for (const e of events) fresh.apply(e);
     assert.deepEqual(answer, figures(fresh.results(PROJECT, PAYWALL, null, QUERY, reader)), `${where}: as it came vs from scratch`);
-    assert.deepEqual(answer, bruteForce(events, reader.records, reader.projectLinks.map), `${where}: vs the brute force`);
+    assert.deepEqual(answer, bruteForce(events, reader.records, reader.map), `${where}: vs the brute force`);
   };
   for (const [i, s] of steps.entries()) {
     if (s.kind === 'expose' || s.kind === 'buy') {
@@ -131,16 +133,16 @@ function check(steps: Step[]): void {
       const ts = FROM + 1000 + s.at * 1000;
       reader.records.push({
         seq: reader.records.length + 1,
-        user_id: s.id,
+        userId: s.id,
         type: 'initial_purchase',
         ts,
         revenue: s.revenue,
         currency: 'USD',
-        paywall_id: null,
+        paywallId: null,
       });
     } else if (s.kind === 'link') {
       // identify's rules: the ids differ, and the first link of an anonymous id wins.
-      const { map, list } = reader.projectLinks;
+      const { map, list } = reader;
       if (s.anonymous === s.user || map.has(s.anonymous)) continue;
       map.set(s.anonymous, s.user);
       list.push([s.anonymous, s.user]);

@@ -6,12 +6,13 @@
  */
 
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../../analytics/checkpoint.ts';
-import { PurchaseFeed } from '../../analytics/purchase-feed.ts';
 import type { Database } from '../../db/database.ts';
+import { openSqliteStorage } from '../../db/sqlite-storage.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { type QueuedWrite, takeGroup } from './group-commit.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
+import { ResultInputs, unavailableReason } from './result-inputs.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
 
@@ -28,7 +29,7 @@ export class WriterThread {
   private readonly derived: DerivedStore;
   private readonly sink: EventSink;
   /** Purchase records and identity links, which results read. */
-  private readonly purchases: PurchaseFeed;
+  private readonly purchases: ResultInputs;
   private readonly retention: Retention | undefined;
   private readonly queue: QueuedWrite[] = [];
   private flushScheduled = false;
@@ -52,7 +53,8 @@ export class WriterThread {
   ) {
     this.derived = new DerivedStore(db);
     this.sink = new EventSink(db, this.derived);
-    this.purchases = new PurchaseFeed(db);
+    // The stores on the thread's connection; the thread closes it itself.
+    this.purchases = new ResultInputs(openSqliteStorage(db));
     this.retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => this.derived.checkpointedSeq);
   }
 
@@ -90,13 +92,23 @@ export class WriterThread {
       return;
     }
     if (message.kind === 'results') {
-      const { id, projectId, paywallId, audience, query } = message;
-      this.send({ kind: 'results', id, result: state.results(projectId, paywallId, audience, query, this.purchases) });
+      void this.answerResults(message);
       return;
     }
     if (message.kind === 'write') this.queue.push(message);
     else this.closing = true;
     this.scheduleFlush();
+  }
+
+  /** Reads the project's records and links stored since its last results, then folds. */
+  private async answerResults({ id, projectId, paywallId, audience, query }: Extract<ToWriter, { kind: 'results' }>): Promise<void> {
+    try {
+      await this.purchases.refresh(projectId);
+    } catch (error) {
+      this.send({ kind: 'results_failed', id, error: describe(error), unavailable: unavailableReason(error) });
+      return;
+    }
+    this.send({ kind: 'results', id, result: this.derived.state.results(projectId, paywallId, audience, query, this.purchases) });
   }
 
   /** Writes a checkpoint when events were counted since the last one; a failure is reported and retried later. */

@@ -14,12 +14,13 @@
 
 import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
+import { openPostgresStorage } from '../../../db/postgres/storage.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
+import { ResultInputs, unavailableReason } from '../result-inputs.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
-import { PostgresPurchaseFeed } from './purchase-feed.ts';
 import { retentionStep } from './retention.ts';
 import { PostgresEventSink } from './sink.ts';
 import { EventTail } from './tail.ts';
@@ -43,7 +44,7 @@ export class PostgresWriterThread {
   private state = new DerivedState();
   private tail = new EventTail(this.state);
   private sink: PostgresEventSink;
-  private readonly purchases: PostgresPurchaseFeed;
+  private readonly purchases: ResultInputs;
   private readonly leadership: Leadership;
   private readonly queue: QueuedWrite[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -71,7 +72,8 @@ export class PostgresWriterThread {
     private readonly ended: () => void,
   ) {
     this.sink = new PostgresEventSink(sql, this.state, this.tail);
-    this.purchases = new PostgresPurchaseFeed(sql);
+    // The stores on the thread's pool; the thread closes it itself.
+    this.purchases = new ResultInputs(openPostgresStorage(sql));
     this.leadership = new Leadership(
       options.dbPath,
       (leading) => {
@@ -153,7 +155,7 @@ export class PostgresWriterThread {
         try {
           await this.purchases.refresh(projectId);
         } catch (error) {
-          this.send({ kind: 'results_failed', id, error: describe(error), unavailable: asUnavailable(error)?.message });
+          this.send({ kind: 'results_failed', id, error: describe(error), unavailable: unavailableReason(error) });
           return;
         }
         this.send({ kind: 'results', id, result: this.state.results(projectId, paywallId, audience, query, this.purchases) });
