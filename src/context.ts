@@ -154,7 +154,7 @@ export async function createContext(
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
   };
-  const identity = new IdentityService(storage.identity);
+  const identity = new IdentityService(storage.identity, events);
   const purchases = new PurchaseService(storage.purchases, metrics);
   const ctx: AppContext = {
     config,

@@ -32,6 +32,7 @@ const STATUS: Record<ErrorCode, number> = {
   ingestion_overloaded: 503,
   stats_warming_up: 503,
   link_needs_secret_key: 403,
+  too_many_links: 409,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

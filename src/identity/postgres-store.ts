@@ -2,15 +2,32 @@ import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore, LinkOutcome, LinkRequest, StoredLink } from './store.ts';
+import { linkBatch } from './postgres-link-batch.ts';
+import { type IdentityStore, type LinkOutcome, type LinkRequest, MAX_LINKS_PER_PROJECT, MAX_LINKS_PER_USER, type StoredLink } from './store.ts';
 
 /** Event users hashed per call while catching up: bounds one call's work. */
 const CATCH_UP_PAGE = 5000;
 /** The writes of links and tokens, which PostgresPurchaseStore.insert runs in its own transaction as well. */
 export class PostgresIdentityWrites {
-  /** Links the id to the user unless it is linked already; true when this call linked it. */
+  /** Whether a new link to the user would pass a limit: MAX_LINKS_PER_USER, or MAX_LINKS_PER_PROJECT. */
+  async full(tx: Transaction, projectId: string, userId: string): Promise<boolean> {
+    // A project's seqs are 1, 2, 3…: links are never deleted, so the newest is the count.
+    const [counts] = await tx<{ user: number; project: number }[]>`
+      SELECT (SELECT count(*)::int FROM user_links WHERE project_id = ${projectId} AND user_id = ${userId}) AS user,
+             (SELECT coalesce(max(seq), 0) FROM user_links WHERE project_id = ${projectId}) AS project`;
+    return counts!.user >= MAX_LINKS_PER_USER || counts!.project >= MAX_LINKS_PER_PROJECT;
+  }
+
+  /**
+   * Links the id to the user unless it is linked already or a limit is
+   * reached (a store's aliases past it are not linked); true when this call
+   * linked it. The caller holds the purchases' advisory lock: the project's
+   * next seq is max(seq) + 1, which no other transaction takes meanwhile.
+   */
   async link(tx: Transaction, projectId: string, id: string, userId: string, now: number): Promise<boolean> {
-    const rows = await tx`INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (${projectId}, ${id}, ${userId}, ${now})
+    if (await this.full(tx, projectId, userId)) return false;
+    const rows = await tx`INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq)
+                          VALUES (${projectId}, ${id}, ${userId}, ${now}, (SELECT coalesce(max(seq), 0) + 1 FROM user_links WHERE project_id = ${projectId}))
                           ON CONFLICT DO NOTHING RETURNING 1`;
     return rows.length === 1;
   }
@@ -21,13 +38,6 @@ export class PostgresIdentityWrites {
     if (rows.length === 0) return;
     await tx`INSERT INTO user_tokens ${tx(rows, 'project_id', 'token', 'user_id')} ON CONFLICT DO NOTHING`;
   }
-}
-
-/** Whether only a secret key may link this anonymous id: it has purchase records, or other ids are linked to it (docs/revenue.md, "Who can link"). */
-async function protectedId(tx: Transaction, projectId: string, anonymousId: string): Promise<boolean> {
-  const rows = await tx`SELECT 1 FROM purchases WHERE project_id = ${projectId} AND user_id = ${anonymousId}
-                        UNION ALL SELECT 1 FROM user_links WHERE project_id = ${projectId} AND user_id = ${anonymousId} LIMIT 1`;
-  return rows.length > 0;
 }
 
 /** One user across ids in PostgreSQL (store.ts says what each method does). */
@@ -45,18 +55,7 @@ export class PostgresIdentityStore implements IdentityStore {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
-        const outcomes: LinkOutcome[] = [];
-        for (const { projectId, anonymousId, userId, secret } of requests) {
-          const [linked] = await tx<{ user_id: string }[]>`SELECT user_id FROM user_links WHERE project_id = ${projectId} AND anonymous_id = ${anonymousId}`;
-          if (linked) outcomes.push({ userId: linked.user_id, created: false });
-          else if (!secret && (await protectedId(tx, projectId, anonymousId))) outcomes.push({ refused: 'link_needs_secret_key' });
-          else {
-            await this.writes.link(tx, projectId, anonymousId, userId, now);
-            await this.writes.remember(tx, projectId, [anonymousId, userId]);
-            outcomes.push({ userId, created: true });
-          }
-        }
-        return outcomes;
+        return linkBatch(tx, requests, now);
       }),
     );
   }

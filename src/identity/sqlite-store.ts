@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore, LinkOutcome, LinkRequest, StoredLink } from './store.ts';
+import { type IdentityStore, type LinkOutcome, type LinkRequest, MAX_LINKS_PER_PROJECT, MAX_LINKS_PER_USER, type StoredLink } from './store.ts';
 
 /** Users of the event dictionary hashed per statement while catching up: bounds one pause of the request thread. */
 const CATCH_UP_PAGE = 5000;
@@ -10,6 +10,8 @@ const CATCH_UP_PAGE = 5000;
 export class IdentityWrites {
   private readonly insertLink;
   private readonly insertToken;
+  private readonly ofUser;
+  private readonly ofProject;
 
   constructor(db: Database) {
     this.insertLink = db.prepare<{ projectId: string; id: string; userId: string; now: number }>(
@@ -18,10 +20,19 @@ export class IdentityWrites {
        ON CONFLICT DO NOTHING`,
     );
     this.insertToken = db.prepare<[string, string, string]>('INSERT INTO user_tokens (project_id, token, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
+    this.ofUser = db.prepare<[string, string], number>('SELECT count(*) FROM user_links WHERE project_id = ? AND user_id = ?').pluck();
+    // A project's seqs are 1, 2, 3…: links are never deleted, so the newest is the count.
+    this.ofProject = db.prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM user_links WHERE project_id = ?').pluck();
   }
 
-  /** Links the id to the user unless it is linked already; true when this call linked it. */
+  /** Whether a new link to the user would pass a limit: MAX_LINKS_PER_USER, or MAX_LINKS_PER_PROJECT. */
+  full(projectId: string, userId: string): boolean {
+    return this.ofUser.get(projectId, userId)! >= MAX_LINKS_PER_USER || this.ofProject.get(projectId)! >= MAX_LINKS_PER_PROJECT;
+  }
+
+  /** Links the id to the user unless it is linked already or a limit is reached (a store's aliases past it are not linked); true when this call linked it. */
   link(projectId: string, id: string, userId: string, now: number): boolean {
+    if (this.full(projectId, userId)) return false;
     return this.insertLink.run({ projectId, id, userId, now }).changes === 1;
   }
 
@@ -75,6 +86,7 @@ export class SqliteIdentityStore implements IdentityStore {
         const linked = linkOf.get(projectId, anonymousId);
         if (linked !== undefined) return { userId: linked, created: false };
         if (!secret && rule.protects(projectId, anonymousId)) return { refused: 'link_needs_secret_key' };
+        if (writes.full(projectId, userId)) return { refused: 'too_many_links' };
         writes.link(projectId, anonymousId, userId, now);
         writes.remember(projectId, [anonymousId, userId]);
         return { userId, created: true };

@@ -19,8 +19,21 @@ export interface LinkRequest {
   secret: boolean;
 }
 
-/** Why a link was refused: the anonymous id has purchase records, or other ids are linked to it, and the request came with the sdk key. */
-type LinkRefusal = 'link_needs_secret_key';
+/**
+ * The links one user may have (one per device or reinstall), and one
+ * project: each link costs the writer thread about 250 bytes of memory
+ * while results are read, and a user's links are joined one by one
+ * (docs/revenue.md, "Limits").
+ */
+export const MAX_LINKS_PER_USER = 1000;
+export const MAX_LINKS_PER_PROJECT = 1_000_000;
+
+/**
+ * Why a link was refused: the anonymous id has purchase records, or other
+ * ids are linked to it, and the request came with the sdk key; or the user
+ * or the project has as many links as it may.
+ */
+type LinkRefusal = 'link_needs_secret_key' | 'too_many_links';
 
 /** What became of a LinkRequest: the user its anonymous id is linked to and whether this request linked it, or why it was refused. */
 export type LinkOutcome = { userId: string; created: boolean } | { refused: LinkRefusal };
@@ -38,7 +51,8 @@ export interface IdentityStore {
    * answers the user it is linked to), in order, all in one transaction,
    * and remembers the appAccountTokens of the ids it links. With the sdk
    * key, an anonymous id with purchase records, or that other ids are
-   * linked to, is refused: only the backend may move what it recorded.
+   * linked to, is refused: only the backend may move what it recorded. A
+   * new link past MAX_LINKS_PER_USER or MAX_LINKS_PER_PROJECT is refused.
    */
   link(requests: readonly LinkRequest[], now: number): Promise<LinkOutcome[]>;
   /** anonymous id → user id, for every link of the project. */

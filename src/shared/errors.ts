@@ -40,7 +40,8 @@ export type ErrorCode =
   | 'ingestion_failed'
   | 'ingestion_overloaded'
   | 'stats_warming_up'
-  | 'link_needs_secret_key';
+  | 'link_needs_secret_key'
+  | 'too_many_links';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

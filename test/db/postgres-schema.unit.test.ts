@@ -39,8 +39,8 @@ const TYPES: Record<string, string[]> = {
 };
 /** SQLite's INTEGER PRIMARY KEY (the rowid, numbered on insert) is an identity column. */
 const IDENTITY_COLUMNS = ['events.seq', 'purchases.seq'];
-/** Creation sequences that SQLite's one writer numbers in the insert itself (migrations 13, 14): identity columns in PostgreSQL. */
-const NUMBERED_ON_INSERT = ['api_keys.seq', 'projects.seq', 'user_links.seq'];
+/** Creation sequences that SQLite's one writer numbers in the insert itself (migration 13): identity columns in PostgreSQL. */
+const NUMBERED_ON_INSERT = ['api_keys.seq', 'projects.seq'];
 /** INTEGER PRIMARY KEYs whose value the code sets, never SQLite's numbering: plain keys in PostgreSQL. */
 const CHOSEN_KEYS = ['config_generation.id', 'schema_migrations.version'];
 

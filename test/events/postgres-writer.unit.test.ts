@@ -140,8 +140,8 @@ test('two instances: a batch sent to both is stored once, and both answer what t
   db.prepare(`${insertPurchase} (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...purchase);
   // An identity link between two users of the events: results count them as one.
   const link = [PROJECT, 'u-5', 'u-3', DAY] as const;
-  await sql.unsafe('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES ($1, $2, $3, $4)', [...link]);
-  // SQLite numbers a project's links in the insert (migration 14); PostgreSQL's seq is an identity.
+  // The project's first link: seq 1 (migration 14).
+  await sql.unsafe('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) VALUES ($1, $2, $3, $4, 1)', [...link]);
   db.prepare('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) VALUES (?, ?, ?, ?, 1)').run(...link);
   db.close();
 

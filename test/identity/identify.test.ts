@@ -1,6 +1,7 @@
 /** POST /api/sdk/identify: the first link of an anonymous id wins; the sdk key may not link what the backend vouches for; bad bodies are refused. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { openTestSql } from '../helpers/database.ts';
 import { ingest } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { api } from '../helpers/paywalls.ts';
@@ -137,4 +138,30 @@ test("the sdk key cannot move a user's backend-recorded purchases: identify alic
   // The backend, which knows its users, may.
   const linked = await identify(url, keys.secret, { anonymous_id: 'alice', user_id: 'alice-new-account' });
   assert.deepEqual(await linked.json(), { anonymous_id: 'alice', user_id: 'alice-new-account', linked: true });
+});
+
+test('too_many_links: a new link past 1,000 for one user, or 1,000,000 for the project, is refused with 409 and links nothing', async (t) => {
+  const { url, keys, dbPath, projectId, server } = await startTestServer(t);
+  const sql = openTestSql(t, dbPath);
+  // alice's 1,000 devices, numbered as the project's first links (a project's newest seq is its count of links).
+  await sql.run(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+     INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) SELECT ?, 'device-' || i, 'alice', 0, i FROM n`,
+    projectId,
+  );
+  const full = await problem(await identify(url, keys.sdk, { anonymous_id: 'phone', user_id: 'alice' }), 409, 'too_many_links');
+  assert.match(full.detail, /1,000 linked ids/);
+  await problem(await identify(url, keys.secret, { anonymous_id: 'phone', user_id: 'alice' }), 409, 'too_many_links');
+  assert.deepEqual(await (await identify(url, keys.sdk, { anonymous_id: 'device-7', user_id: 'someone' })).json(), {
+    anonymous_id: 'device-7',
+    user_id: 'alice',
+    linked: false,
+  });
+  assert.equal((await (await identify(url, keys.sdk, { anonymous_id: 'phone', user_id: 'bob' })).json()).linked, true);
+  // The project's millionth link.
+  await sql.run("INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) VALUES (?, 'last-device', 'zed', 0, 1000000)", projectId);
+  await problem(await identify(url, keys.sdk, { anonymous_id: 'tablet', user_id: 'carol' }), 409, 'too_many_links');
+  const links = await server.ctx.identity.links(projectId);
+  assert.equal(links.size, 1002);
+  assert.equal(links.get('tablet'), undefined);
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { Storage } from '../../src/db/storage.ts';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
-import type { LinkOutcome } from '../../src/identity/store.ts';
+import { type LinkOutcome, MAX_LINKS_PER_USER } from '../../src/identity/store.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 
 /** One link request; `secret` as the app's backend makes it. */
@@ -112,4 +112,47 @@ storeTest('a call is one transaction: when a token cannot be stored, no link of 
 storeTest('catching up with the event users of a project that has none has nothing more to do', async (storage) => {
   const { project } = await storage.projects.create('p');
   assert.equal(await storage.identity.catchUpWithEventUsers(project.id), false);
+});
+
+storeTest('a user has at most MAX_LINKS_PER_USER links: a new one past it is refused, a store alias past it is not linked', async (storage) => {
+  const { project } = await storage.projects.create('p');
+  const requests = Array.from({ length: MAX_LINKS_PER_USER }, (_, i) => ({
+    projectId: project.id,
+    anonymousId: `device-${i}`,
+    userId: 'alice',
+    secret: false,
+  }));
+  const outcomes = await storage.identity.link(requests, 1);
+  assert.ok(outcomes.every((outcome) => 'created' in outcome && outcome.created));
+  assert.deepEqual(await link(storage, project.id, 'one-more', 'alice', 2), { refused: 'too_many_links' });
+  assert.deepEqual(await link(storage, project.id, 'one-more', 'alice', 2, true), { refused: 'too_many_links' }, 'the secret key too');
+  // An id linked already still answers its link; another user may still be linked.
+  assert.deepEqual(await link(storage, project.id, 'device-0', 'alice', 3), { userId: 'alice', created: false });
+  assert.deepEqual(await link(storage, project.id, 'one-more', 'bob', 3), { userId: 'bob', created: true });
+  // A store's aliases past the limit: the record is stored, the alias is not linked.
+  const stored = await storage.purchases.insert(project.id, {
+    records: [
+      {
+        source: 'revenuecat',
+        id: 'rc-1',
+        userId: 'alice',
+        type: 'initial_purchase',
+        ts: 1,
+        productId: null,
+        store: 'app_store',
+        storeProductId: 'pro',
+        revenue: 9.99,
+        currency: 'USD',
+        transactionId: null,
+        originalTransactionId: null,
+        paywallId: null,
+      },
+    ],
+    receivedAt: 4,
+    aliases: { ids: ['alias-device'], userId: 'alice' },
+  });
+  assert.equal(stored, 1);
+  const links = await storage.identity.links(project.id);
+  assert.equal(links.get('alias-device'), undefined);
+  assert.equal(links.size, MAX_LINKS_PER_USER + 1);
 });

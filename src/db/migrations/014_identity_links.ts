@@ -3,12 +3,14 @@ import type { Migration } from './migration.ts';
 /**
  * Identity links by user and in order. The sdk key may not link an
  * anonymous id that other ids are linked to (docs/revenue.md, "Who can
- * link"), which `identify` checks in its transaction. `seq` numbers each
+ * link"), and a user has at most so many links, which `identify` checks in
+ * its transaction. `seq` numbers each
  * project's links in the order they were stored, so that the results'
  * reader (src/identity/link-feed.ts) reads the links after the last one it
  * read, on every backend alike. Links already stored are numbered by time,
  * then anonymous id; an insert takes the project's max(seq) + 1 inside its
- * write transaction, which SQLite's one writer serialises.
+ * write transaction, which SQLite's one writer serialises. Links are never
+ * deleted, so a project's newest seq is its count of links.
  */
 export const identityLinks: Migration = {
   version: 14,

@@ -44,13 +44,7 @@ export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'us
 export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints', 'event_names_changed'] as const;
 
 /** Tables with an identity column, whose sequence must continue past the copied values. */
-const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = {
-  projects: 'seq',
-  api_keys: 'seq',
-  events: 'seq',
-  purchases: 'seq',
-  user_links: 'seq',
-};
+const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { projects: 'seq', api_keys: 'seq', events: 'seq', purchases: 'seq' };
 
 /** What COPY is sent in: big enough that a chunk costs little, small enough to keep memory flat. */
 const CHUNK_CHARACTERS = 256 * 1024;

@@ -4,6 +4,7 @@
  */
 import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
 import type { LimitCode } from '../../analytics/limits.ts';
+import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
 
@@ -29,6 +30,8 @@ export interface WriterOptions {
 export type ToWriter =
   /** One request's accepted events: committed together, never split across transactions. */
   | { kind: 'write'; id: number; rows: EventRow[] }
+  /** One identify: the links that arrived meanwhile are committed together (IdentityStore.link), answered with 'linked' or 'failed'. */
+  | { kind: 'link'; id: number; request: LinkRequest }
   /** Statistics from the derived state (answered with a 'stats' message of the same id). */
   | { kind: 'stats'; id: number; projectId: string; paywallId: string; fromDay: number; toDay: number }
   /** Experiment counts of one segment over one phase (answered with a 'results' message of the same id). */
@@ -48,7 +51,7 @@ export type FromWriter =
   | { kind: 'start_failed'; error: string; unavailable?: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
   | { kind: 'results'; id: number; result: FoldResult }
-  /** A result could not be computed: the purchase records it needs could not be read (PostgreSQL); `unavailable` as for 'failed'. */
+  /** A result could not be computed: the purchase records it needs could not be read; `unavailable` as for 'failed'. */
   | { kind: 'results_failed'; id: number; error: string; unavailable?: string }
   /** This instance took (true) or lost (false) the background work that runs on one instance at a time (PostgreSQL). */
   | { kind: 'leadership'; leading: boolean }
@@ -61,8 +64,10 @@ export type FromWriter =
   | { kind: 'filter_failed'; error: string }
   /** One transaction committed: for each request in it, how many of its rows were new, which were refused (the rest were duplicates). */
   | ({ kind: 'written'; ids: number[] } & Written)
+  /** One transaction of links committed: the outcome of each request, in the order of `ids`. */
+  | { kind: 'linked'; ids: number[]; outcomes: LinkOutcome[] }
   /**
-   * One transaction rolled back: none of these requests' rows are stored. `unavailable` says why
+   * One transaction rolled back: none of these requests' rows (or links) are stored. `unavailable` says why
    * when the database itself failed (a lock held elsewhere, a full disk, a read-only or failing file).
    */
   | { kind: 'failed'; ids: number[]; error: string; unavailable?: string }

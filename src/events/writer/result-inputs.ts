@@ -9,12 +9,6 @@ import type { PurchaseReader } from '../../analytics/fold/purchase-records.ts';
 import type { Storage } from '../../db/storage.ts';
 import { LinkFeed } from '../../identity/link-feed.ts';
 import { PurchaseRecordFeed } from '../../purchases/record-feed.ts';
-import { DomainError } from '../../shared/errors.ts';
-
-/** Why a refresh failed when the database did (the stores answer database_unavailable); undefined for anything else, a bug. */
-export function unavailableReason(error: unknown): string | undefined {
-  return error instanceof DomainError && error.code === 'database_unavailable' ? error.message : undefined;
-}
 
 export class ResultInputs implements PurchaseReader {
   private readonly records: PurchaseRecordFeed;

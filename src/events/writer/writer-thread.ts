@@ -10,9 +10,11 @@ import type { Database } from '../../db/database.ts';
 import { openSqliteStorage } from '../../db/sqlite-storage.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { collectGarbage } from './collect-garbage.ts';
+import { describe, unavailableReason } from './failure.ts';
 import { type QueuedWrite, takeGroup } from './group-commit.ts';
+import { LinkQueue } from './link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
-import { ResultInputs, unavailableReason } from './result-inputs.ts';
+import { ResultInputs } from './result-inputs.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
 
@@ -21,15 +23,13 @@ const RETENTION_EVERY_MS = 10 * 60 * 1000;
 /** How often the derived state is checkpointed while events arrive: what a restart replays at most. */
 const CHECKPOINT_EVERY_MS = 5000;
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
 export class WriterThread {
   private readonly derived: DerivedStore;
   private readonly sink: EventSink;
   /** Purchase records and identity links, which results read. */
   private readonly purchases: ResultInputs;
+  /** Identify's links, committed a group at a time beside the events. */
+  private readonly links: LinkQueue;
   private readonly retention: Retention | undefined;
   private readonly queue: QueuedWrite[] = [];
   private flushScheduled = false;
@@ -54,7 +54,9 @@ export class WriterThread {
     this.derived = new DerivedStore(db);
     this.sink = new EventSink(db, this.derived);
     // The stores on the thread's connection; the thread closes it itself.
-    this.purchases = new ResultInputs(openSqliteStorage(db));
+    const storage = openSqliteStorage(db);
+    this.purchases = new ResultInputs(storage);
+    this.links = new LinkQueue(storage.identity, send);
     this.retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => this.derived.checkpointedSeq);
   }
 
@@ -96,6 +98,7 @@ export class WriterThread {
       return;
     }
     if (message.kind === 'write') this.queue.push(message);
+    else if (message.kind === 'link') this.links.push(message);
     else this.closing = true;
     this.scheduleFlush();
   }
@@ -137,6 +140,8 @@ export class WriterThread {
 
   private flush(): void {
     this.flushScheduled = false;
+    // A commit of links that waits for a lock another process holds goes on while events commit; at its end, a close may go on.
+    if (!this.links.idle) void this.links.commit().then(() => this.closing && this.scheduleFlush());
     const queue = this.queue;
     if (queue.length > 0) {
       const batch = takeGroup(queue);
@@ -150,7 +155,7 @@ export class WriterThread {
     if (this.derived.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
     this.reportUnrepresentable();
     if (queue.length > 0) this.scheduleFlush();
-    else if (this.closing) this.close();
+    else if (this.closing && this.links.idle) this.close();
   }
 
   /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */

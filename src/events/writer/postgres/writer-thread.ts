@@ -16,9 +16,11 @@ import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
 import { openPostgresStorage } from '../../../db/postgres/storage.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
+import { describe, unavailableReason } from '../failure.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
+import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
-import { ResultInputs, unavailableReason } from '../result-inputs.ts';
+import { ResultInputs } from '../result-inputs.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
 import { retentionStep } from './retention.ts';
@@ -36,15 +38,12 @@ const STEP_LIMIT_MS = 30_000;
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 const CHANNEL = 'paywalld_events';
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
 export class PostgresWriterThread {
   private state = new DerivedState();
   private tail = new EventTail(this.state);
   private sink: PostgresEventSink;
   private readonly purchases: ResultInputs;
+  private readonly links: LinkQueue;
   private readonly leadership: Leadership;
   private readonly queue: QueuedWrite[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -73,7 +72,9 @@ export class PostgresWriterThread {
   ) {
     this.sink = new PostgresEventSink(sql, this.state, this.tail);
     // The stores on the thread's pool; the thread closes it itself.
-    this.purchases = new ResultInputs(openPostgresStorage(sql));
+    const storage = openPostgresStorage(sql);
+    this.purchases = new ResultInputs(storage);
+    this.links = new LinkQueue(storage.identity, send);
     this.leadership = new Leadership(
       options.dbPath,
       (leading) => {
@@ -163,6 +164,7 @@ export class PostgresWriterThread {
       return;
     }
     if (message.kind === 'write') this.queue.push(message);
+    else if (message.kind === 'link') this.links.push(message);
     else this.closing = true;
     this.scheduleFlush();
   }
@@ -208,6 +210,7 @@ export class PostgresWriterThread {
 
   private async flush(): Promise<void> {
     this.flushScheduled = false;
+    await this.links.commit();
     const queue = this.queue;
     if (queue.length > 0) {
       await this.commit(takeGroup(queue));
