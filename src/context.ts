@@ -173,7 +173,7 @@ export async function createContext(
   pruneSessions.unref();
   hooks.shutdown.push(() => clearInterval(pruneSessions));
   if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
-  const identity = new IdentityService(storage.identity);
+  const identity = new IdentityService(storage.identity, events);
   const purchases = new PurchaseService(storage.purchases, metrics);
   const ctx: AppContext = {
     config,

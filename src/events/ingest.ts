@@ -6,9 +6,9 @@
 import * as v from 'valibot';
 import { DomainError } from '../shared/errors.ts';
 import { parseEvent } from './event-parser.ts';
+import type { EventRow } from './event-row.ts';
 import { describeIssue, EventEnvelopeSchema, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
-import type { EventRow } from './writer/protocol.ts';
 
 /** What events need to know about paywalls; implemented by the in-memory LivePaywalls. */
 export interface PaywallDirectory {

@@ -1,9 +1,10 @@
+import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
+import { LIMIT_MESSAGES } from '../analytics/limits.ts';
 import type { Sql } from '../db/postgres/connection.ts';
-import type { FoldQuery, FoldResult } from '../experiments/fold/fold-types.ts';
+import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
-import { LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
 import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
@@ -101,6 +102,11 @@ export class EventService {
     const { postgres } = this.options;
     if (postgres) return exportPostgresEvents(postgres, { projectId, paywallId, from, to });
     return exportEvents(this.options.dbPath, { projectId, paywallId, from, to });
+  }
+
+  /** Writes identify's link through the writer thread, with the links that arrive meanwhile, and resolves once it is committed. */
+  link(request: LinkRequest): Promise<LinkOutcome> {
+    return this.writer.link(request);
   }
 
   /** Commits whatever is still queued, then the writer thread ends. */

@@ -5,10 +5,11 @@
  * its own α, not adjusted for the number of guardrails: a guardrail errs on
  * the side of stopping a launch.
  */
+
+import type { VariantFigures } from '../analytics/fold/fold-types.ts';
 import type { GUARDRAIL_METRICS } from '../paywalls/document/experiment.ts';
 import { rateMoments } from './cuped.ts';
 import { type Analysis, oneSidedWorse } from './effects.ts';
-import type { VariantFigures } from './fold/fold-types.ts';
 import { type Design, type MetricLooks, testAt } from './readout.ts';
 import type { Guardrail } from './schema.ts';
 

@@ -5,8 +5,9 @@
  * variant, 10 events in the segment); a revenue look, at any time, the
  * payers of min_payers_per_variant in both arms compared.
  */
+
+import type { FoldResult } from '../analytics/fold/fold-types.ts';
 import { rateMoments } from './cuped.ts';
-import type { FoldResult } from './fold/fold-types.ts';
 import type { MetricLooks } from './readout.ts';
 
 /** Below these, `enough_data` is false: too few users or conversions for the statistics to mean much (docs/experiments.md). */

@@ -6,11 +6,11 @@
  * decision in decision.ts, what it is planned and judged on here).
  */
 
+import type { FoldResult, VariantFigures } from '../analytics/fold/fold-types.ts';
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import { NO_ADJUSTMENT } from './cuped.ts';
 import { decide } from './decision.ts';
 import type { Analysis } from './effects.ts';
-import type { FoldResult, VariantFigures } from './fold/fold-types.ts';
 import { GUARDRAIL_ALPHA, guardrails } from './guardrails.ts';
 import { enoughRateData, rateLooks, revenueLooks } from './metric-looks.ts';
 import type { PhaseDesign } from './phases.ts';

@@ -5,9 +5,10 @@
  * when winsorizing, CUPED-adjusted when on), and only once each arm has
  * `minPayers` payers: below that, counts and totals only.
  */
+
+import type { VariantRevenue } from '../analytics/fold/fold-types.ts';
 import { expectedLoss } from './bayes.ts';
 import type { Analysis } from './effects.ts';
-import type { VariantRevenue } from './fold/fold-types.ts';
 import { minimumDetectableEffect } from './power.ts';
 import { comparisonsOf, type PlanContext, upliftOf } from './rate-metric.ts';
 import { type Design, type MetricLooks, readMetric } from './readout.ts';

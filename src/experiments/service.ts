@@ -5,10 +5,10 @@
  * DomainErrors.
  */
 
+import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
 import type { ExperimentSettings } from '../paywalls/document/experiment.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { Analysis } from './effects.ts';
-import type { FoldQuery, FoldResult } from './fold/fold-types.ts';
 import type { PhaseDesign, PhaseRow } from './phases.ts';
 import { buildResults, readSettings, segmentDesign } from './results.ts';
 import type { Results } from './schema.ts';

@@ -40,6 +40,8 @@ const STATUS: Record<ErrorCode, number> = {
   user_not_found: 404,
   already_member: 409,
   last_owner: 409,
+  link_needs_secret_key: 403,
+  too_many_links: 409,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

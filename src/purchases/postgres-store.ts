@@ -3,7 +3,7 @@ import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { isCumulativeRefund, isPaidPeriod, paidPeriod, refundSince } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+import type { PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 const COLUMNS = [
@@ -111,5 +111,14 @@ export class PostgresPurchaseStore implements PurchaseStore {
 
   list(projectId: string): Promise<StoredPurchase[]> {
     return storeCall(async () => (await this.sql<StoredRow[]>`SELECT * FROM purchases WHERE project_id = ${projectId} ORDER BY seq`).map(toStored));
+  }
+
+  /** Seq order is commit order: inserts hold the purchases' advisory lock (above), so reading on from the last seq read skips none. */
+  recordsAfter(projectId: string, seq: number, limit: number): Promise<RecordForResults[]> {
+    return storeCall(async () => [
+      ...(await this.sql<RecordForResults[]>`
+        SELECT seq, user_id AS "userId", type, ts, revenue, currency, paywall_id AS "paywallId" FROM purchases
+        WHERE project_id = ${projectId} AND seq > ${seq} ORDER BY seq LIMIT ${limit}`),
+    ]);
   }
 }

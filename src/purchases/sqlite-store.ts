@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { isCumulativeRefund, isPaidPeriod, paidPeriod, refundSince } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+import type { PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 type Row = [
@@ -36,6 +36,7 @@ interface BatchCompanions {
 export class SqlitePurchaseStore implements PurchaseStore {
   readonly insert;
   readonly list;
+  readonly recordsAfter;
 
   constructor(db: Database, companions: BatchCompanions) {
     const insertRow = db.prepare<Row>(
@@ -97,5 +98,10 @@ export class SqlitePurchaseStore implements PurchaseStore {
       return inserted;
     });
     this.list = sqliteRead(db, (projectId: string): StoredPurchase[] => byProject.all(projectId).map(toStored));
+    const after = db.prepare<[string, number, number], RecordForResults>(
+      `SELECT seq, user_id AS userId, type, ts, revenue, currency, paywall_id AS paywallId FROM purchases
+       WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.recordsAfter = sqliteRead(db, (projectId: string, seq: number, limit: number): RecordForResults[] => after.all(projectId, seq, limit));
   }
 }

@@ -48,7 +48,9 @@ export type ErrorCode =
   | 'member_not_found'
   | 'user_not_found'
   | 'already_member'
-  | 'last_owner';
+  | 'last_owner'
+  | 'link_needs_secret_key'
+  | 'too_many_links';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

@@ -104,3 +104,18 @@ test("no feature reaches into another's store, routes or writer thread: it gets 
     [],
   );
 });
+
+test('the event path goes one way: analytics/ imports no experiments/ and of events/ only its shapes; events/ imports no experiments/', () => {
+  // Writes go events → writer → analytics (the derived state and its fold); results go experiments → events' service → the
+  // writer thread → analytics, whose answer flows back as a return value, never as an import (CONTRIBUTING.md, "Where things live").
+  const eventShapes = new Set(['schema.ts', 'time.ts', 'variants.ts', 'event-row.ts'].map((file) => path.join('events', file)));
+  assert.deepEqual(
+    violations(({ from, to }) => folder(from) === 'analytics' && (folder(to) === 'experiments' || (folder(to) === 'events' && !eventShapes.has(to)))),
+    [],
+  );
+  assert.deepEqual(
+    violations(({ from, to }) => folder(from) === 'events' && folder(to) === 'experiments'),
+    [],
+  );
+  assert.ok(edges.some(({ from, to }) => folder(from) === 'events' && folder(to) === 'analytics'));
+});

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { DerivedStore } from '../../src/analytics/checkpoint.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
-import { DerivedStore } from '../../src/events/derived/checkpoint.ts';
-import type { EventRow } from '../../src/events/writer/protocol.ts';
+import type { EventRow } from '../../src/events/event-row.ts';
 import { EventSink } from '../../src/events/writer/sink.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';

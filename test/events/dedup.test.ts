@@ -1,7 +1,7 @@
 /** Deduplication by event id: within a batch, across batches, across restarts, never across projects, exact when id hashes collide. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { idHash } from '../../src/events/derived/id-hash.ts';
+import { idHash } from '../../src/analytics/id-hash.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { exported, ingest, numbered, openTestDb } from '../helpers/events.ts';
 import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';

@@ -1,5 +1,5 @@
 /**
- * The ingestion limits on names the derived state keeps (src/events/derived/limits.ts): past one,
+ * The ingestion limits on names the derived state keeps (src/analytics/limits.ts): past one,
  * an event is refused by index with the limit's code before anything is stored, the rest of its
  * batch is stored, nothing fails after a commit, and another project ingests and reads as before,
  * across a restart. A database that holds what no segment can code (stored by an older version)

@@ -1,7 +1,7 @@
 /** OrdinalSet, the compressed set of user ordinals, against a plain Set over random workloads. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OrdinalSet } from '../../src/events/derived/ordinal-set.ts';
+import { OrdinalSet } from '../../src/analytics/ordinal-set.ts';
 
 function random(seed: number): () => number {
   let state = seed;

@@ -10,15 +10,15 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
+import type { FoldQuery } from '../../src/analytics/fold/fold-types.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
+import type { EventRow } from '../../src/events/event-row.ts';
 import { exportEvents } from '../../src/events/export.ts';
 import { parseEnvelope, prepareBatch } from '../../src/events/ingest.ts';
 import { exportPostgresEvents } from '../../src/events/postgres-export.ts';
-import type { EventRow } from '../../src/events/writer/protocol.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
-import type { FoldQuery } from '../../src/experiments/fold/fold-types.ts';
 import { Logger } from '../../src/log.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
@@ -140,8 +140,9 @@ test('two instances: a batch sent to both is stored once, and both answer what t
   db.prepare(`${insertPurchase} (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...purchase);
   // An identity link between two users of the events: results count them as one.
   const link = [PROJECT, 'u-5', 'u-3', DAY] as const;
-  await sql.unsafe('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES ($1, $2, $3, $4)', [...link]);
-  db.prepare('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (?, ?, ?, ?)').run(...link);
+  // The project's first link: seq 1 (migration 15).
+  await sql.unsafe('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) VALUES ($1, $2, $3, $4, 1)', [...link]);
+  db.prepare('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) VALUES (?, ?, ?, ?, 1)').run(...link);
   db.close();
 
   await Promise.all([ready(a), ready(b), ready(sqlite)]);

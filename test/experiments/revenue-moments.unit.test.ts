@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Moments } from '../../src/experiments/fold/fold-types.ts';
-import { revenueMoments, type Sparse } from '../../src/experiments/fold/revenue-moments.ts';
+import type { Moments } from '../../src/analytics/fold/fold-types.ts';
+import { revenueMoments, type Sparse } from '../../src/analytics/fold/revenue-moments.ts';
 import { random } from './workload.ts';
 
 const DAY = 86_400_000;

@@ -6,8 +6,8 @@
  * simulation.unit.test.ts and bench/experiments-simulation.ts observe.
  */
 
+import type { FoldDay, FoldResult, VariantFigures } from '../../src/analytics/fold/fold-types.ts';
 import { combine, EMPTY_PAIRED, type Paired } from '../../src/experiments/cuped.ts';
-import type { FoldDay, FoldResult, VariantFigures } from '../../src/experiments/fold/fold-types.ts';
 import { buildResults, readSettings } from '../../src/experiments/results.ts';
 import type { Results } from '../../src/experiments/schema.ts';
 import type { ExperimentSettings } from '../../src/paywalls/document/experiment.ts';

@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { revenueMoments } from '../../src/analytics/fold/revenue-moments.ts';
 import { chanceToBeat, chanceToBeBestOf, expectedLoss } from '../../src/experiments/bayes.ts';
 import { meanArm, NO_ADJUSTMENT, type Paired, pooledAdjustment, pooledArms, rateMoments } from '../../src/experiments/cuped.ts';
 import { type Analysis, compareArms, holm, oneSidedWorse, type Test, Z95 } from '../../src/experiments/effects.ts';
-import { revenueMoments } from '../../src/experiments/fold/revenue-moments.ts';
 import { minimumDetectableEffect, type PlanInput, usersNeededPerVariant } from '../../src/experiments/power.ts';
 import { logBeta, normalCdf, normalQuantile } from '../../src/experiments/special.ts';
 import { sampleRatioMismatch } from '../../src/experiments/srm.ts';

@@ -151,7 +151,7 @@ storeTest('concurrent cumulative refunds of one payment never count the same amo
 
 storeTest("a batch remembers its users' appAccountTokens, its customer (the first named stays) and links its aliases as identify would", async (storage) => {
   const { project } = await storage.projects.create('p', TEST_CHANGE);
-  await storage.identity.link(project.id, 'device-2', 'carol', 1);
+  await storage.identity.link([{ projectId: project.id, anonymousId: 'device-2', userId: 'carol', secret: false }], 1);
   await storage.purchases.insert(project.id, {
     records: [record('a', { userId: 'bob' })],
     receivedAt: 10,

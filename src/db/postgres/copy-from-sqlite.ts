@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DERIVED_TABLES } from '../../events/derived/checkpoint.ts';
+import { DERIVED_TABLES } from '../../analytics/checkpoint.ts';
 import type { Database } from '../database.ts';
 import type { Sql } from './connection.ts';
 

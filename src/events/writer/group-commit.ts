@@ -1,4 +1,4 @@
-import type { EventRow } from './protocol.ts';
+import type { EventRow } from '../event-row.ts';
 
 /** Rows per transaction at most; a request is never split across transactions. */
 const MAX_ROWS_PER_COMMIT = 20_000;

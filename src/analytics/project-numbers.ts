@@ -3,7 +3,7 @@
  * integer keys event_dedup and event_time_index instead of the id's text.
  * Numbers are handed out on first use and written by the next checkpoint.
  */
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../db/database.ts';
 
 export class ProjectNumbers {
   private readonly numbers = new Map<string, number>();

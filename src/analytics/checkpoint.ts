@@ -7,16 +7,17 @@
  * it. Without a checkpoint row every derived table is emptied and rebuilt
  * from the raw events, so deleting derived state loses nothing.
  */
-import { type Database, sortInMemory } from '../../db/database.ts';
-import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
+import { type Database, sortInMemory } from '../db/database.ts';
 import { loadCheckpoint } from './checkpoint-load.ts';
 import { derivedEvent, SEQ_COLUMN } from './derived-event.ts';
 import { EVENT_PAGE, StoredEventPages } from './event-pages.ts';
+import { ANY_TYPE } from './event-statistics.ts';
+import { CHUNK_ENTRIES } from './fold/experiment-log.ts';
 import { ID_HASH_SQL, idHash } from './id-hash.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import { PendingIndexes } from './pending.ts';
 import { ProjectNumbers } from './project-numbers.ts';
-import { ANY_TYPE, DerivedState } from './state.ts';
+import { DerivedState } from './state.ts';
 import { StoredKeys } from './stored-keys.ts';
 
 /** While replaying, a checkpoint is written whenever this many events are pending, to bound memory. */

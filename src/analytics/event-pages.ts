@@ -9,7 +9,7 @@
  * better-sqlite3) writes a real with the fewest digits that read back to
  * the same double.
  */
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { STORED_EVENT_COLUMNS, type StoredEventRow } from './derived-event.ts';
 
 /** Rows per page: one text of about a megabyte; larger pages were slower (the text is built and parsed whole). */

@@ -3,7 +3,7 @@
  * writer's EventRow) or a stored one read back (replay, rebuild): the one
  * place that knows which column is which.
  */
-import { EVENT_COLUMNS, type EventRow } from '../writer/protocol.ts';
+import { EVENT_COLUMNS, type EventRow } from '../events/event-row.ts';
 
 /** What the state and the dedup index need of a stored event. */
 export interface DerivedEvent {

@@ -4,7 +4,7 @@
  * event_dedup a page at a time between commits (until then every key is
  * looked up); a rebuild and each checkpoint add the keys they store.
  */
-import type { Database } from '../../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { KeyFilter } from './key-filter.ts';
 
 /**

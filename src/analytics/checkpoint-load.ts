@@ -3,10 +3,11 @@
  * day sets and the experiment segments with their log chunks, as the last
  * checkpoint left them.
  */
-import type { Database } from '../../db/database.ts';
-import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
+import type { Database } from '../db/database.ts';
+import { ANY_TYPE } from './event-statistics.ts';
+import { CHUNK_ENTRIES } from './fold/experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { ANY_TYPE, type DerivedState } from './state.ts';
+import type { DerivedState } from './state.ts';
 
 export function loadCheckpoint(db: Database, state: DerivedState): void {
   const users = db.prepare<[], [string, number, string]>('SELECT project_id, ordinal, user_id FROM event_users ORDER BY project_id, ordinal').raw();

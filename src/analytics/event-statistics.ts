@@ -1,24 +1,18 @@
 /**
- * The derived state of the events: per project, paywall, variant and UTC day,
- * the count of each event type and the set of users (as ordinals) seen with
- * each type and with any type. Kept in memory by the writer thread, updated
- * after each commit with no SQL at all, and checkpointed to SQLite every few
- * seconds (checkpoint.ts). The raw events stay the only source of truth: the
- * state is rebuilt from them when its checkpoint is missing.
+ * The event statistics: per project, paywall, variant and UTC day, the
+ * count of each event type and the set of users (as ordinals) seen with
+ * each type and with any type, what `GET /api/paywalls/{id}/stats` answers
+ * from; and per project the event types and (paywall, variant) pairs it
+ * has stored, which the ingestion limits count (limits.ts).
  */
 
-import { PhaseFold } from '../../experiments/fold/experiment-fold.ts';
-import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from '../../experiments/fold/fold-types.ts';
-import { type LinkedUsers, ProjectJoins } from '../../experiments/fold/linked-users.ts';
-import type { PurchaseReader, PurchaseRow } from '../../experiments/fold/purchase-records.ts';
-import { DEFAULT_SEGMENT, ExperimentLogs } from '../../experiments/fold/segments.ts';
-import type { Stats } from '../schema.ts';
-import { KNOWN_EVENT_TYPES } from '../schema.ts';
-import { dayOf, dayText } from '../time.ts';
-import { UNKNOWN_VARIANT } from '../variants.ts';
+import type { Stats } from '../events/schema.ts';
+import { KNOWN_EVENT_TYPES } from '../events/schema.ts';
+import { dayOf, dayText } from '../events/time.ts';
+import { UNKNOWN_VARIANT } from '../events/variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
+import { Lru } from './lru.ts';
 import { OrdinalSet } from './ordinal-set.ts';
-import { UserDictionary } from './users.ts';
 
 /** The stored type of a day's set of users of any type; no event type can be spelled so. */
 export const ANY_TYPE = '*';
@@ -53,47 +47,8 @@ function figures(counts: Map<string, number>, uniqueUsers: number): Figures {
 
 /** Range unions remembered (each at most one 8 KiB bitmap per 65,536 users): the ranges dashboards poll. */
 const CACHED_UNIONS = 16;
-/** Folds kept for results (each about 20 bytes per user of its project, plus about 50 per payer and currency). */
-const CACHED_FOLDS = 4;
 /** Days this close to the newest day of a variant still change under ingestion; older ones rarely do. */
 const RECENT_DAYS = 2;
-
-interface CachedFold {
-  fold: PhaseFold;
-  version: number;
-  users: number;
-  projectId: string;
-  /** The joins of the project's links applied (a ProjectJoins position), its changes seen, and the last purchase record read. */
-  joinsRead: number;
-  linkChanges: number;
-  recordSeq: number;
-  /** Records of users the events have not seen yet: read again when new users appear. */
-  waiting: PurchaseRow[];
-  result: FoldResult | undefined;
-}
-
-const RECORD_KINDS: Record<string, FoldRecord['kind']> = {
-  initial_purchase: 'sale',
-  renewal: 'renewal',
-  non_renewing_purchase: 'sale',
-  trial_converted: 'trial_converted',
-  trial_started: 'trial_started',
-  refund: 'refund',
-  cancellation: 'cancellation',
-};
-
-/** The records of `rows` that may count for the paywall (theirs, or naming none), as the fold reads them; those of unseen users go to `waiting`. */
-function foldRecords(rows: PurchaseRow[], paywallId: string, linked: LinkedUsers, waiting: PurchaseRow[]): FoldRecord[] {
-  const records: FoldRecord[] = [];
-  for (const row of rows) {
-    const kind = RECORD_KINDS[row.type];
-    if (kind === undefined || (row.paywall_id !== null && row.paywall_id !== paywallId)) continue;
-    const user = linked.ordinalOf(row.user_id);
-    if (user === -1) waiting.push(row);
-    else records.push({ user, ts: row.ts, kind, revenue: row.revenue, currency: row.currency });
-  }
-  return records;
-}
 
 interface CachedUnion {
   sets: OrdinalSet[];
@@ -106,23 +61,14 @@ function byVariantId(a: string, b: string): number {
   return a === UNKNOWN_VARIANT ? 1 : b === UNKNOWN_VARIANT ? -1 : a < b ? -1 : a > b ? 1 : 0;
 }
 
-export class DerivedState {
-  readonly users = new UserDictionary();
-  /** Exposures and purchases per paywall and segment, for experiment results. */
-  readonly experiments = new ExperimentLogs();
-  /** The folds of recently asked segments and phases, brought up to date at each ask (least recently used first). */
-  private readonly folds = new Map<string, CachedFold>();
-  /** Per project, its users as the identity links join them, shared by its folds. */
-  private readonly joins = new Map<string, ProjectJoins>();
+export class EventStatistics {
   /** project → paywall → variant → day → group */
   private readonly groups = new Map<string, Map<string, Map<string, Map<number, DayGroup>>>>();
-  /** Unions of the older days of recently asked ranges, by range and variant (least recently used first). */
-  private readonly unions = new Map<string, CachedUnion>();
+  /** Unions of the older days of recently asked ranges, by range and variant. */
+  private readonly unions = new Lru<string, CachedUnion>(CACHED_UNIONS);
   /** project → every event type it has stored, and its count of (paywall, variant) pairs: what the ingestion limits count. */
   private readonly types = new Map<string, Set<string>>();
   private readonly variantPairs = new Map<string, number>();
-  /** Experiment entries left out since the start: stored by an older version past what a segment can code. */
-  unrepresentable = 0;
 
   /** The group of a key, created empty when missing. */
   group(projectId: string, paywallId: string, variantId: string, day: number): DayGroup {
@@ -162,80 +108,17 @@ export class DerivedState {
     return this.variantPairs.get(projectId) ?? 0;
   }
 
-  /** Counts one stored event; never throws (what a segment cannot code is left out and counted in `unrepresentable`). */
-  apply(event: DerivedEvent): void {
+  /** Counts one stored event, of the user with this ordinal (null: an event without a user). */
+  protected count(event: DerivedEvent, ordinal: number | null): void {
     const group = this.group(event.projectId, event.paywallId, event.variantId ?? UNKNOWN_VARIANT, dayOf(event.ts));
     (group.dirty ??= new Set()).add(event.type);
     group.counts.set(event.type, (group.counts.get(event.type) ?? 0) + 1);
     this.addType(event.projectId, event.type);
-    if (event.userId === null) return;
-    const ordinal = this.users.ordinal(event.projectId, event.userId);
+    if (ordinal === null) return;
     group.users.add(ordinal);
     let typed = group.typeUsers.get(event.type);
     if (!typed) group.typeUsers.set(event.type, (typed = new OrdinalSet()));
     typed.add(ordinal);
-    const { projectId, paywallId, audience, type, ts, variantId, revenue, currency } = event;
-    if (!this.experiments.apply(projectId, paywallId, audience, type, ts, ordinal, variantId, revenue, currency)) this.unrepresentable++;
-  }
-
-  /**
-   * The experiment counts of one segment (null: the default split) over one
-   * phase, with the purchase records and identity links `feed` reads; a new
-   * link joins, in the fold, the users it counted apart.
-   */
-  results(projectId: string, paywallId: string, audience: string | null, query: FoldQuery, feed: PurchaseReader): FoldResult {
-    const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
-    if (!segment) return emptyFold(query);
-    const users = this.users.count(projectId);
-    const sources = this.experiments.segmentsOf(projectId, paywallId);
-    // Purchases of every segment count (for the segment where their user was exposed): any append changes the answer.
-    let version = 0;
-    for (const source of sources) version += source.version;
-    const key = JSON.stringify([projectId, paywallId, audience, query]);
-    let entry = this.folds.get(key);
-    this.folds.delete(key);
-    const project = this.joinsOf(projectId, feed);
-    // A new fold has counted nobody yet: the joins made before it have nothing to move.
-    entry ??= {
-      fold: new PhaseFold(segment, query, project.linked),
-      projectId,
-      joinsRead: project.end,
-      linkChanges: project.changes,
-      version: -1,
-      users: 0,
-      recordSeq: 0,
-      waiting: [],
-      result: undefined,
-    };
-    const joins = project.since(entry.joinsRead);
-    const linked = entry.linkChanges !== project.changes;
-    entry.joinsRead = project.end;
-    entry.linkChanges = project.changes;
-    this.folds.set(key, entry);
-    const rows = feed.recordsSince(projectId, entry.recordSeq);
-    // Each fold holds a few arrays of one number per user of the project: few are kept.
-    if (this.folds.size > CACHED_FOLDS) this.folds.delete(this.folds.keys().next().value!);
-    project.forget(Math.min(...[...this.folds.values()].filter((other) => other.projectId === projectId).map((other) => other.joinsRead)));
-    if (entry.result && entry.version === version && entry.users === users && rows.length === 0 && !linked) return entry.result;
-    entry.recordSeq = rows.at(-1)?.seq ?? entry.recordSeq;
-    // A waiting record finds its user once the users grow, or a link names one the events know.
-    const retried = users === entry.users && !linked ? [] : entry.waiting.splice(0);
-    entry.fold.update(users, sources, foldRecords([...retried, ...rows], paywallId, project.linked, entry.waiting), joins);
-    entry.result = entry.fold.result();
-    entry.version = version;
-    entry.users = users;
-    return entry.result;
-  }
-
-  /** The project's joined users, brought up to date with the links `feed` reads. */
-  private joinsOf(projectId: string, feed: PurchaseReader): ProjectJoins {
-    let project = this.joins.get(projectId);
-    if (!project) this.joins.set(projectId, (project = new ProjectJoins(projectId, this.users, feed.links(projectId))));
-    else {
-      feed.links(projectId);
-      project.update();
-    }
-    return project;
   }
 
   /** Every group with its key, for the checkpoint. */
@@ -284,11 +167,9 @@ export class DerivedState {
    */
   private unionOf(key: string, sets: OrdinalSet[]): Map<number, Uint32Array> {
     const cached = this.unions.get(key);
-    this.unions.delete(key);
     const valid = cached !== undefined && cached.sets.length === sets.length && sets.every((set, i) => cached.sets[i] === set && cached.sizes[i] === set.size);
     const entry = valid ? cached : { sets, sizes: sets.map((set) => set.size), chunks: OrdinalSet.unionChunks(sets) };
     this.unions.set(key, entry);
-    if (this.unions.size > CACHED_UNIONS) this.unions.delete(this.unions.keys().next().value!);
     return entry.chunks;
   }
 }

@@ -9,9 +9,9 @@
  * the state never meets a name it cannot keep after a commit.
  */
 
-import { DEFAULT_SEGMENT } from '../../experiments/fold/segments.ts';
-import { UNKNOWN_VARIANT } from '../variants.ts';
+import { UNKNOWN_VARIANT } from '../events/variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
+import { DEFAULT_SEGMENT } from './fold/segments.ts';
 import type { DerivedState } from './state.ts';
 
 const MAX_EVENT_TYPES_PER_PROJECT = 1000;

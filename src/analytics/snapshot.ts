@@ -7,7 +7,7 @@
  * as JSON). Storage-free.
  */
 import v8 from 'node:v8';
-import { CHUNK_ENTRIES } from '../../experiments/fold/experiment-log.ts';
+import { CHUNK_ENTRIES } from './fold/experiment-log.ts';
 import { OrdinalSet } from './ordinal-set.ts';
 import type { DerivedState } from './state.ts';
 
