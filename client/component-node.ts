@@ -4,7 +4,7 @@
  * `text_key` replaced by `text` and `alt_key` by `alt` in the chosen locale,
  * and the nodes bound to a slot carrying their `product`. A union on `type`,
  * so that a renderer's `switch (node.type)` narrows the props.
- * test/client/types.test.ts holds each type's props to the server's schemas.
+ * test/client/types.unit.test.ts holds each type's props to the server's schemas.
  */
 
 export type Alignment = 'leading' | 'center' | 'trailing';
