@@ -131,11 +131,28 @@ test('every test file is named for its tier: what it starts', () => {
   assert.deepEqual(misnamed, [], 'CONTRIBUTING.md, "Tests": a test file is named for what it starts');
 });
 
-test('npm run test:no-http runs the pure and PostgreSQL tiers and the runtime tests, and nothing that starts a server', () => {
+/** `needs(…CHROMIUM_PROGRAM…)` in a test's options: skipped where Chromium is missing, failed under CI=true (helpers/browser.ts). */
+const NEEDS_CHROMIUM = /\bneeds\([^)]*\bCHROMIUM_PROGRAM\b/;
+
+test('every test file that opens a browser declares needs(CHROMIUM_PROGRAM), so that it skips where Chromium is missing', () => {
+  const undeclared = testFiles()
+    .map(posix)
+    .filter((file) => starts(file).some((use) => use.start === 'browser') && !NEEDS_CHROMIUM.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+  assert.ok(
+    testFiles()
+      .map(posix)
+      .filter((file) => tierOf(file) === 'browser').length >= 5,
+  );
+  assert.deepEqual(undeclared, [], 'a test that opens Chromium passes needs(CHROMIUM_PROGRAM) (test/helpers/browser.ts) in its options');
+});
+
+test('npm run test:no-http runs the pure and PostgreSQL tiers and the runtime tests, and nothing else starts a server', () => {
   const selected = testFiles().map(posix).filter(isNoHttp);
   assert.ok(selected.includes('test/runtime/exe.test.ts'));
   assert.ok(selected.includes('test/architecture/tiers.unit.test.ts'));
   assert.ok(selected.includes('test/db/postgres-watch.postgres.test.ts'));
   assert.ok(!selected.includes('test/cli/serve.test.ts'));
-  assert.ok(selected.filter((file) => file.endsWith('.unit.test.ts')).length >= 40);
+  assert.ok(selected.length >= 55);
+  const serving = selected.filter((file) => !file.startsWith('test/runtime/') && starts(file).some((use) => use.start === 'server'));
+  assert.deepEqual(serving, []);
 });
