@@ -126,9 +126,10 @@ export function runRecordedSuite(without: readonly string[] = []): { status: num
 export const DECLARED_ANSWERS_CHECK = 'test/openapi/declared-answers.check.ts';
 
 /**
- * The files of `tiers` in the order they run: the slower tiers first, so
- * that the two processes node --test keeps busy end together rather than
- * one long file running alone at the end; by name within a tier.
+ * The files of `tiers` in the order they run: the scale tier first (at
+ * scale, its 10⁷-user test takes minutes of one core: started last, it would
+ * run alone while the other core idles), then browser, server, PostgreSQL
+ * and pure; by name within a tier.
  */
 export function filesOf(tiers: readonly Tier[], files = testFiles()): string[] {
   const rank = (file: string) => TIERS.length - TIERS.indexOf(tierOf(file));
@@ -138,12 +139,12 @@ export function filesOf(tiers: readonly Tier[], files = testFiles()): string[] {
 /**
  * `npm test` and its tiers. Without arguments: every file (the scale tier at
  * its everyday size), then the check on the answers recorded (when the
- * server tier ran); fails when either does. Tier names (`unit`, `postgres`, `server`, `browser`,
- * `scale`) run those tiers only; `--scale` runs the scale tier at scale;
- * `--without <file name>` leaves a file out. `--no-http` runs the tests that
- * need no HTTP server (isNoHttp), and nothing else; `--postgres` the
- * PostgreSQL tier and the tests whose servers follow the test backend, on
- * PostgreSQL, then the check.
+ * server tier ran); fails when either does. Tier names (`unit`, `postgres`,
+ * `server`, `browser`, `scale`) run those tiers only; `--scale` runs the
+ * scale tier at scale; `--without <file name>` leaves a file out.
+ * `--no-http` runs the tests that need no HTTP server (isNoHttp), and
+ * nothing else; `--postgres` the PostgreSQL tier and the tests whose
+ * servers follow the test backend, on PostgreSQL, then the check.
  */
 export function main(args: readonly string[]): number {
   if (args.includes('--no-http')) return nodeTest(testFiles().filter(isNoHttp));
