@@ -3,7 +3,8 @@
  * reaches, through the real server: paywall documents, event batches, the
  * resolve query, purchase records and signed store notifications. Whatever arrives, the answer is a 2xx, or a 4xx
  * problem+json; never a 5xx, never a crash, and the server is healthy after.
- * The run is bounded by count (RUNS per parser), not by time; a failure
+ * The run is bounded by count (RUNS per parser: 250 in `npm test`, 1,000
+ * under `npm run test:scale`, helpers/scale.ts), not by time; a failure
  * prints the seed and the shrunk input that reproduce it.
  */
 import assert from 'node:assert/strict';
@@ -13,9 +14,10 @@ import fc from 'fast-check';
 import { example } from '../helpers/example-paywall.ts';
 import type { Json } from '../helpers/json.ts';
 import { api, seedProducts } from '../helpers/paywalls.ts';
+import { scaled } from '../helpers/scale.ts';
 import { bearer, startTestServer, type TestServer } from '../helpers/server.ts';
 
-const RUNS = 1000;
+const RUNS = scaled(250, 1000);
 
 /** Keys that have tripped JavaScript maps before, mixed into every generated object. */
 const trickyKey = fc.constantFrom(

@@ -1,7 +1,9 @@
 /**
  * Configuration changes across instances on PostgreSQL
  * (src/db/postgres/watch.ts): a change committed through one connection
- * reaches another's onChange through LISTEN within 1 s; with the listening
+ * reaches another's onChange through LISTEN (how soon, the 1 s promise of
+ * docs/scale-out.md, is measured by `npm run bench -- --postgres --only
+ * propagation`; a test waits up to 10 s); with the listening
  * connection terminated, the periodic check still sees changes, and LISTEN
  * comes back by itself, also after PostgreSQL restarts. An instance's own
  * changes are not announced to itself.
@@ -28,7 +30,7 @@ async function listenerPids(sql: Sql, database: string): Promise<number[]> {
   return rows.map((row) => row.pid).sort();
 }
 
-test('a change committed on one connection calls onChange on another within 1 s, through LISTEN; nothing after stop', needs(POSTGRES), async (t) => {
+test('a change committed on one connection calls onChange on another through LISTEN; nothing after stop', needs(POSTGRES), async (t) => {
   const { url } = await postgresDatabase(t);
   const writer = testPool(t, url);
   await migratePostgres(writer);
@@ -38,13 +40,13 @@ test('a change committed on one connection calls onChange on another within 1 s,
 
   for (let expected = 1; expected <= 3; expected++) {
     await changeConfiguration(writer);
-    await until(() => changes === expected, `change ${expected} heard`, 1000);
+    await until(() => changes === expected, `change ${expected} heard`);
   }
   // Events and a statement that changes no configuration row are not changes.
   await writer`INSERT INTO events (project_id, paywall_id, type, ts, client_ts, received_at) VALUES ('p', 'pw', 'screen_impression', 1, 1, 1)`;
   await writer`UPDATE products SET version = 2 WHERE id = 'no such product'`;
   await changeConfiguration(writer);
-  await until(() => changes === 4, 'the next change heard', 1000);
+  await until(() => changes === 4, 'the next change heard');
 
   await stop();
   await changeConfiguration(writer);
@@ -78,7 +80,7 @@ test('with its listening connection terminated, the periodic check sees a change
   await until(async () => (await listenerPids(writer, name)).length === 0, 'both listeners gone');
 
   await changeConfiguration(writer);
-  await until(() => checked === 1, 'the periodic check saw the change', 5000);
+  await until(() => checked === 1, 'the periodic check saw the change');
   assert.equal(listened, 0, 'nothing but the periodic check could have seen it');
   assert.deepEqual(await listenerPids(writer, name), []);
 
@@ -86,10 +88,10 @@ test('with its listening connection terminated, the periodic check sees a change
   await until(async () => (await listenerPids(writer, name)).length === 2, 'both listeners back', 30_000);
   assert.equal((await listenerPids(writer, name)).filter((pid) => before.includes(pid)).length, 0, 'on new connections');
   // Coming back, the listening-only instance reads what it missed.
-  await until(() => listened === 1, 'the missed change read when LISTEN came back', 5000);
+  await until(() => listened === 1, 'the missed change read when LISTEN came back');
 
   await changeConfiguration(writer);
-  await until(() => listened === 2, 'a change heard through the new LISTEN', 1000);
+  await until(() => listened === 2, 'a change heard through the new LISTEN');
   await until(() => checked === 2, 'and by the other instance');
   await Promise.all([stopChecking(), stopListening()]);
 });
@@ -108,7 +110,7 @@ test('after PostgreSQL restarts, LISTEN comes back by itself and hears the next 
   // The writer's pool reconnects on its next query (the first may fail on the old connection); the listener on its own.
   await until(async () => (await listenerPids(writer, name).catch(() => [])).length === 1, 'the listener back after the restart', 30_000);
   await changeConfiguration(writer);
-  await until(() => listened === 1, 'a change heard through the new LISTEN', 1000);
+  await until(() => listened === 1, 'a change heard through the new LISTEN');
   await stop();
 });
 
@@ -127,7 +129,7 @@ test("an instance's own changes call no onChange; another instance's and the CLI
   const probe = testPool(t, url, 1);
   const heard: string[] = [];
   await probe.listen('paywalld_config', (payload) => heard.push(payload));
-  const settled = (count: number) => until(() => heard.length === count, `${count} notifications`, 1000);
+  const settled = (count: number) => until(() => heard.length === count, `${count} notifications`);
 
   await changeConfiguration(own);
   await own.begin(async (tx) => {
@@ -143,10 +145,10 @@ test("an instance's own changes call no onChange; another instance's and the CLI
   assert.equal(changes, 0);
 
   await changeConfiguration(other);
-  await until(() => changes === 1, "the other instance's change heard", 1000);
+  await until(() => changes === 1, "the other instance's change heard");
   await changeConfiguration(own);
   await changeConfiguration(cli);
-  await until(() => changes === 2, "the CLI's change heard", 1000);
+  await until(() => changes === 2, "the CLI's change heard");
   await settled(6);
   // The CLI names no instance.
   assert.equal(heard.at(-1)!.split(' ')[1], '');

@@ -17,6 +17,7 @@ import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
 import { DIST, spawnServe } from '../helpers/cli.ts';
 import { CURL, needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
 import { type Block, blocksOf, browserSteps, matchesOutput, type Placeholders, substitute } from './blocks.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -112,16 +113,16 @@ async function inBrowser(t: TestContext, block: Block, values: Placeholders): Pr
   const steps = browserSteps(substitute(block.text, values));
   const { page, errors } = await openBrowser(t);
   // The page's server was started in the background by the block before: it may not listen yet.
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      await page.goto(steps.url);
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await until(
+    () =>
+      page.goto(steps.url).then(
+        () => true,
+        () => false,
+      ),
+    `${steps.url} to answer`,
+    15_000,
+    100,
+  );
   for (const labels of steps.clicks) {
     const pattern = new RegExp(`^(${labels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
     await page.getByRole('button', { name: pattern }).first().click();

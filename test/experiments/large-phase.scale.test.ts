@@ -1,13 +1,14 @@
 /**
- * Results for a phase of 10⁷ exposed users through the real server
- * (PAYWALLD_TEST_EXPOSED_USERS for another size). The events are written
+ * Results for a phase of 10⁷ exposed users through the real server under
+ * `npm run test:scale`, of 10⁵ in `npm test` (helpers/scale.ts;
+ * PAYWALLD_TEST_EXPOSED_USERS for another size). The events are written
  * straight into the stopped server's database by one INSERT … SELECT over a
  * generated series (HTTP would take far longer), and the restarted server
  * rebuilds its derived state from them with its own code, as after any
  * restart without a checkpoint; its results are then checked to the exact
  * count and to the statistics computed from those counts.
  *
- * What it costs (BENCHMARKS.md, "10⁷ exposed users through the server"):
+ * What 10⁷ costs (BENCHMARKS.md, "10⁷ exposed users through the server"):
  * 125–132 s of CPU (up to 280 s on a machine loaded many times over), most
  * of it the server's rebuild; 2¾ minutes on the shared 2-core box at load
  * average 2–5, 11–17 at 9–13; 1.2 GB of disk in a temporary directory and
@@ -22,10 +23,11 @@ import { openTestDb } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { metric } from '../helpers/metrics.ts';
 import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
+import { scaled } from '../helpers/scale.ts';
 import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
 
-const USERS = Number(process.env.PAYWALLD_TEST_EXPOSED_USERS ?? 10_000_000);
+const USERS = Number(process.env.PAYWALLD_TEST_EXPOSED_USERS ?? scaled(100_000, 10_000_000));
 
 // A scale test of the SQLite writer's rebuild (it writes the rows into the file with SQL); PostgreSQL's rebuild is measured by bench/postgres-events.ts.
 test(`results for ${USERS.toLocaleString('en')} exposed users: exact counts and finite figures`, needs(SQLITE_BACKEND), async (t) => {

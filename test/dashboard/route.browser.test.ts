@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openBrowser } from '../helpers/browser.ts';
+import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
 import { spawnServe } from '../helpers/cli.ts';
+import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-test('a malformed escape in the dashboard address shows "Page not found", even after a reload, never a blank page', async (t) => {
+test('a malformed escape in the dashboard address shows "Page not found", even after a reload, never a blank page', needs(CHROMIUM_PROGRAM), async (t) => {
   const server = await spawnServe(t, ['--db', path.join(tempDir(t), 'paywalld.db')]);
   t.after(() => server.stop());
   const secret = /secret key:\s+(pwk_secret_\S+)/.exec(server.output())?.[1];
