@@ -38,6 +38,7 @@ import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
+import { webhooksApi } from './webhooks/routes.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -58,6 +59,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
+    ...webhooksApi(ctx.webhooks),
     ...dashboardApi(),
   ];
 }
@@ -209,6 +211,8 @@ export async function startServer(
       await server.close(0);
       throw error;
     }
+    // Once nothing can fail the start any more: the startup's own undo knows nothing of them.
+    for (const start of hooks.start) await start();
     const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
     let stopping: Promise<void> | undefined;
     const stop = () =>

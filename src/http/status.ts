@@ -39,6 +39,11 @@ const STATUS: Record<ErrorCode, number> = {
   user_not_found: 404,
   already_member: 409,
   last_owner: 409,
+  webhook_not_found: 404,
+  delivery_not_found: 404,
+  webhook_url_invalid: 422,
+  webhook_url_refused: 422,
+  too_many_webhooks: 409,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

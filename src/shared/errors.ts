@@ -47,7 +47,12 @@ export type ErrorCode =
   | 'member_not_found'
   | 'user_not_found'
   | 'already_member'
-  | 'last_owner';
+  | 'last_owner'
+  | 'webhook_not_found'
+  | 'delivery_not_found'
+  | 'webhook_url_invalid'
+  | 'webhook_url_refused'
+  | 'too_many_webhooks';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

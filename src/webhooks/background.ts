@@ -1,0 +1,60 @@
+/**
+ * What a server runs for webhooks beside its requests: the sender, and the
+ * periodic check of experiment decisions. Started once the server serves
+ * (after `--seed`, whose changes share the SQLite connection in one
+ * transaction), stopped at shutdown before the database closes.
+ */
+import type { PhaseDesign, PhaseRow } from '../experiments/phases.ts';
+import type { Logger } from '../log.ts';
+import type { MetricsRegistry } from '../metrics/registry.ts';
+import { checkDecisionsPeriodically } from './decisions.ts';
+import { WebhookSender } from './sender.ts';
+import type { WebhookSettings } from './settings.ts';
+import type { OutboxStore } from './store.ts';
+
+interface Sources {
+  projects: { list(): Promise<{ id: string }[]> };
+  paywalls: { liveIds(projectId: string): string[] };
+  phases: { phases(projectId: string, paywallId: string): Promise<PhaseRow[]> };
+  /** The current phase's results of one segment, computed (and their decision compared) as the API computes them. */
+  results(projectId: string, paywallId: string, audience: string | null): Promise<unknown>;
+}
+
+interface WebhookWork {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `alone`: the server is the only process that sends from its database (SQLite's, which one server owns). */
+export function webhookWork(
+  outbox: OutboxStore,
+  settings: WebhookSettings,
+  metrics: MetricsRegistry,
+  log: Logger,
+  alone: boolean,
+  sources: Sources,
+): WebhookWork {
+  const sender = new WebhookSender(outbox, settings, metrics, log);
+  let stopChecks: (() => void) | undefined;
+  return {
+    async start() {
+      await sender.start(alone);
+      stopChecks = checkDecisionsPeriodically(
+        {
+          projects: () => sources.projects.list(),
+          liveIds: (projectId) => sources.paywalls.liveIds(projectId),
+          audiences: async (projectId, paywallId) => {
+            const current = (await sources.phases.phases(projectId, paywallId)).at(-1);
+            return current ? (JSON.parse(current.design) as PhaseDesign).audiences.map((audience) => audience.id) : [];
+          },
+          results: sources.results,
+        },
+        log,
+      );
+    },
+    async stop() {
+      stopChecks?.();
+      await sender.stop();
+    },
+  };
+}
