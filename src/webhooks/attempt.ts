@@ -22,6 +22,7 @@ interface AttemptResult {
   /** The answer's status; null when none came (refused address, network error, timeout before the headers). */
   status: number | null;
   body: string | null;
+  /** Why the attempt failed whatever the status: no answer, or its body cut off by the timeout or the network. */
   error: string | null;
 }
 
@@ -62,7 +63,7 @@ export async function attempt(delivery: ClaimedDelivery, allowPrivate: boolean, 
       clearTimeout(timer);
       request.destroy();
       const body = status === null ? null : Buffer.concat(chunks).subarray(0, KEPT_RESPONSE_BYTES).toString('utf8');
-      resolve({ status, body, error: status === null ? error : null });
+      resolve({ status, body, error });
     };
     const request = client.request(url, { method: 'POST', headers, lookup: pinned(resolved), agent: false, signal }, (response) => {
       status = response.statusCode ?? null;
@@ -72,10 +73,10 @@ export async function attempt(delivery: ClaimedDelivery, allowPrivate: boolean, 
         if (size >= MAX_RESPONSE_BYTES) finish(null);
       });
       response.on('end', () => finish(null));
-      response.on('error', () => finish(null));
+      response.on('error', (error) => finish(error.message));
     });
-    // The answer's status counts once it came, even when its body is cut short.
-    const timer = setTimeout(() => finish(`no answer within ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
+    // An answer whose body is still coming after 10 s (and is shorter than what is read) fails as one that never came.
+    const timer = setTimeout(() => finish(`no complete answer within ${TIMEOUT_MS / 1000} s`), TIMEOUT_MS);
     request.on('error', (error: NodeJS.ErrnoException) => finish(signal.aborted ? 'stopped' : error.message));
     request.end(delivery.body);
   });

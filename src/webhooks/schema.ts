@@ -80,7 +80,10 @@ export const DeliverySchema = v.object({
   last_attempt_at: v.nullable(Timestamp),
   response_status: v.pipe(v.nullable(v.number()), v.description("the last attempt's HTTP status; null before one or when none came")),
   response_body: v.pipe(v.nullable(v.string()), v.description("the start of the last answer's body (1 KiB at most)")),
-  error: v.pipe(v.nullable(v.string()), v.description('why the last attempt failed without an answer: a timeout, a refused address, a network error')),
+  error: v.pipe(
+    v.nullable(v.string()),
+    v.description('why the last attempt failed, when its status does not say: no answer, a refused address, a network error, a timeout'),
+  ),
   event: DeliveryEventSchema,
 });
 export type Delivery = v.InferOutput<typeof DeliverySchema>;

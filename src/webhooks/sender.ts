@@ -135,7 +135,7 @@ export class WebhookSender {
     // Stopping: the lease is released uncounted (stop()).
     if (signal.aborted) return;
     const now = Date.now();
-    const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
+    const succeeded = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
     const next = succeeded ? undefined : nextAttemptAt(delivery.attempts + 1, delivery.window_start, now, this.settings.backoffScale);
     const status = succeeded ? 'succeeded' : next === undefined ? 'failed' : 'pending';
     const kept = await this.outbox.settle(delivery.id, this.owner, {
