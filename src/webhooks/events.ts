@@ -7,7 +7,8 @@
  */
 import type { PurchaseRecord } from '../purchases/schema.ts';
 import type { Change, ChangeEntry } from '../shared/change.ts';
-import type { DeliveryType, WebhookEvent } from './schema.ts';
+import type { WebhookEvent } from './event-types.ts';
+import type { DeliveryType } from './schema.ts';
 
 /** One event, ready to be queued for every endpoint that subscribes to its type. */
 export interface OutgoingEvent {

@@ -1,6 +1,7 @@
 /** Rows of the webhook tables as both databases return them, and what the stores share to read and write them. */
 import { randomBase62 } from '../ids.ts';
-import type { DeliveryType, WebhookEvent } from './schema.ts';
+import type { WebhookEvent } from './event-types.ts';
+import type { DeliveryType } from './schema.ts';
 import type { WebhookRow } from './store.ts';
 
 export interface StoredWebhook {

@@ -4,18 +4,8 @@
  * deliveries.
  */
 import * as v from 'valibot';
+import { WEBHOOK_EVENTS, type WebhookEvent } from './event-types.ts';
 
-/** What an endpoint may subscribe to; `test` goes only where POST /api/webhooks/{id}/test sends it. */
-export const WEBHOOK_EVENTS = [
-  'paywall.published',
-  'paywall.rolled_back',
-  'purchase.recorded',
-  'refund.recorded',
-  'experiment.decision_changed',
-  'key.created',
-  'key.revoked',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type DeliveryType = WebhookEvent | 'test';
 
 /** Endpoints a project may have: a studio's systems, not a fan-out service. */
@@ -62,6 +52,7 @@ export const CreatedWebhookSchema = v.object({
 export type CreatedWebhook = v.InferOutput<typeof CreatedWebhookSchema>;
 
 export const WebhookListSchema = v.object({ webhooks: v.array(WebhookSchema) });
+export type WebhookList = v.InferOutput<typeof WebhookListSchema>;
 
 const DeliveryEventSchema = v.object({
   type: v.picklist([...WEBHOOK_EVENTS, 'test']),

@@ -8,8 +8,9 @@
  * interfaces every backend implements (CONTRIBUTING.md, "The storage seam").
  */
 import type { Change, ChangeEntry } from '../shared/change.ts';
+import type { WebhookEvent } from './event-types.ts';
 import type { DecisionKey, DecisionReadout, OutgoingEvent } from './events.ts';
-import type { DeliveryType, WebhookEvent, WebhookPut } from './schema.ts';
+import type { DeliveryType, WebhookPut } from './schema.ts';
 
 export interface WebhookRow {
   project_id: string;

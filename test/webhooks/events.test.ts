@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { WEBHOOK_EVENTS } from '../../src/webhooks/schema.ts';
+import { WEBHOOK_EVENTS } from '../../src/webhooks/event-types.ts';
 import { ingest } from '../helpers/events.ts';
 import { configured, deliver } from '../helpers/hooks.ts';
 import type { Json } from '../helpers/json.ts';
