@@ -126,6 +126,9 @@ test('a receiver that never answers holds up no request, and its attempt fails a
   // While the receiver holds it, more changes go through at once, each queuing its own delivery.
   for (let i = 0; i < 3; i++) assert.equal((await client.request('POST', '/api/keys', { body: { scope: 'sdk' } })).status, 201);
   assert.equal((await deliveriesOf(s, 'slow')).length, 4);
+  // The metrics see them waiting: read at the sender's next look at the outbox (at least once a second).
+  await until(async () => (await metric(s.url, s.keys.secret, 'paywalld_webhook_deliveries_pending')) === 4, 'four pending');
+  await until(async () => ((await metric(s.url, s.keys.secret, 'paywalld_webhook_pending_age_seconds')) ?? 0) > 0, 'their age');
   const held = receiver.received[0]!.id;
   let failed: any;
   await until(
