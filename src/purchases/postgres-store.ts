@@ -31,8 +31,8 @@ interface BatchCompanions {
     remember(tx: Transaction, projectId: string, userIds: Iterable<string>): Promise<void>;
   };
   customers: { linkCustomer(tx: Transaction, projectId: string, provider: string, customer: string, userId: string): Promise<void> };
-  /** Queues the webhook event of a record stored (never of a duplicate): src/webhooks/. */
-  outbox: { purchased(tx: Transaction, projectId: string, record: PurchaseRecord, receivedAt: number): Promise<void> };
+  /** Queues the webhook events of the records stored (never of a duplicate): src/webhooks/. */
+  outbox: { purchased(tx: Transaction, projectId: string, records: readonly PurchaseRecord[], receivedAt: number): Promise<void> };
 }
 
 /** Purchase records in PostgreSQL: each batch is one transaction, acknowledged once committed (store.ts). */
@@ -86,7 +86,12 @@ export class PostgresPurchaseStore implements PurchaseStore {
             : await tx<{ source: string; purchase_id: string }[]>`INSERT INTO purchases ${tx(rows, ...COLUMNS)}
                 ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING source, purchase_id`;
         const stored = new Set(inserted.map((row) => `${row.source} ${row.purchase_id}`));
-        for (const r of records) if (stored.delete(`${r.source} ${r.id}`)) await this.companions.outbox.purchased(tx, projectId, r, batch.receivedAt);
+        await this.companions.outbox.purchased(
+          tx,
+          projectId,
+          records.filter((r) => stored.delete(`${r.source} ${r.id}`)),
+          batch.receivedAt,
+        );
         await identity.remember(
           tx,
           projectId,

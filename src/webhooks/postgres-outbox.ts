@@ -19,6 +19,7 @@ import type { ClaimedDelivery, OutboxStore, Settlement } from './store.ts';
 
 const CHANNEL = 'paywalld_webhooks';
 const FIRST_STATUS = 'not_enough_data';
+const INSERT_ROWS = 1000;
 
 export class PostgresOutbox implements PostgresChangeLog, OutboxStore {
   constructor(
@@ -32,9 +33,9 @@ export class PostgresOutbox implements PostgresChangeLog, OutboxStore {
     if (event && entry.project !== null) await this.enqueue(tx, entry.project, event);
   }
 
-  /** A purchase record just stored (never a duplicate), in its batch's transaction. */
-  async purchased(tx: Transaction, projectId: string, record: PurchaseRecord, receivedAt: number): Promise<void> {
-    await this.enqueue(tx, projectId, purchaseEvent(projectId, record, receivedAt));
+  /** The purchase records a batch just stored (never a duplicate), in its transaction: one read of the endpoints and one insert for the batch. */
+  async purchased(tx: Transaction, projectId: string, records: readonly PurchaseRecord[], receivedAt: number): Promise<void> {
+    if (records.length > 0) await this.enqueue(tx, projectId, ...records.map((record) => purchaseEvent(projectId, record, receivedAt)));
   }
 
   /** Queues `event` for one endpoint in `tx`; answers the delivery's id. */
@@ -52,9 +53,29 @@ export class PostgresOutbox implements PostgresChangeLog, OutboxStore {
     await tx`SELECT pg_notify(${CHANNEL}, '')`;
   }
 
-  private async enqueue(tx: Transaction, projectId: string, event: OutgoingEvent): Promise<void> {
+  private async enqueue(tx: Transaction, projectId: string, ...events: OutgoingEvent[]): Promise<void> {
     const webhooks = await tx<{ id: string; events: string }[]>`SELECT id, events FROM webhooks WHERE project_id = ${projectId} AND enabled = 1`;
-    for (const webhook of webhooks) if (subscribes(webhook.events, event.type)) await this.enqueueTo(tx, projectId, webhook.id, event);
+    const now = Date.now();
+    const rows = events.flatMap((event) =>
+      webhooks
+        .filter((webhook) => subscribes(webhook.events, event.type))
+        .map((webhook) => ({
+          id: newDeliveryId(),
+          project_id: projectId,
+          webhook_id: webhook.id,
+          type: event.type,
+          body: event.body,
+          created_at: event.at,
+          status: 'pending',
+          attempts: 0,
+          window_start: now,
+          next_attempt_at: now,
+        })),
+    );
+    if (rows.length === 0) return;
+    // A statement takes at most 65,535 parameters: a batch of 1,000 purchases for 50 endpoints is 50,000 rows of 10.
+    for (let start = 0; start < rows.length; start += INSERT_ROWS) await tx`INSERT INTO webhook_deliveries ${tx(rows.slice(start, start + INSERT_ROWS))}`;
+    await this.announce(tx);
   }
 
   claim(owner: string, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {

@@ -1,5 +1,5 @@
 /** Rows of the webhook tables as both databases return them, and what the stores share to read and write them. */
-import { randomBase62 } from '../ids.ts';
+import { randomUUID } from 'node:crypto';
 import type { WebhookEvent } from './event-types.ts';
 import type { DeliveryType } from './schema.ts';
 import type { WebhookRow } from './store.ts';
@@ -32,7 +32,7 @@ export function subscribes(events: string, type: DeliveryType): boolean {
   return (JSON.parse(events) as string[]).includes(type);
 }
 
-/** A delivery's id, the webhook-id header: no `.`, which the signed content uses as its separator. */
+/** A delivery's id, the webhook-id header: no `.`, which the signed content uses as its separator. A UUID's randomness, from its cheap generator (a batch may queue thousands). */
 export function newDeliveryId(): string {
-  return `msg_${randomBase62(22)}`;
+  return `msg_${randomUUID().replaceAll('-', '')}`;
 }

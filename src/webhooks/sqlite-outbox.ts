@@ -23,6 +23,8 @@ export class SqliteOutbox implements SqliteChangeLog, OutboxStore {
   private readonly subscribers;
   private readonly insert;
   private readonly queued = new EventEmitter();
+  /** One announcement for whatever a transaction (or a turn of the loop) queued. */
+  private announcing = false;
   readonly claim;
   readonly settle;
   readonly release;
@@ -116,7 +118,12 @@ export class SqliteOutbox implements SqliteChangeLog, OutboxStore {
 
   /** After the transaction: better-sqlite3's transactions are synchronous, so the next turn of the loop sees them committed (or rolled back). */
   announce(): void {
-    setImmediate(() => this.queued.emit('queued'));
+    if (this.announcing) return;
+    this.announcing = true;
+    setImmediate(() => {
+      this.announcing = false;
+      this.queued.emit('queued');
+    });
   }
 
   async watch(listener: () => void): Promise<() => Promise<void>> {

@@ -210,3 +210,13 @@ storeTest('deliveries page newest first by seq', async (storage) => {
   );
   assert.equal(await storage.webhooks.queueTo(projectId, 'nope', testEvent(projectId, 'nope', 0)), undefined);
 });
+
+storeTest('a batch of 1,000 records for 20 endpoints queues its 20,000 deliveries in its transaction', async (storage) => {
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  for (let i = 0; i < 20; i++) {
+    await storage.webhooks.put(project.id, `h${i}`, { url: 'https://203.0.113.7/', events: ['purchase.recorded'], enabled: true }, 'whsec_x', 1, TEST_CHANGE);
+  }
+  const records = Array.from({ length: 1000 }, (_, i) => purchase(`p${i}`));
+  assert.equal(await storage.purchases.insert(project.id, { records, receivedAt: 1 }), 1000);
+  assert.equal((await storage.outbox.pending())?.count, 20_000);
+});
