@@ -78,11 +78,11 @@ const LOOKUP_TIMEOUT_MS = 5000;
 
 /**
  * Every address `host` (a URL's hostname, an IPv6 one in brackets) resolves
- * to, checked; the first is the one to connect to. Throws an Error whose
- * message says why when it does not resolve or, unless `allowPrivate`, when
- * any address is refused.
+ * to, checked: the addresses to connect to. Throws an Error whose message
+ * says why when it does not resolve or, unless `allowPrivate`, when any
+ * address is refused.
  */
-export async function resolveChecked(host: string, allowPrivate: boolean): Promise<Resolved> {
+export async function resolveChecked(host: string, allowPrivate: boolean): Promise<Resolved[]> {
   const name = host.startsWith('[') ? host.slice(1, -1) : host;
   let found: Resolved[];
   if (isIP(name) !== 0) found = [{ address: name, family: isIP(name) as 4 | 6 }];
@@ -107,7 +107,6 @@ export async function resolveChecked(host: string, allowPrivate: boolean): Promi
         throw new Error(`${name} is ${kind} address${address === name ? '' : ` (${address})`}: not allowed without --webhooks-allow-private`);
     }
   }
-  const first = found[0];
-  if (!first) throw new Error(`${name} resolves to no address`);
-  return first;
+  if (found.length === 0) throw new Error(`${name} resolves to no address`);
+  return found;
 }

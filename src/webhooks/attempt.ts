@@ -26,17 +26,17 @@ interface AttemptResult {
   error: string | null;
 }
 
-/** A lookup that answers the address already checked, whatever the name: the connection goes where the check looked. */
-function pinned(resolved: Resolved): LookupFunction {
+/** A lookup that answers the addresses already checked, whatever the name: the connection goes where the check looked. */
+function pinned(resolved: Resolved[]): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) callback(null, [resolved]);
-    else callback(null, resolved.address, resolved.family);
+    if (options.all) callback(null, resolved);
+    else callback(null, resolved[0]!.address, resolved[0]!.family);
   };
 }
 
 export async function attempt(delivery: ClaimedDelivery, allowPrivate: boolean, signal: AbortSignal): Promise<AttemptResult> {
   const url = new URL(delivery.url);
-  let resolved: Resolved;
+  let resolved: Resolved[];
   try {
     resolved = await resolveChecked(url.hostname, allowPrivate);
   } catch (error) {

@@ -29,6 +29,8 @@ export class WebhookSender {
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
+  /** The look at the outbox under way, which stop() lets finish (it may be claiming). */
+  private tickRun: Promise<void> | undefined;
   private again = false;
   private running = false;
   private stopWatching: (() => Promise<void>) | undefined;
@@ -74,6 +76,8 @@ export class WebhookSender {
     this.running = false;
     clearTimeout(this.timer);
     await this.stopWatching?.();
+    // What it claimed after this is not launched (launch()); release() below frees it.
+    await this.tickRun;
     for (const { controller } of this.inFlight.values()) controller.abort();
     await Promise.all([...this.inFlight.values()].map(({ done }) => done));
     await this.outbox.release(this.owner).catch((error: unknown) => this.log.warn('webhook leases not released', { error: String(error) }));
@@ -82,7 +86,7 @@ export class WebhookSender {
   private wake(): void {
     if (!this.running) return;
     if (this.ticking) this.again = true;
-    else void this.tick();
+    else this.tickRun = this.tick();
   }
 
   private schedule(ms: number): void {
@@ -120,6 +124,7 @@ export class WebhookSender {
   }
 
   private launch(delivery: ClaimedDelivery): void {
+    if (!this.running) return;
     const controller = new AbortController();
     const done = this.deliver(delivery, controller.signal)
       .catch((error: unknown) => this.log.warn('webhook attempt not recorded', { delivery: delivery.id, error: String(error) }))
