@@ -25,6 +25,10 @@ interface WebhookWork {
   stop(): Promise<void>;
 }
 
+/** How long settled deliveries stay listed; older ones are deleted, hourly. */
+const KEEP_SETTLED_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
 /** `alone`: the server is the only process that sends from its database (SQLite's, which one server owns). */
 export function webhookWork(
   outbox: OutboxStore,
@@ -36,9 +40,17 @@ export function webhookWork(
 ): WebhookWork {
   const sender = new WebhookSender(outbox, settings, metrics, log);
   let stopChecks: (() => void) | undefined;
+  let pruning: NodeJS.Timeout | undefined;
+  let pruned: Promise<unknown> = Promise.resolve();
+  const prune = () => {
+    pruned = outbox.prune(Date.now() - KEEP_SETTLED_MS).catch((error: unknown) => log.warn('pruning webhook deliveries failed', { error: String(error) }));
+  };
   return {
     async start() {
       await sender.start(alone);
+      prune();
+      pruning = setInterval(prune, PRUNE_EVERY_MS);
+      pruning.unref();
       stopChecks = checkDecisionsPeriodically(
         {
           projects: () => sources.projects.list(),
@@ -54,6 +66,8 @@ export function webhookWork(
     },
     async stop() {
       stopChecks?.();
+      clearInterval(pruning);
+      await pruned;
       await sender.stop();
     },
   };

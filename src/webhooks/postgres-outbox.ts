@@ -142,6 +142,10 @@ export class PostgresOutbox implements PostgresChangeLog, OutboxStore {
     );
   }
 
+  prune(before: number): Promise<number> {
+    return storeCall(async () => (await this.sql`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND last_attempt_at < ${before}`).count);
+  }
+
   async watch(listener: () => void): Promise<() => Promise<void>> {
     const listening = await this.sql.listen(CHANNEL, () => listener());
     return () => listening.unlisten();

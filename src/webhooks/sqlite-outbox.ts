@@ -30,6 +30,7 @@ export class SqliteOutbox implements SqliteChangeLog, OutboxStore {
   readonly release;
   readonly pending;
   readonly decided;
+  readonly prune;
 
   constructor(
     db: Database,
@@ -87,6 +88,8 @@ export class SqliteOutbox implements SqliteChangeLog, OutboxStore {
       this.enqueue(key.projectId, decisionEvent(key, previous, decision, now));
       return true;
     });
+    const prune = db.prepare<[number]>(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND last_attempt_at < ?`);
+    this.prune = sqliteWrite(db, (before: number): number => prune.run(before).changes);
     // Read first: results are computed far more often than a decision moves, and a read takes no write lock.
     this.decided = async (key: DecisionKey, decision: DecisionReadout, now: number): Promise<boolean> =>
       (await read(key)) !== decision.status && write(key, decision, now);

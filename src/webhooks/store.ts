@@ -118,6 +118,8 @@ export interface OutboxStore {
    * in one transaction, so that instances computing it at once queue it once.
    */
   decided(key: DecisionKey, decision: DecisionReadout, now: number): Promise<boolean>;
+  /** Deletes the deliveries settled (succeeded or failed) before `before` (ms, by their last attempt); answers how many. */
+  prune(before: number): Promise<number>;
   /** Calls `listener` after a transaction that queued a delivery commits (this process's; on PostgreSQL every instance's). */
   watch(listener: () => void): Promise<() => Promise<void>>;
 }

@@ -220,3 +220,17 @@ storeTest('a batch of 1,000 records for 20 endpoints queues its 20,000 deliverie
   assert.equal(await storage.purchases.insert(project.id, { records, receivedAt: 1 }), 1000);
   assert.equal((await storage.outbox.pending())?.count, 20_000);
 });
+
+storeTest('prune deletes the deliveries settled before a time, never a pending one', async (storage) => {
+  const { projectId, deliveries } = await withEndpoint(storage);
+  for (let i = 0; i < 3; i++) await storage.keys.create(projectId, 'sdk', '', TEST_CHANGE);
+  const claimed = await storage.outbox.claim('a', Date.now(), 30_000, 10);
+  const settle = (i: number, status: 'succeeded' | 'failed', at: number) =>
+    storage.outbox.settle(claimed[i]!.id, 'a', { at, status, nextAttemptAt: null, responseStatus: 200, responseBody: '', error: null });
+  await settle(0, 'succeeded', 1000);
+  await settle(1, 'failed', 1000);
+  await settle(2, 'succeeded', 3000);
+  await storage.keys.create(projectId, 'sdk', '', TEST_CHANGE);
+  assert.equal(await storage.outbox.prune(2000), 2);
+  assert.deepEqual((await deliveries()).map((row) => row.status).sort(), ['pending', 'succeeded']);
+});

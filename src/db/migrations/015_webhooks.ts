@@ -8,7 +8,8 @@ import type { Migration } from './migration.ts';
  * of the change that causes it, `body` is what every attempt sends, and a
  * sender leases a due row (`lease_owner` until `lease_until`) while it
  * sends it, so that two instances never send one at once. `attempts` and
- * `window_start` count from when it was queued or last retried by hand.
+ * `window_start` count from when it was queued or last retried by hand;
+ * settled deliveries are deleted 30 days after their last attempt.
  * `experiment_decisions` holds the last decision status seen of each
  * phase's segment (`audience` '' for the default split), so that a change
  * is noticed once, whichever instance computes it.
@@ -51,6 +52,7 @@ export const webhooks: Migration = {
     ) STRICT;
     CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (project_id, webhook_id, seq);
+    CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (last_attempt_at) WHERE status <> 'pending';
 
     CREATE TABLE experiment_decisions (
       project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,

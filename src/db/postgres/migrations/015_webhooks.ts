@@ -39,6 +39,7 @@ export const webhooks: Migration = {
     );
     CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (project_id, webhook_id, seq);
+    CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (last_attempt_at) WHERE status <> 'pending';
 
     CREATE TABLE experiment_decisions (
       project_id text NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
