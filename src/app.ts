@@ -40,6 +40,7 @@ import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
 import { templatesApi } from './templates/routes.ts';
 import { TemplateGallery } from './templates/service.ts';
+import { webhooksApi } from './webhooks/routes.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -61,6 +62,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
     ...templatesApi(new TemplateGallery()),
+    ...webhooksApi(ctx.webhooks),
     ...dashboardApi(),
   ];
 }
@@ -212,6 +214,8 @@ export async function startServer(
       await server.close(0);
       throw error;
     }
+    // Once nothing can fail the start any more: the startup's own undo knows nothing of them.
+    for (const start of hooks.start) await start();
     const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
     let stopping: Promise<void> | undefined;
     const stop = () =>

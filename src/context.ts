@@ -30,6 +30,9 @@ import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import { webhookWork } from './webhooks/background.ts';
+import { DecisionWatch } from './webhooks/decisions.ts';
+import { WebhookService } from './webhooks/service.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
@@ -70,6 +73,8 @@ export interface AppContext {
   /** Projects' members, invitations, password resets. */
   readonly members: Members;
   readonly audit: AuditLog;
+  /** Outgoing webhooks' endpoints and deliveries (the sender runs beside: hooks.start). */
+  readonly webhooks: WebhookService;
 }
 
 interface ContextHooks {
@@ -77,6 +82,8 @@ interface ContextHooks {
   externalChange: (() => void)[];
   /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
   shutdown: (() => void | Promise<void>)[];
+  /** Run once the server serves (after --seed): background work that must not share the start-up's transaction. */
+  start: (() => Promise<void>)[];
 }
 
 /** The configuration's services on one storage: the server's, and those of CLI commands that change a database. */
@@ -162,6 +169,7 @@ export async function createContext(
     externalChange: [reloadLogged(log, 'keys', () => auth.reload()), reloadLogged(log, 'paywalls', () => paywalls.reload())],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
+    start: [],
   };
   const sessions = new Sessions(storage.accounts, storage.sessions);
   const audit = new AuditLog(storage.audit);
@@ -175,6 +183,16 @@ export async function createContext(
   if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
   const identity = new IdentityService(storage.identity, events);
   const purchases = new PurchaseService(storage.purchases, metrics);
+  const decisions = new DecisionWatch(storage.outbox, log);
+  const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
+  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, sqlite !== undefined, {
+    projects,
+    paywalls,
+    phases: paywallManager,
+    results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
+  });
+  hooks.start.push(() => webhooks.start());
+  hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
     config,
     db: sqlite,
@@ -192,7 +210,7 @@ export async function createContext(
     explainer: new ResolveExplainer(paywalls, storage.paywalls),
     products,
     events,
-    experiments: new ExperimentResults(events, paywallManager),
+    experiments,
     health: new Health(probe, lifecycle),
     identity,
     purchases,
@@ -208,6 +226,7 @@ export async function createContext(
     sessions,
     members: new Members(storage.accounts),
     audit,
+    webhooks: new WebhookService(storage.webhooks, config.webhooks.allowPrivate),
   };
   return { ctx, hooks };
 }

@@ -50,7 +50,12 @@ export type ErrorCode =
   | 'already_member'
   | 'last_owner'
   | 'link_needs_secret_key'
-  | 'too_many_links';
+  | 'too_many_links'
+  | 'webhook_not_found'
+  | 'delivery_not_found'
+  | 'webhook_url_invalid'
+  | 'webhook_url_refused'
+  | 'too_many_webhooks';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

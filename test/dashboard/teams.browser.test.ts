@@ -94,7 +94,7 @@ test('an editor joins through a link and edits; the owner sees it on Activity an
 
   // The owner: Activity says who published, Members changes the editor to analyst.
   await signIn(page, server.url, 'owner@example.com');
-  assert.deepEqual(await navigation(page), ['Paywalls', 'Results', 'Products', 'Keys', 'Members', 'Activity']);
+  assert.deepEqual(await navigation(page), ['Paywalls', 'Results', 'Products', 'Keys', 'Members', 'Activity', 'Webhooks']);
   await page.getByRole('link', { name: 'Activity' }).click();
   const published = page.getByRole('row').filter({ hasText: 'paywall.published' });
   await published.getByText('ed@example.com').waitFor();

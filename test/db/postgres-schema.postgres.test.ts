@@ -38,7 +38,7 @@ const TYPES: Record<string, string[]> = {
   BLOB: ['bytea'],
 };
 /** SQLite's INTEGER PRIMARY KEY (the rowid, numbered on insert) is an identity column. */
-const IDENTITY_COLUMNS = ['audit_log.seq', 'events.seq', 'purchases.seq'];
+const IDENTITY_COLUMNS = ['audit_log.seq', 'events.seq', 'purchases.seq', 'webhook_deliveries.seq'];
 /** Creation sequences that SQLite's one writer numbers in the insert itself (migration 13): identity columns in PostgreSQL. */
 const NUMBERED_ON_INSERT = ['api_keys.seq', 'projects.seq'];
 /** INTEGER PRIMARY KEYs whose value the code sets, never SQLite's numbering: plain keys in PostgreSQL. */
