@@ -51,7 +51,7 @@ test(
     const template = page.getByRole('group', { name: 'Template' });
     await page.getByLabel('Product in slot annual').waitFor();
     assert.equal(await template.getByRole('radio', { name: 'Annual vs monthly' }).isChecked(), true);
-    assert.deepEqual(await template.locator('label').allInnerTexts(), [
+    assert.deepEqual(await template.locator('.template-name').allInnerTexts(), [
       'Single product',
       'Annual vs monthly',
       'Free-trial toggle',

@@ -64,7 +64,7 @@ export function TemplateGallery(props: {
         <label key={template.id} class="template-card" title={template.description}>
           <input type="radio" name="template" value={template.id} checked={template.id === chosen} onChange={() => props.onChoose(template.id)} />
           {products && products.length > 0 ? <Thumbnail secret={props.secret} template={template} products={products} /> : null}
-          <span>{template.name}</span>
+          <span class="template-name">{template.name}</span>
         </label>
       ))}
     </fieldset>

@@ -93,6 +93,12 @@ function RuleRow({ id, rule, onChange, onRemove }: { id: string; rule: Rule; onC
   );
 }
 
+/** The first attribute no rule of the group tests yet: a new rule on it keeps an all-group one plain object. */
+function unused(group: Group): string {
+  const taken = new Set(group.items.map((item) => (item.kind === 'rule' ? item.attribute : '')));
+  return ATTRIBUTES.find((attribute) => !taken.has(attribute.name))?.name ?? ATTRIBUTES[0].name;
+}
+
 function GroupBox({ id, group, onChange, depth }: { id: string; group: Group; onChange: (group: Group) => void; depth: number }): JSX.Element {
   const replace = (index: number, item: Rule | Group | null) =>
     onChange({ ...group, items: item === null ? group.items.filter((_, i) => i !== index) : group.items.map((old, i) => (i === index ? item : old)) });
@@ -125,7 +131,7 @@ function GroupBox({ id, group, onChange, depth }: { id: string; group: Group; on
         <button
           type="button"
           class="button small"
-          onClick={() => onChange({ ...group, items: [...group.items, { kind: 'rule', attribute: 'country', operator: '', value: '' }] })}
+          onClick={() => onChange({ ...group, items: [...group.items, { kind: 'rule', attribute: unused(group), operator: '', value: '' }] })}
         >
           Add condition
         </button>

@@ -136,7 +136,7 @@ export function Workspace(props: WorkspaceProps): JSX.Element {
           {panel.readOnly}
         </p>
       ) : null}
-      <div role="tablist" aria-label="Editor panels" class="tabs" ref={tabs} onKeyDown={onTabKey}>
+      <div role="tablist" aria-label="Panels" class="tabs" ref={tabs} onKeyDown={onTabKey}>
         {TABS.map(([id, label]) => (
           <button
             key={id}
