@@ -6,7 +6,7 @@
  * (their spacing) until another panel edits. A text that does not parse is
  * kept, never replaced, and the panels show the last document that did.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { isObject, type JsonObject, pretty } from './json.ts';
 import { syntaxLine } from './locate.ts';
 import { type History, record, redo, startHistory, undo } from './undo-stack.ts';
@@ -48,10 +48,15 @@ const EMPTY: JsonObject = {};
 export function useDraft(): Draft {
   const [state, setState] = useState<State>({ history: startHistory(EMPTY), typed: null, syntax: null, saved: EMPTY });
   const doc = state.history.present;
-  const generated = useMemo(() => (state.typed === null ? pretty(doc) : ''), [doc, state.typed === null]);
+  // The text is made when something reads it (the JSON tab, a conflict), not on every keystroke of another tab.
+  const printed = useRef<{ doc: JsonObject; text: string } | null>(null);
   return {
     doc,
-    text: state.typed ?? generated,
+    get text() {
+      if (state.typed !== null) return state.typed;
+      if (printed.current?.doc !== doc) printed.current = { doc, text: pretty(doc) };
+      return printed.current.text;
+    },
     syntax: state.syntax,
     dirty: doc !== state.saved || state.syntax !== null,
     canUndo: state.history.past.length > 0,
