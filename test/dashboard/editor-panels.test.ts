@@ -59,6 +59,8 @@ test('every panel fits and is axe-clean at 1280 and 390 px, and a walk through t
   const { page, errors } = await openBrowser(t, WIDE);
   await openSignedIn(page, setup.server.url, setup.owner, '#/paywalls/split');
   await page.getByTestId('preview').getByText('Go Pro').waitFor();
+  // The headline selected (variant b has its own, so the outline marks it), as the screenshots show it.
+  await page.getByRole('tree', { name: 'Outline' }).getByRole('treeitem', { name: 'text: Go Pro' }).click();
   const before = await jsonText(page);
   for (const [label, size] of [
     ['1280', WIDE],
