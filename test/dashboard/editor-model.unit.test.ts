@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { fromCondition, type Group, toCondition, valueFrom } from '../../src/dashboard/ui/editor/condition-model.ts';
 import type { JsonObject } from '../../src/dashboard/ui/editor/json.ts';
 import { outlineRows, pathFromId, pathId } from '../../src/dashboard/ui/editor/outline-model.ts';
+import { placeOf } from '../../src/dashboard/ui/editor/reveal.ts';
 import { stringsOf } from '../../src/dashboard/ui/editor/scope.ts';
 import { record, redo, startHistory, undo } from '../../src/dashboard/ui/editor/undo-stack.ts';
 import { validateCondition } from '../../src/paywalls/targeting/condition.ts';
@@ -101,5 +102,19 @@ describe('the outline', () => {
     const collapsed = outlineRows(doc.root, stringsOf(doc, null), 'de', 'en', new Set(['/children/0']));
     assert.equal(collapsed.length, 2);
     for (const row of rows) assert.deepEqual(pathFromId(pathId(row.path)), row.path);
+  });
+});
+
+describe('where a problem is shown', () => {
+  test("a pointer into a tree selects its deepest node, in the variant's own tree when it is one; others open their tab", () => {
+    assert.deepEqual(placeOf('/root/children/0/children/3/props/style/color'), { tab: 'design', node: ['children', 0, 'children', 3] });
+    assert.deepEqual(placeOf('/variants/1/root/children/2/fallback/props'), { tab: 'design', variant: 1, node: ['children', 2, 'fallback'] });
+    assert.deepEqual(placeOf('/root'), { tab: 'design', node: [] });
+    assert.deepEqual(placeOf('/strings/de/title'), { tab: 'strings' });
+    assert.deepEqual(placeOf('/variants/1/weight'), { tab: 'variants' });
+    assert.deepEqual(placeOf('/audiences/0/when/country'), { tab: 'audiences' });
+    assert.deepEqual(placeOf('/theme/colors/brand/dark'), { tab: 'theme' });
+    assert.deepEqual(placeOf('/slots/annual'), { tab: 'slots' });
+    assert.deepEqual(placeOf('/name'), { tab: 'json' });
   });
 });

@@ -131,6 +131,10 @@ test(
     await properties.getByText('Must start with https://, http:// or mailto:').first().waitFor();
     await page.getByText('Must start with https://, http://, mailto: or data:image/').waitFor();
     assert.equal(await url.getAttribute('aria-invalid'), 'true');
+    // The problem's pointer, under the tabs, leads back to its field from any tab.
+    await page.getByRole('tab', { name: 'Strings' }).click();
+    await page.locator('#problems [data-pointer$="/props/url"]').getByRole('button').click();
+    assert.equal(await outline.getByRole('treeitem', { name: 'link: Terms' }).getAttribute('aria-selected'), 'true');
     await page.keyboard.press('Control+z');
     assert.equal(await url.inputValue(), 'https://example.com/terms');
     await page.getByRole('button', { name: 'Redo' }).click();

@@ -34,7 +34,13 @@ export function AddMenu({ types, onAdd }: { types: readonly string[]; onAdd: (ty
     } else if (event.key === 'Tab') close(false);
   };
   return (
-    <div class="menu-wrap">
+    <div
+      class="menu-wrap"
+      onFocusOut={(event) => {
+        // A click or Tab elsewhere closes the menu.
+        if (!(event.currentTarget as HTMLElement).contains(event.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
       <button
         type="button"
         class="button small primary"
