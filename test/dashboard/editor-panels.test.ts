@@ -216,6 +216,7 @@ test('a viewer reads every panel and is offered nothing to change, told why', ne
   const { page, errors } = await openBrowser(t, WIDE);
   await openSignedIn(page, setup.server.url, viewer, '#/paywalls/split');
   await page.getByRole('note').filter({ hasText: 'Saving and publishing revisions needs the owner or editor role' }).waitFor();
+  await page.getByRole('note').filter({ hasText: 'Editing needs the owner or editor role; you are viewer in this project.' }).waitFor();
   const outline = page.getByRole('tree', { name: 'Outline' });
   await outline.getByRole('treeitem', { name: 'text: Go Pro' }).click();
   assert.equal(await page.getByRole('region', { name: 'Properties' }).getByLabel('Text', { exact: true }).isDisabled(), true);

@@ -131,7 +131,11 @@ export function Workspace(props: WorkspaceProps): JSX.Element {
           {panel.scope === null ? 'Edits change every variant that shows the paywall as it is.' : `Edits become variant ${panel.scope}'s overrides.`}
         </span>
       </div>
-      {panel.readOnly && !props.locked ? (
+      {props.locked ? (
+        <p class="banner banner-info" role="note">
+          {props.locked} Every tab shows the paywall; nothing can be changed.
+        </p>
+      ) : panel.readOnly ? (
         <p class="banner banner-warning" role="status">
           {panel.readOnly}
         </p>
