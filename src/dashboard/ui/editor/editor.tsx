@@ -62,10 +62,11 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
   const { check, valid, setCheck } = useCheck(secret, id, info ? draft.doc : null, draft.syntax, setError);
   const doc = draft.doc;
 
-  const load = async () => {
+  /** Reads the paywall; the draft becomes its document only when asked (a publish from the revisions keeps the author's draft). */
+  const load = async (intoDraft = true) => {
     const answer = await call<PaywallDetail>(secret, 'GET', `/api/paywalls/${enc(id)}`);
     const { document, ...rest } = answer.body;
-    draft.reset(document as unknown as JsonObject);
+    if (intoDraft) draft.reset(document as unknown as JsonObject);
     setEtag(answer.etag);
     setInfo(rest);
   };
@@ -173,7 +174,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
     setEtag(conflict.etag);
     setConflict(null);
     setVersion((n) => n + 1);
-    load().catch(setError);
+    load(false).catch(setError);
   };
 
   if (!info) {
@@ -281,7 +282,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
             onPublished={(tag) => {
               setEtag(tag);
               setVersion((n) => n + 1);
-              load().catch(setError);
+              load(false).catch(setError);
               setNotice('Published.');
             }}
           />
