@@ -194,6 +194,11 @@ test(
     // Every key where it was in the document as loaded.
     assert.deepEqual(Object.keys(document), Object.keys((await storedDocument(setup.client, 'split')).document));
 
+    // Publishing a saved revision from the list leaves the unsaved draft as it is.
+    await page.getByRole('button', { name: 'Publish this r1' }).click();
+    await page.getByRole('dialog', { name: 'Publish r1?' }).getByRole('button', { name: 'Publish r1' }).click();
+    await page.getByText('newest r1 · live r1 · unsaved changes').waitFor();
+    assert.equal(JSON.parse(await jsonText(page)).strings.fr.title, 'Passez Pro');
     // Leaving with unsaved changes asks first.
     await page.getByRole('link', { name: 'Paywalls', exact: true }).click();
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
