@@ -46,6 +46,7 @@ test(
     const gallery = page.getByRole('group', { name: 'Template' });
     await gallery.getByRole('radio', { name: 'Annual vs monthly' }).check();
     await gallery.locator('.thumb .pw-root').first().waitFor();
+    await assertAxeClean(page, 'the template gallery');
     await page.getByRole('button', { name: 'Create from template' }).click();
     await page.getByRole('heading', { name: /annual/ }).waitFor();
 
