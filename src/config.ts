@@ -49,7 +49,7 @@ export const SETTINGS = {
     kind: 'string',
     arg: 'FILE',
     default: 'data/paywalld.db',
-    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, for several servers (docs/scale-out.md)',
+    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, for several servers (docs/operations/scale-out.md)',
   },
   seed: {
     env: 'PAYWALLD_SEED',
@@ -123,7 +123,7 @@ export const SETTINGS = {
     none: 'keep all',
     min: 1,
     max: 36500,
-    help: 'delete audit log entries older than N days, at start and daily (docs/teams.md)',
+    help: 'delete audit log entries older than N days, at start and daily (docs/guide/teams.md)',
   },
   'metrics-port': {
     env: 'PAYWALLD_METRICS_PORT',

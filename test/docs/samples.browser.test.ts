@@ -200,7 +200,7 @@ test('every sample of README.md and docs/ runs as written, in order, against a r
   fs.symlinkSync(path.dirname(DIST), path.join(work, 'dist'));
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(work, 'package.json'));
   // The quick start's server: the bundle in the checkout with its default database, on a free port.
-  // Private addresses allowed: docs/webhooks.md's receiver listens on 127.0.0.1, as it says a reader's server needs.
+  // Private addresses allowed: docs/guide/webhooks.md's receiver listens on 127.0.0.1, as it says a reader's server needs.
   const server = await spawnServe(t, ['--request-log-rate', '0', '--webhooks-allow-private'], { cwd: work });
   const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(server.output())?.[1];
   const secret = /secret key:\s+(pwk_secret_\S+)/.exec(server.output())?.[1];

@@ -35,7 +35,7 @@ const SERVER_TYPES: Record<string, string> = {
   trial_converted: 'trial_converted',
 };
 
-/** The figures of docs/revenue.md, "Attribution", computed over the raw records. */
+/** The figures of docs/guide/revenue.md, "Attribution", computed over the raw records. */
 function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, string>, from: number, paywall = PAYWALL) {
   const one = (id: string) => links.get(id) ?? id;
   const figures: Record<

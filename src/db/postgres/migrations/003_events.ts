@@ -12,7 +12,7 @@ import type { Migration } from '../../migrations/migration.ts';
  *
  * seq is an identity column: the order in which events were numbered, not
  * the order of commits (two instances' transactions commit in either order);
- * docs/scale-out.md says what reading events in order takes.
+ * docs/operations/scale-out.md says what reading events in order takes.
  */
 export const events: Migration = {
   version: 3,
@@ -34,7 +34,7 @@ export const events: Migration = {
       properties  text
     );
 
-    -- Deduplication: a retry carries the same id and the same client time (docs/events.md, "Why the time is part of the key").
+    -- Deduplication: a retry carries the same id and the same client time (docs/reference/events.md, "Why the time is part of the key").
     CREATE UNIQUE INDEX events_dedup ON events (project_id, client_ts, event_id) WHERE event_id IS NOT NULL;
 
     -- Export by time range.

@@ -2,7 +2,7 @@ import type { Migration } from '../../migrations/migration.ts';
 
 /**
  * Revenue from the stores and one user across ids, as SQLite's migration 10
- * (docs/revenue.md). The unique key on (project, source, id) keeps a
+ * (docs/guide/revenue.md). The unique key on (project, source, id) keeps a
  * redelivery to any instance stored once.
  */
 export const purchasesAndIdentity: Migration = {
