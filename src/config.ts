@@ -1,7 +1,7 @@
 /**
  * Every setting of `paywalld serve`, described once: flag, environment
  * variable, kind, default and help. The CLI parser (SERVE_OPTIONS), the
- * environment reader (readEnv), the --help text and the README's table
+ * environment reader (readEnv), the --help text and the table of docs/reference/configuration.md
  * (config-help.ts; the table is checked by test/config.unit.test.ts) are all
  * derived from SETTINGS. serveConfig() merges flags over the environment
  * over defaults and checks each value. Flags win over the environment.
@@ -49,7 +49,7 @@ export const SETTINGS = {
     kind: 'string',
     arg: 'FILE',
     default: 'data/paywalld.db',
-    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, for several servers (docs/operations/scale-out.md)',
+    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (docs/guide/paywalls-as-code.md, "CI mode"). A `postgres://` URL names PostgreSQL, for several servers (docs/operations/scale-out.md)',
   },
   seed: {
     env: 'PAYWALLD_SEED',

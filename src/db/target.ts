@@ -34,7 +34,9 @@ export function parseTarget(text: string): DatabaseTarget {
 /** The file of a SQLite target; a PostgreSQL one is refused, its password redacted, for a command that works on SQLite only. */
 export function sqliteFileOf(target: DatabaseTarget): string {
   if (target.kind === 'sqlite') return target.file;
-  throw new ConfigError(`this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/operations/scale-out.md`);
+  throw new ConfigError(
+    `this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/operations/scale-out.md`,
+  );
 }
 
 /** serve's database, a file or a URL; scheduled file snapshots (`--backup-dir`) are SQLite's only. */

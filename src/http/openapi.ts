@@ -27,7 +27,8 @@ function converter(config: ConversionConfig): Convert {
 function problemSchema(): Json {
   return {
     type: 'object',
-    description: 'RFC 9457 problem details (application/problem+json). `code` is stable (docs/reference/errors.md); `errors` lists field problems at JSON pointers.',
+    description:
+      'RFC 9457 problem details (application/problem+json). `code` is stable (docs/reference/errors.md); `errors` lists field problems at JSON pointers.',
     properties: {
       type: { type: 'string', description: '`urn:paywalld:problem:<code>`' },
       title: { type: 'string', description: 'the status text' },

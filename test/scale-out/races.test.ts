@@ -1,5 +1,5 @@
 /**
- * Check-then-act across instances (docs/operations/scale-out.md, "Decisions the database takes"): two instances
+ * Check-then-act across instances (docs/operations/scale-out.md, "Stores: writes from several instances"): two instances
  * on one PostgreSQL receive conflicting requests at the same moment, many times over, and the outcome
  * is what one instance alone would give, never a decision taken from a view one of them had not yet
  * caught up on.

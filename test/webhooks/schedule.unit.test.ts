@@ -1,4 +1,4 @@
-/** The retry schedule of docs/guide/webhooks.md, "Retries": exponential from 10 s, capped at 4 h, jittered by a fifth, for 24 hours, scaled as a whole. */
+/** The retry schedule of docs/guide/webhooks.md, "Deliveries and retries": exponential from 10 s, capped at 4 h, jittered by a fifth, for 24 hours, scaled as a whole. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nextAttemptAt, nominalDelay } from '../../src/webhooks/schedule.ts';

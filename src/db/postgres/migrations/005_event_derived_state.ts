@@ -7,7 +7,7 @@ import type { Migration } from '../../migrations/migration.ts';
  * beside them in tables. PostgreSQL keeps the indexes in the events table
  * (migration 3) and the derived state as whole checkpoints, one value each,
  * written by the leading instance and loaded by starting ones
- * (docs/operations/scale-out.md, "Checkpoints"): `seq` is the last event the state
+ * (docs/operations/scale-out.md, "Start-up and checkpoints"): `seq` is the last event the state
  * counts, `format` the layout of `state` (src/events/derived/snapshot.ts).
  */
 export const eventDerivedState: Migration = {
