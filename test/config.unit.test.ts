@@ -126,6 +126,6 @@ test('a URL of another scheme is refused, and SQLite-only settings refuse Postgr
 });
 
 test('serve --help and the configuration reference name DATABASE_URL after PAYWALLD_DB', () => {
-  assert.match(settingsHelp(), /\(env PAYWALLD_DB, else DATABASE_URL,\s+default data\/paywalld\.db\)/);
+  assert.match(settingsHelp(), /\(env PAYWALLD_DB, else\s+DATABASE_URL,\s+default data\/paywalld\.db\)/);
   assert.match(settingsTable(), /\| `--db` \| `PAYWALLD_DB`, else `DATABASE_URL` \|/);
 });
