@@ -74,7 +74,7 @@ export const SETTINGS = {
     default: '1000',
     min: 0,
     max: 1e9,
-    help: 'requests/s per client IP on the SDK endpoints, bursts of twice that; `0` = off (see "Limits and protection")',
+    help: 'requests/s per client IP on the SDK endpoints, bursts of twice that; `0` = off (docs/reference/limits.md)',
   },
   'rate-limit-api': {
     env: 'PAYWALLD_RATE_LIMIT_API',
