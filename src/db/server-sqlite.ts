@@ -7,14 +7,15 @@ import type { Logger } from '../log.ts';
 import { failFastOnLocks, openDatabase } from './database.ts';
 import { serverStorage } from './ephemeral.ts';
 import { migrate } from './migrate.ts';
-import { claimDatabase } from './owner.ts';
+import { claimDatabase, realDatabasePath } from './owner.ts';
 import type { ServerDatabase } from './server-database.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import { watchConfigChanges } from './watch.ts';
 
 export async function openSqliteServerDatabase(dbPath: string, log: Logger): Promise<ServerDatabase> {
   const location = serverStorage(dbPath);
-  const file = location.file;
+  // The real file (links resolved), opened and locked under one name: its WAL and shm are beside it (owner.ts).
+  const file = realDatabasePath(location.file);
   // Before anything opens the file: a second server must not even migrate it.
   const release = claimDatabase(file);
   const giveUp = () => {
@@ -38,7 +39,7 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
       sqlite: db,
       postgres: undefined,
       file,
-      temporary: file !== dbPath,
+      temporary: location.file !== dbPath,
       name: file,
       // The lock file (owner.ts) already keeps every other server off this file.
       exclusively: (steps) => steps(),
