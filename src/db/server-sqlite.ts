@@ -4,7 +4,7 @@
  */
 import { SqliteProbe } from '../health/sqlite-probe.ts';
 import type { Logger } from '../log.ts';
-import { failFastOnLocks, openDatabase } from './database.ts';
+import { failFastOnLocks, openDatabase, openToOthers } from './database.ts';
 import { serverStorage } from './ephemeral.ts';
 import { migrate } from './migrate.ts';
 import { claimDatabase, realDatabasePath } from './owner.ts';
@@ -22,6 +22,11 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
     release();
     location.remove();
   };
+  // A file this version creates is 0600 (database.ts); an older one, or a copy, may be open to everyone.
+  const mode = openToOthers(file);
+  if (mode !== undefined) {
+    log.warn('the database file can be read by other users: it holds key hashes, events and connector configurations; chmod 600 it', { db: file, mode });
+  }
   let db: ReturnType<typeof openDatabase>;
   try {
     db = openDatabase(file);
