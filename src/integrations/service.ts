@@ -1,6 +1,8 @@
+import { MAX_REVENUE } from '../events/schema.ts';
 import type { IdentityService } from '../identity/service.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
+import { isRevenue } from '../purchases/schema.ts';
 import type { PurchaseService } from '../purchases/service.ts';
 import { DomainError } from '../shared/errors.ts';
 import { isStorableText } from '../shared/text.ts';
@@ -19,6 +21,11 @@ type HookOutcome = (typeof HOOK_OUTCOMES)[number];
 function storable({ records, customer, aliases }: Extract<Translation, { kind: 'records' }>): boolean {
   const texts = [...records.flatMap((record) => Object.values(record)), customer?.id, customer?.userId, ...(aliases ? [...aliases.ids, aliases.userId] : [])];
   return texts.every((text) => typeof text !== 'string' || isStorableText(text));
+}
+
+/** A record whose amount is past the bound every source has (isRevenue): 1e308 from RevenueCat, 2^53−1 cents from Stripe. */
+function outOfBounds(): DomainError {
+  return new DomainError('invalid_notification', `the notification holds an amount that is not a number from 0 to ${MAX_REVENUE} in major units`);
 }
 
 function unstorable(): DomainError {
@@ -73,6 +80,7 @@ export class IntegrationService {
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
         if (!storable(translation)) throw unstorable();
+        if (!translation.records.every((record) => isRevenue(record.revenue))) throw outOfBounds();
         const { records, customer, aliases, cumulativeRefunds, paidPeriods } = translation;
         inserted =
           records.length === 0

@@ -29,6 +29,16 @@ export type PurchaseType = (typeof PURCHASE_TYPES)[number];
 export const PURCHASE_SOURCES = ['api', 'stripe', 'revenuecat', 'app-store'] as const;
 export type PurchaseSource = (typeof PURCHASE_SOURCES)[number];
 
+/**
+ * Whether an amount may be a record's revenue: from 0 to MAX_REVENUE major
+ * units (NaN and infinities are neither). The one bound of every source: the
+ * schema below for POST /api/purchases, IntegrationService for the
+ * connectors' records, the results fold for records stored before it.
+ */
+export function isRevenue(amount: number): boolean {
+  return amount >= 0 && amount <= MAX_REVENUE;
+}
+
 /** ISO 4217: three capital letters. */
 const CURRENCY = /^[A-Z]{3}$/;
 

@@ -150,3 +150,14 @@ test('a body is not parsed before its origin is known: nested brackets without a
   await problem(await send(brackets), 400, 'invalid_notification');
   assert.deepEqual(await stored(), []);
 });
+
+test('an amount past the revenue bound every source has (2^53−1 cents) is 400 and stores nothing', async (t) => {
+  const { send, stored } = await setup(t);
+  const huge = await problem(await send(checkout('evt_1', Number.MAX_SAFE_INTEGER)), 400, 'invalid_notification');
+  assert.match(huge.detail, /from 0 to 1000000000 in major units/);
+  assert.deepEqual(await stored(), []);
+  // A renewal of a known customer, as large.
+  assert.equal((await send(checkout('evt_2', 999))).status, 200);
+  await problem(await send(invoice('evt_3', Number.MAX_SAFE_INTEGER)), 400, 'invalid_notification');
+  assert.deepEqual(await stored(), [['initial_purchase', 'alice', 9.99, 'USD']]);
+});

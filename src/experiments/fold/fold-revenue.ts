@@ -4,22 +4,34 @@
  * paid (gross) and what was refunded, kept sparse (payers only), and their
  * totals per variant.
  */
+import { isRevenue } from '../../purchases/schema.ts';
 import type { FoldQuery, FoldResult } from './fold-types.ts';
 
 /** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
 export const CURRENCY_SLOTS = 65_536;
+
+/**
+ * An amount past the bound every source has now (isRevenue) counts as none:
+ * a record stored before the bound (or by hand) must not make a sum
+ * infinite, which JSON writes as null.
+ */
+function bounded(amount: number): number {
+  return isRevenue(amount) ? amount : 0;
+}
 
 export class UserRevenue {
   readonly net = new Map<number, number>();
   readonly gross = new Map<number, number>();
   readonly refunded = new Map<number, number>();
 
-  paid(key: number, amount: number): void {
+  paid(key: number, stored: number): void {
+    const amount = bounded(stored);
     this.net.set(key, (this.net.get(key) ?? 0) + amount);
     this.gross.set(key, (this.gross.get(key) ?? 0) + amount);
   }
 
-  refund(key: number, amount: number): void {
+  refund(key: number, stored: number): void {
+    const amount = bounded(stored);
     this.net.set(key, (this.net.get(key) ?? 0) - amount);
     this.refunded.set(key, (this.refunded.get(key) ?? 0) + amount);
   }
