@@ -82,6 +82,24 @@ export const SETTINGS = {
     max: 1e9,
     help: 'requests/s per API key on the management API (per client IP without a valid key), bursts of twice that; `0` = off',
   },
+  'rate-limit-hooks': {
+    env: 'PAYWALLD_RATE_LIMIT_HOOKS',
+    kind: 'number',
+    arg: 'N',
+    default: '20',
+    min: 0,
+    max: 1e9,
+    help: 'requests/s per client IP on the store notification endpoints (`/hooks/*`), bursts of twice that; `0` = off',
+  },
+  'rate-limit-hooks-project': {
+    env: 'PAYWALLD_RATE_LIMIT_HOOKS_PROJECT',
+    kind: 'number',
+    arg: 'N',
+    default: '100',
+    min: 0,
+    max: 1e9,
+    help: 'requests/s per project and provider on `/hooks/*`, from all addresses together, bursts of twice that; `0` = off',
+  },
   'trust-proxy': {
     env: 'PAYWALLD_TRUST_PROXY',
     kind: 'boolean',
@@ -184,6 +202,10 @@ export interface ServeConfig {
   rateLimitSdk: number;
   /** Requests per second per API key on the management API (burst: twice that); 0 turns the limit off. */
   rateLimitApi: number;
+  /** Requests per second per client IP on the store notification endpoints (/hooks/*; burst: twice that); 0 turns the limit off. */
+  rateLimitHooks: number;
+  /** Requests per second per project and provider on /hooks/* (burst: twice that); 0 turns the limit off. */
+  rateLimitHooksProject: number;
   /** Read the client IP from X-Forwarded-For (only behind a reverse proxy that sets it). */
   trustProxy: boolean;
   /** Browser origins allowed on the management API; the SDK endpoints allow every origin. */
@@ -279,6 +301,8 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     requireKey: boolean('require-key', flags, env),
     rateLimitSdk: requiredNumber('rate-limit-sdk', flags, env),
     rateLimitApi: requiredNumber('rate-limit-api', flags, env),
+    rateLimitHooks: requiredNumber('rate-limit-hooks', flags, env),
+    rateLimitHooksProject: requiredNumber('rate-limit-hooks-project', flags, env),
     trustProxy: boolean('trust-proxy', flags, env),
     corsOrigins: origins.map((o) => o.trim()).filter((o) => o !== ''),
     bodyTimeoutMs: requiredNumber('body-timeout', flags, env) * 1000,

@@ -56,6 +56,7 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         summary: "A store's notification (Stripe, RevenueCat, App Store Server Notifications v2), answered 200 once its records are on disk",
         tag: 'integrations',
         auth: 'none',
+        limit: 'hooks',
         responses: { 200: { description: 'received: the store need not send it again', schema: HookResultSchema } },
       },
       // The store's own proof of origin travels in Authorization (RevenueCat) or Stripe-Signature: not an API key, so the

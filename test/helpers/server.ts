@@ -19,7 +19,10 @@ export interface TestServer {
 
 /** The configuration every test server starts from: loopback, a free port, rate limits off (tests send many requests from one address on purpose). */
 function testConfig(dbPath: string, overrides: Partial<ServeConfig>): ServeConfig {
-  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
+  const defaults = serveConfig(
+    { port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0', 'rate-limit-hooks': '0', 'rate-limit-hooks-project': '0' },
+    {},
+  );
   return { ...defaults, ...overrides };
 }
 
