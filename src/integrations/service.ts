@@ -8,6 +8,7 @@ import { DomainError } from '../shared/errors.ts';
 import { isStorableText } from '../shared/text.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
 import type { ConnectorContext, Notification, Translation } from './connector.ts';
+import { signatureChecksMade } from './providers/apple-x5c.ts';
 import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
 
@@ -57,6 +58,12 @@ export class IntegrationService {
       'Store notifications received at /hooks, by provider and outcome (unused_type: a type paywalld does not use, answered 200).',
     );
     this.counted = (provider, outcome) => counter.labels({ provider, outcome }).inc();
+    metrics.gauge(
+      'paywalld_store_signature_checks_total',
+      "Signature checks made on App Store notifications (their chains' certificates and the JWS): a chain that cannot reach a configured root costs none.",
+      () => [[{ provider: 'app-store' }, signatureChecksMade()]],
+      'counter',
+    );
   }
 
   /**
