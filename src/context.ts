@@ -155,7 +155,7 @@ export async function createContext(
     shutdown: [() => events.close()],
   };
   const identity = new IdentityService(storage.identity);
-  const purchases = new PurchaseService(storage.purchases, metrics);
+  const purchases = new PurchaseService(storage.purchases, metrics, log);
   const ctx: AppContext = {
     config,
     db: sqlite,

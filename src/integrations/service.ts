@@ -92,14 +92,16 @@ export class IntegrationService {
         inserted =
           records.length === 0
             ? 0
-            : await this.purchases.record(projectId, {
-                records,
-                receivedAt: context.now,
-                ...(customer && { customer: { provider: connector.provider, ...customer } }),
-                ...(aliases && { aliases }),
-                ...(cumulativeRefunds && { cumulativeRefunds }),
-                ...(paidPeriods && { paidPeriods }),
-              });
+            : await this.purchases
+                .record(projectId, {
+                  records,
+                  receivedAt: context.now,
+                  ...(customer && { customer: { provider: connector.provider, ...customer } }),
+                  ...(aliases && { aliases }),
+                  ...(cumulativeRefunds && { cumulativeRefunds }),
+                  ...(paidPeriods && { paidPeriods }),
+                })
+                .then((result) => result.inserted);
         outcome = inserted < records.length || records.length === 0 ? 'duplicate' : 'stored';
       }
     } catch (error) {

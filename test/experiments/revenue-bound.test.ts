@@ -87,3 +87,52 @@ test('purchase records past the revenue bound, stored before it, add no revenue:
   assert.equal(usd.gross, 19.98);
   assert.equal(usd.refunded, 0);
 });
+
+test('results count a refund only against what its purchases paid before it: a 10^9 refund, one with no purchase, one before it', async (t) => {
+  const { url, keys } = await startTestServer(t);
+  const doc = {
+    name: 'Refunds',
+    default_locale: 'en',
+    strings: { en: { title: 'Go Pro' } },
+    root: { type: 'text', props: { text_key: 'title' } },
+    variants: [
+      { id: 'control', weight: 1, control: true },
+      { id: 'other', weight: 1 },
+    ],
+  };
+  assert.equal((await call(url, keys.secret, '/api/paywalls/refunds', doc, 'PUT')).status, 201);
+  assert.equal((await call(url, keys.secret, '/api/paywalls/refunds/publish', {})).status, 200);
+  const now = Date.now();
+  await ingest(url, keys.sdk, {
+    events: ['u1', 'u2', 'u3'].map((user) => ({
+      id: `x-${user}`,
+      type: 'screen_impression',
+      paywall_id: 'refunds',
+      variant_id: 'control',
+      user_id: user,
+      ts: now,
+    })),
+  });
+  const record = (id: string, user: string, type: string, revenue: number, ts: number) => ({
+    id,
+    user_id: user,
+    type,
+    ts,
+    product_id: 'pro',
+    revenue,
+    currency: 'USD',
+  });
+  const stored = await call(url, keys.secret, '/api/purchases', {
+    purchases: [
+      record('u1-paid', 'u1', 'initial_purchase', 10, now + 1000),
+      record('u1-refund', 'u1', 'refund', 1e9, now + 2000),
+      record('u2-refund', 'u2', 'refund', 5, now + 2000),
+      record('u3-refund', 'u3', 'refund', 5, now + 1000),
+      record('u3-paid', 'u3', 'initial_purchase', 5, now + 2000),
+    ],
+  });
+  assert.equal(((await stored.json()) as Json).set_aside.length, 3);
+  const results = (await (await call(url, keys.secret, '/api/paywalls/refunds/results')).json()) as Json;
+  const usd = results.variants.find((v: Json) => v.variant_id === 'control').revenue.find((r: Json) => r.currency === 'USD');
+  assert.deepEqual([usd.total, usd.gross, usd.refunded], [5, 15, 10]);
+});

@@ -75,10 +75,15 @@ test('a trial checkout, its conversion, a renewal and two partial refunds become
 test('zero-decimal currencies (JPY) are not divided; ISK stays two-decimal as in Stripe; three-decimal KWD', async (t) => {
   const { send, stored } = await setup(t);
   await send(checkout('evt_jpy', 1200, 'jpy'));
+  // What the refunds take back: a refund counts only against what its purchases paid (docs/revenue.md, "Refunds").
+  await send(checkout('evt_isk_paid', 60000, 'isk'));
+  await send(checkout('evt_kwd_paid', 60000, 'kwd'));
   await send(refund('evt_isk', 50000, 'isk', 'ch_isk'));
   await send(refund('evt_kwd', 52130, 'kwd', 'ch_kwd'));
   assert.deepEqual(await stored(), [
     ['initial_purchase', 'alice', 1200, 'JPY'],
+    ['initial_purchase', 'alice', 600, 'ISK'],
+    ['initial_purchase', 'alice', 60, 'KWD'],
     ['refund', 'alice', 500, 'ISK'],
     ['refund', 'alice', 52.13, 'KWD'],
   ]);

@@ -32,6 +32,8 @@ export class UserRevenue {
 
   refund(key: number, stored: number): void {
     const amount = bounded(stored);
+    // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
+    if (amount === 0) return;
     this.net.set(key, (this.net.get(key) ?? 0) - amount);
     this.refunded.set(key, (this.refunded.get(key) ?? 0) + amount);
   }

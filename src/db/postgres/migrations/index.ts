@@ -19,6 +19,7 @@ import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import { configChangeOrigin } from './011_config_change_origin.ts';
 import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
+import { refundsSetAside } from './014_refunds_set_aside.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -34,4 +35,5 @@ export const postgresMigrations: readonly Migration[] = [
   configChangeOrigin,
   eventNamesChanged,
   creationOrder,
+  refundsSetAside,
 ];
