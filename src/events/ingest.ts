@@ -12,10 +12,8 @@ import type { EventRow } from './writer/protocol.ts';
 
 /** What events need to know about paywalls; implemented by the in-memory LivePaywalls. */
 export interface PaywallDirectory {
-  /** Projects having a non-archived paywall with this id. */
+  /** Projects having a non-archived paywall with this id, the one serving it the longest first. */
   projectsWithPaywall(paywallId: string): readonly string[];
-  /** Whether the project's paywall has a live revision. */
-  isLive(projectId: string, paywallId: string): boolean;
   /** The variant the resolve endpoint gives this user when it knows nothing else; undefined without a live revision. */
   variantFor(projectId: string, paywallId: string, userId: string): string | undefined;
 }
@@ -94,24 +92,13 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
     }
     let projectId = context.projectId;
     if (projectId === undefined) {
-      let owners = paywalls.projectsWithPaywall(event.paywall_id);
-      // Another project's draft of the same id must not take a live paywall's events away: among several, the live ones count.
-      if (owners.length > 1) {
-        const live = owners.filter((owner) => paywalls.isLive(owner, event.paywall_id));
-        if (live.length > 0) owners = live;
-      }
-      if (owners.length !== 1) {
-        rejected.push({
-          index,
-          code: 'unattributable',
-          message:
-            owners.length === 0
-              ? 'no project on this server has a paywall with this id; send an API key'
-              : 'several projects have a paywall with this id; send an API key to say which',
-        });
+      // Among several projects with this id, the one serving it the longest: a paywall another project creates or
+      // publishes later never takes its keyless events (docs/events.md, "Keys and attribution").
+      projectId = paywalls.projectsWithPaywall(event.paywall_id)[0];
+      if (projectId === undefined) {
+        rejected.push({ index, code: 'unattributable', message: 'no project on this server has a paywall with this id; send an API key' });
         return;
       }
-      projectId = owners[0]!;
     }
     const userId = event.user_id ?? null;
     const variantId = event.variant_id ?? (userId === null ? undefined : paywalls.variantFor(projectId, event.paywall_id, userId)) ?? null;

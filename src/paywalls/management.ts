@@ -133,10 +133,19 @@ export class PaywallManager {
       if (!validation.ok) throw invalid('the paywall document is invalid; see errors', validation.errors);
       const write = { name: validation.value.name, document: JSON.stringify(validation.value), products: slotProducts(validation.value) };
       const row = await this.store.addRevision(projectId, id, write, current?.version);
-      return row === STALE ? STALE : { row, warnings: validation.warnings, created: current === undefined };
+      return row === STALE ? STALE : { row, warnings: [...validation.warnings, ...this.keylessWarnings(projectId, id)], created: current === undefined };
     });
     await this.live.refresh(projectId, id);
     return result;
+  }
+
+  /** A paywall id another project serves longer: keyless events of it go there (docs/events.md, "Keys and attribution"). */
+  private keylessWarnings(projectId: string, id: string): PaywallWarning[] {
+    const owner = this.live.projectsWithPaywall(id)[0];
+    if (owner === undefined || owner === projectId) return [];
+    const message =
+      "Another project on this server has served this paywall id longer: keyless events of it go there. Send this project's sdk key with its events";
+    return [{ path: '', code: 'keyless_elsewhere', message }];
   }
 
   /** The phases as GET /api/paywalls/{id}/phases lists them, with the seed each hashes users with. */

@@ -20,6 +20,7 @@ import { configChangeOrigin } from './011_config_change_origin.ts';
 import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
 import { refundsSetAside } from './014_refunds_set_aside.ts';
+import { keylessOwner } from './015_keyless_owner.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -36,4 +37,5 @@ export const postgresMigrations: readonly Migration[] = [
   eventNamesChanged,
   creationOrder,
   refundsSetAside,
+  keylessOwner,
 ];
