@@ -149,6 +149,13 @@ export const SETTINGS = {
     max: 1e9,
     help: 'request log lines per second at most; the rest are counted in a `request log sampled` line (`0` = none); 5xx lines are always written',
   },
+  'secrets-key-file': {
+    env: 'PAYWALLD_SECRETS_KEY_FILE',
+    kind: 'string',
+    arg: 'FILE',
+    none: 'beside a SQLite file',
+    help: 'the key connector secrets are sealed with at rest (AES-256-GCM), created 0600 on first need; by default `<db>-secrets.key`; PostgreSQL needs it, the same key on every instance (docs/revenue.md, "Secrets at rest")',
+  },
   'backup-dir': {
     env: 'PAYWALLD_BACKUP_DIR',
     kind: 'string',
@@ -230,6 +237,8 @@ export interface ServeConfig {
   seedDir: string | undefined;
   /** Where the keys of the project created at start are written (mode 0600) before the port opens. */
   keysFile: string | undefined;
+  /** The key connector secrets are sealed with (integrations/secret-box.ts); undefined: beside a SQLite file, none on PostgreSQL. */
+  secretsKeyFile: string | undefined;
 }
 
 /** The database a command works on: the flag, else PAYWALLD_DB, else DATABASE_URL, else the default file. */
@@ -315,5 +324,6 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     drainTimeoutMs: 10_000,
     seedDir: textOf('seed', flags, env),
     keysFile: textOf('keys-file', flags, env),
+    secretsKeyFile: textOf('secrets-key-file', flags, env),
   };
 }

@@ -13,6 +13,7 @@ import { ExperimentResults } from './experiments/service.ts';
 import { type DatabaseProbe, Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
+import { SecretBox, secretsKeyFile } from './integrations/secret-box.ts';
 import { IntegrationService } from './integrations/service.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
@@ -26,6 +27,7 @@ import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import { DomainError } from './shared/errors.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
@@ -102,6 +104,24 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
   };
 }
 
+/**
+ * Seals connector configurations an earlier version stored in plaintext
+ * (integrations/secret-box.ts), then on SQLite moves the WAL into the file
+ * and empties it: with secure_delete (server-sqlite.ts) the plaintext is
+ * then gone from the file's bytes, not only from its rows.
+ */
+async function sealStoredSecrets(integrations: IntegrationConfiguration, sqlite: Database | undefined, log: Logger): Promise<void> {
+  try {
+    const sealed = await integrations.sealStored();
+    if (sealed === 0) return;
+    sqlite?.pragma('wal_checkpoint(TRUNCATE)');
+    log.info('connector configurations stored in plaintext were sealed', { configurations: sealed });
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
+    log.warn('connector configurations stored in plaintext stay so', { reason: error.message });
+  }
+}
+
 /** What the server knows of its database besides the stores. */
 interface DatabaseAccess {
   storage: Storage;
@@ -110,12 +130,14 @@ interface DatabaseAccess {
   probe: DatabaseProbe;
   /** The PostgreSQL pool (the event export reads through it); undefined on SQLite. */
   postgres: Sql | undefined;
+  /** The SQLite file; undefined on PostgreSQL. */
+  file: string | undefined;
 }
 
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
 export async function createContext(
   config: ServeConfig,
-  { storage, sqlite, probe, postgres }: DatabaseAccess,
+  { storage, sqlite, probe, postgres, file }: DatabaseAccess,
   log: Logger,
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
@@ -156,6 +178,8 @@ export async function createContext(
   };
   const identity = new IdentityService(storage.identity);
   const purchases = new PurchaseService(storage.purchases, metrics, log);
+  const integrations = new IntegrationConfiguration(storage.integrations, new SecretBox(secretsKeyFile(config.secretsKeyFile, file)));
+  await sealStoredSecrets(integrations, sqlite, log);
   const ctx: AppContext = {
     config,
     db: sqlite,
@@ -177,7 +201,7 @@ export async function createContext(
     health: new Health(probe, lifecycle),
     identity,
     purchases,
-    integrations: new IntegrationService(new IntegrationConfiguration(storage.integrations), storage.integrations, purchases, identity, metrics, log),
+    integrations: new IntegrationService(integrations, storage.integrations, purchases, identity, metrics, log),
   };
   return { ctx, hooks };
 }

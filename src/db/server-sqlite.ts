@@ -35,6 +35,8 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
     throw error;
   }
   try {
+    // Deleted and replaced content is overwritten on disk (connector secrets sealed at start, revoked keys): not left in free space.
+    db.pragma('secure_delete = ON');
     const migration = migrate(db);
     if (migration.applied.length > 0) log.info('database migrated', { db: file, from: migration.from, to: migration.to });
     const storage = openSqliteStorage(db);

@@ -31,6 +31,7 @@ const STATUS: Record<ErrorCode, number> = {
   ingestion_failed: 503,
   ingestion_overloaded: 503,
   stats_warming_up: 503,
+  secrets_unavailable: 503,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

@@ -39,7 +39,8 @@ export type ErrorCode =
   | 'draining'
   | 'ingestion_failed'
   | 'ingestion_overloaded'
-  | 'stats_warming_up';
+  | 'stats_warming_up'
+  | 'secrets_unavailable';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */
