@@ -10,6 +10,7 @@ import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
 import { openServerDatabase } from './db/server-database.ts';
+import { eventNamesApi } from './events/names/routes.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
 import { healthApi } from './health/routes.ts';
@@ -52,6 +53,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...identityApi(ctx.identity),
     ...purchasesApi(ctx.purchases),
     ...integrationsApi(ctx.integrations),
+    ...eventNamesApi(ctx.eventNames),
     ...dashboardApi(),
   ];
 }

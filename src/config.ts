@@ -8,6 +8,7 @@
  */
 import { parseInterval } from './backup/schedule.ts';
 import { ConfigError } from './config-error.ts';
+import { PROTECTION_SETTINGS, type ProtectionConfig } from './config-protection.ts';
 import { type DatabaseTarget, parseTarget, serveDatabaseOf } from './db/target.ts';
 import { isLevel, type Level } from './log.ts';
 
@@ -82,24 +83,7 @@ export const SETTINGS = {
     max: 1e9,
     help: 'requests/s per API key on the management API (per client IP without a valid key), bursts of twice that; `0` = off',
   },
-  'rate-limit-hooks': {
-    env: 'PAYWALLD_RATE_LIMIT_HOOKS',
-    kind: 'number',
-    arg: 'N',
-    default: '20',
-    min: 0,
-    max: 1e9,
-    help: 'requests/s per client IP on the store notification endpoints (`/hooks/*`), bursts of twice that; `0` = off',
-  },
-  'rate-limit-hooks-project': {
-    env: 'PAYWALLD_RATE_LIMIT_HOOKS_PROJECT',
-    kind: 'number',
-    arg: 'N',
-    default: '100',
-    min: 0,
-    max: 1e9,
-    help: 'requests/s per project and provider on `/hooks/*`, from all addresses together, bursts of twice that; `0` = off',
-  },
+  ...PROTECTION_SETTINGS,
   'trust-proxy': {
     env: 'PAYWALLD_TRUST_PROXY',
     kind: 'boolean',
@@ -149,13 +133,6 @@ export const SETTINGS = {
     max: 1e9,
     help: 'request log lines per second at most; the rest are counted in a `request log sampled` line (`0` = none); 5xx lines are always written',
   },
-  'secrets-key-file': {
-    env: 'PAYWALLD_SECRETS_KEY_FILE',
-    kind: 'string',
-    arg: 'FILE',
-    none: 'beside a SQLite file',
-    help: 'the key connector secrets are sealed with at rest (AES-256-GCM), created 0600 on first need; by default `<db>-secrets.key`; PostgreSQL needs it, the same key on every instance (docs/revenue.md, "Secrets at rest")',
-  },
   'backup-dir': {
     env: 'PAYWALLD_BACKUP_DIR',
     kind: 'string',
@@ -195,7 +172,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   return out;
 }
 
-export interface ServeConfig {
+export interface ServeConfig extends ProtectionConfig {
   host: string;
   port: number;
   /** A SQLite file, or a `postgres://` URL (never logged as such: describeTarget hides its password). */
@@ -209,10 +186,6 @@ export interface ServeConfig {
   rateLimitSdk: number;
   /** Requests per second per API key on the management API (burst: twice that); 0 turns the limit off. */
   rateLimitApi: number;
-  /** Requests per second per client IP on the store notification endpoints (/hooks/*; burst: twice that); 0 turns the limit off. */
-  rateLimitHooks: number;
-  /** Requests per second per project and provider on /hooks/* (burst: twice that); 0 turns the limit off. */
-  rateLimitHooksProject: number;
   /** Read the client IP from X-Forwarded-For (only behind a reverse proxy that sets it). */
   trustProxy: boolean;
   /** Browser origins allowed on the management API; the SDK endpoints allow every origin. */
@@ -237,8 +210,6 @@ export interface ServeConfig {
   seedDir: string | undefined;
   /** Where the keys of the project created at start are written (mode 0600) before the port opens. */
   keysFile: string | undefined;
-  /** The key connector secrets are sealed with (integrations/secret-box.ts); undefined: beside a SQLite file, none on PostgreSQL. */
-  secretsKeyFile: string | undefined;
 }
 
 /** The database a command works on: the flag, else PAYWALLD_DB, else DATABASE_URL, else the default file. */

@@ -8,6 +8,7 @@ import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Sql } from './db/postgres/connection.ts';
 import type { Storage } from './db/storage.ts';
+import { EventNameService } from './events/names/service.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { type DatabaseProbe, Health } from './health/service.ts';
@@ -63,6 +64,8 @@ export interface AppContext {
   readonly purchases: PurchaseService;
   /** Store connectors: configuration and the notifications at /hooks. */
   readonly integrations: IntegrationService;
+  /** The names events sent without a secret key brought, for owners to see and clear. */
+  readonly eventNames: EventNameService;
 }
 
 interface ContextHooks {
@@ -202,6 +205,7 @@ export async function createContext(
     identity,
     purchases,
     integrations: new IntegrationService(integrations, storage.integrations, purchases, identity, metrics, log),
+    eventNames: new EventNameService(storage.eventNames),
   };
   return { ctx, hooks };
 }

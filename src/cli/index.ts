@@ -7,6 +7,7 @@ import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
+import { eventNamesCommand } from './event-names.ts';
 import { exportCommand } from './export.ts';
 import { fallbackCommand } from './fallback.ts';
 import { integrationsCommand } from './integrations.ts';
@@ -23,6 +24,7 @@ const commands: Command[] = [
   projectsCommand,
   keysCommand,
   integrationsCommand,
+  eventNamesCommand,
   backupCommand,
   migrateCommand,
   migrateToCommand,

@@ -1,5 +1,6 @@
 /** The SQLite backend of the storage seam: every store on one connection. */
 
+import { SqliteEventNameStore } from '../events/names/sqlite-store.ts';
 import { SqlitePhaseStore } from '../experiments/sqlite-store.ts';
 import { IdentityWrites, SqliteIdentityStore } from '../identity/sqlite-store.ts';
 import { SqliteIntegrationStore } from '../integrations/sqlite-store.ts';
@@ -24,6 +25,7 @@ export function openSqliteStorage(db: Database): Storage {
     identity: new SqliteIdentityStore(db),
     purchases: new SqlitePurchaseStore(db, { identity: new IdentityWrites(db), customers: integrations }),
     integrations,
+    eventNames: new SqliteEventNameStore(db),
     // Store methods inside become savepoints of this one transaction. Nothing else may use the
     // connection meanwhile: the steps await only this connection's stores.
     atomically: async <T>(steps: () => Promise<T>): Promise<T> => {

@@ -5,6 +5,7 @@
  * SQLite backend is built by openSqliteStorage (sqlite-storage.ts).
  */
 
+import type { EventNameStore } from '../events/names/store.ts';
 import type { PhaseStore } from '../experiments/store.ts';
 import type { IdentityStore } from '../identity/store.ts';
 import type { IntegrationStore } from '../integrations/store.ts';
@@ -23,6 +24,7 @@ export interface Storage {
   readonly identity: IdentityStore;
   readonly purchases: PurchaseStore;
   readonly integrations: IntegrationStore;
+  readonly eventNames: EventNameStore;
   /**
    * Runs `steps` (store calls) so that they all take effect or none does,
    * where the backend can: SQLite wraps them in one transaction on a

@@ -6,7 +6,8 @@
 import * as v from 'valibot';
 import { DomainError } from '../shared/errors.ts';
 import { parseEvent } from './event-parser.ts';
-import { describeIssue, EventEnvelopeSchema, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
+import { MARK } from './names/budget.ts';
+import { describeIssue, EventEnvelopeSchema, KNOWN_EVENT_TYPES, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
 import type { EventRow } from './writer/protocol.ts';
 
@@ -16,6 +17,25 @@ export interface PaywallDirectory {
   projectsWithPaywall(paywallId: string): readonly string[];
   /** The variant the resolve endpoint gives this user when it knows nothing else; undefined without a live revision. */
   variantFor(projectId: string, paywallId: string, userId: string): string | undefined;
+  /** What the project's paywall declares (its live revision's variants and audiences); undefined when the project has no such paywall. */
+  declared(projectId: string, paywallId: string): { variantIds: ReadonlySet<string>; audienceIds: ReadonlySet<string> } | undefined;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
+
+/** What the writer's admission needs to know of a row's names (names/budget.ts, MARK). */
+function markOf(paywalls: PaywallDirectory, row: EventRow, secretKey: boolean): number {
+  const [projectId, paywallId, type] = row;
+  const variantId = row[9];
+  const audience = row[12];
+  const declared = paywalls.declared(projectId, paywallId);
+  let mark = secretKey ? 0 : MARK.public;
+  if (KNOWN_TYPES.has(type)) mark |= MARK.type;
+  if (declared === undefined) return mark;
+  mark |= MARK.paywall;
+  if (variantId !== null && declared.variantIds.has(variantId)) mark |= MARK.variant;
+  if (audience !== null && declared.audienceIds.has(audience)) mark |= MARK.audience;
+  return mark;
 }
 
 export type Envelope = v.InferOutput<typeof EventEnvelopeSchema>;
@@ -45,12 +65,16 @@ export function parseEnvelope(body: unknown): Envelope {
 interface BatchContext {
   /** The project of the request's API key; undefined for a keyless request. */
   projectId: string | undefined;
+  /** Whether that key is a secret key: new names its events bring count in the team's limits. */
+  secretKey: boolean;
   receivedAt: number;
   paywalls: PaywallDirectory;
 }
 
 interface PreparedBatch {
   rows: EventRow[];
+  /** Per row, what is known of its names (names/budget.ts, MARK). */
+  marks: number[];
   /** The index in the batch of each row's event. */
   indexes: number[];
   rejected: Rejection[];
@@ -63,6 +87,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
   // The device clock is off by this much; every event of the batch was timed by the same clock.
   const skew = sentAt === null ? 0 : receivedAt - sentAt;
   const rows: EventRow[] = [];
+  const marks: number[] = [];
   const indexes: number[] = [];
   const rejected: Rejection[] = [];
   batch.events.forEach((input, index) => {
@@ -103,7 +128,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
     const userId = event.user_id ?? null;
     const variantId = event.variant_id ?? (userId === null ? undefined : paywalls.variantFor(projectId, event.paywall_id, userId)) ?? null;
     indexes.push(index);
-    rows.push([
+    const row: EventRow = [
       projectId,
       event.paywall_id,
       event.type,
@@ -119,7 +144,9 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       event.audience ?? null,
       revenue,
       event.currency ?? null,
-    ]);
+    ];
+    rows.push(row);
+    marks.push(markOf(paywalls, row, context.secretKey));
   });
-  return { rows, indexes, rejected };
+  return { rows, marks, indexes, rejected };
 }

@@ -16,6 +16,7 @@ interface Entry {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+const NOTHING_DECLARED = Object.freeze({ variantIds: new Set<string>(), audienceIds: new Set<string>() });
 
 /**
  * Every non-archived paywall of every project, held in memory so that the
@@ -55,6 +56,12 @@ export class LivePaywalls {
    */
   projectsWithPaywall(paywallId: string): readonly string[] {
     return this.projectsByPaywall.get(paywallId) ?? NONE;
+  }
+
+  /** What the project's paywall declares: its live revision's variants and audiences (none before it is live); undefined when there is no such paywall. */
+  declared(projectId: string, paywallId: string): { variantIds: ReadonlySet<string>; audienceIds: ReadonlySet<string> } | undefined {
+    const entry = this.byProject.get(projectId)?.get(paywallId);
+    return entry && (entry.compiled ?? NOTHING_DECLARED);
   }
 
   /** The variant the resolve endpoint gives this user when it knows nothing else about them. */

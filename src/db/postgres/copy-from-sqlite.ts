@@ -24,6 +24,7 @@ export const COPIED_TABLES = [
   'user_tokens',
   'integrations',
   'integration_customers',
+  'event_public_names',
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 /** The PostgreSQL backend of the storage seam: every store on one pool. */
 
+import { PostgresEventNameStore } from '../../events/names/postgres-store.ts';
 import { PostgresPhaseStore } from '../../experiments/postgres-store.ts';
 import { PostgresIdentityStore, PostgresIdentityWrites } from '../../identity/postgres-store.ts';
 import { PostgresIntegrationStore } from '../../integrations/postgres-store.ts';
@@ -29,6 +30,7 @@ export function openPostgresStorage(sql: Sql): Storage {
     identity: new PostgresIdentityStore(sql),
     purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations }),
     integrations,
+    eventNames: new PostgresEventNameStore(sql),
     atomically: undefined,
     close: () => closePool(sql),
   };

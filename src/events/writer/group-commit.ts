@@ -6,6 +6,8 @@ const MAX_ROWS_PER_COMMIT = 20_000;
 export interface QueuedWrite {
   id: number;
   rows: EventRow[];
+  /** Per row, what the server knows of its names (events/names/budget.ts, MARK). */
+  marks?: number[] | undefined;
 }
 
 /**

@@ -49,10 +49,14 @@ export const EVENT_COLUMNS = [
   'currency',
 ] as const;
 
-/** One transaction's outcome, per request: how many rows were new, and which rows (by index) an ingestion limit refused. */
+/**
+ * One transaction's outcome, per request: how many rows were new, and which
+ * rows (by index) an ingestion limit refused, 'public' when it was the
+ * budget of names sent without a secret key (events/names/budget.ts).
+ */
 export interface Written {
   inserted: number[];
-  refused: [row: number, code: LimitCode][][];
+  refused: ([row: number, code: LimitCode] | [row: number, code: LimitCode, budget: 'public'])[][];
 }
 
 /** One request's part of a transaction. */
@@ -69,8 +73,12 @@ export interface WriterOptions {
 }
 
 export type ToWriter =
-  /** One request's accepted events: committed together, never split across transactions. */
-  | { kind: 'write'; id: number; rows: EventRow[] }
+  /**
+   * One request's accepted events: committed together, never split across
+   * transactions. `marks`: per row, what the server knows of its names
+   * (events/names/budget.ts, MARK); without them, a secret key's.
+   */
+  | { kind: 'write'; id: number; rows: EventRow[]; marks?: number[] }
   /** Statistics from the derived state (answered with a 'stats' message of the same id). */
   | { kind: 'stats'; id: number; projectId: string; paywallId: string; fromDay: number; toDay: number }
   /** Experiment counts of one segment over one phase (answered with a 'results' message of the same id). */

@@ -129,7 +129,14 @@ export class WriterThread {
       const batch = takeGroup(queue);
       const ids = batch.map((request) => request.id);
       try {
-        this.send({ kind: 'written', ids, ...this.sink.write(batch.map((request) => request.rows)) });
+        this.send({
+          kind: 'written',
+          ids,
+          ...this.sink.write(
+            batch.map((request) => request.rows),
+            batch.map((request) => request.marks),
+          ),
+        });
       } catch (error) {
         this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
       }

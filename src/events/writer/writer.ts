@@ -127,8 +127,13 @@ export class EventWriter {
     return this.deleted;
   }
 
-  /** Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once they are committed. */
-  write(rows: EventRow[]): Promise<RequestWritten> {
+  /**
+   * Resolves with how many of `rows` were stored and which an ingestion
+   * limit refused (the others were duplicates) once they are committed.
+   * `marks`: per row, what is known of its names (events/names/budget.ts);
+   * without them the rows are a secret key's and declare nothing.
+   */
+  write(rows: EventRow[], marks?: number[]): Promise<RequestWritten> {
     if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
     let bytes = 0;
     for (const row of rows) bytes += rowBytes(row);
@@ -141,7 +146,7 @@ export class EventWriter {
       this.waiting.set(id, { size: rows.length, bytes, resolve, reject });
       this.pending += rows.length;
       this.pendingBytes += bytes;
-      this.post({ kind: 'write', id, rows });
+      this.post(marks === undefined ? { kind: 'write', id, rows } : { kind: 'write', id, rows, marks });
     });
   }
 

@@ -21,6 +21,7 @@ import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
 import { refundsSetAside } from './014_refunds_set_aside.ts';
 import { keylessOwner } from './015_keyless_owner.ts';
+import { eventPublicNames } from './016_event_public_names.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -38,4 +39,5 @@ export const postgresMigrations: readonly Migration[] = [
   creationOrder,
   refundsSetAside,
   keylessOwner,
+  eventPublicNames,
 ];

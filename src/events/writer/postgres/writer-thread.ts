@@ -224,7 +224,14 @@ export class PostgresWriterThread {
   private async commit(group: QueuedWrite[]): Promise<void> {
     const ids = group.map((request) => request.id);
     try {
-      this.send({ kind: 'written', ids, ...(await this.sink.write(group.map((request) => request.rows))) });
+      this.send({
+        kind: 'written',
+        ids,
+        ...(await this.sink.write(
+          group.map((request) => request.rows),
+          group.map((request) => request.marks),
+        )),
+      });
     } catch (error) {
       const unavailable = asUnavailable(error)?.message;
       if (unavailable === undefined && group.length > 1) {
