@@ -100,8 +100,15 @@ test('forged, stale, future and missing signatures answer 401 and store nothing;
   await problem(await send(body, ''), 401, 'invalid_signature');
   await problem(await send(body, `t=${now}`), 401, 'invalid_signature');
   await problem(await send(body.replace('999', '1'), signature(body)), 401, 'invalid_signature');
+  // A v1 that is not 64 hex digits (a base64 HMAC, a truncated copy) is named malformed, not missing.
+  const malformed = await problem(
+    await send(body, `t=${now},v1=${crypto.createHmac('sha256', SECRET).update(`${now}.${body}`).digest('base64')}`),
+    401,
+    'invalid_signature',
+  );
+  assert.match(malformed.detail, /v1= is malformed/);
   assert.deepEqual(await stored(), []);
-  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 6);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 7);
   const rolled = `${signature(body, 'whsec_old_secret_xx')},${signature(body).replace(/^t=\d+,/, '')}`;
   assert.equal((await send(body, rolled)).status, 200);
   assert.equal((await stored()).length, 1);
