@@ -12,6 +12,7 @@ import type { ExperimentSettings } from './document/experiment.ts';
 import { type DocumentError, type PaywallDeps, type PaywallOutput, PaywallSchema, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import { slotProducts } from './document/slot-products.ts';
+import { storeCatalog } from './document/store-id-warnings.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
@@ -173,7 +174,7 @@ export class PaywallManager {
     revision: number | undefined,
     ifMatch: string,
     options: PhaseOptions = { forceNew: false, reseed: true },
-  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string }> {
+  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string; warnings: PaywallWarning[] }> {
     const result = await untilCurrent(async () => {
       const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
@@ -193,7 +194,8 @@ export class PaywallManager {
         );
       const publication = { revision: target, design: phaseDesign(validation.value), options, products: slotProducts(validation.value), now: Date.now() };
       const published = await this.store.publish(projectId, id, publication, current.version);
-      return published === STALE ? STALE : { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase) };
+      if (published === STALE) return STALE;
+      return { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase), warnings: validation.warnings };
     });
     await this.live.refresh(projectId, id);
     return result;
@@ -236,7 +238,7 @@ export class PaywallManager {
 
   private async deps(projectId: string): Promise<PaywallDeps> {
     const products = await productsById(this.products, projectId);
-    return { productExists: (productId) => products.has(productId) };
+    return { productExists: (productId) => products.has(productId), catalog: storeCatalog(products.values()) };
   }
 }
 

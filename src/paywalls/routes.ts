@@ -105,8 +105,11 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         responses: { 200: { description: 'the paywall, now live, and its current experiment phase', schema: PublishedSchema } },
       },
       handler: async (req, { params, body: { revision, new_phase: forceNew = false, reseed = true } }) => {
-        const { row, phase, started, seed } = await paywalls.publish(projectOf(req), params.id, revision, req.header('if-match'), { forceNew, reseed });
-        return json(200, { ...paywallInfo(row), phase: { number: phase.number, started, seed } }, { ETag: paywallTag(row) });
+        const { row, phase, started, seed, warnings } = await paywalls.publish(projectOf(req), params.id, revision, req.header('if-match'), {
+          forceNew,
+          reseed,
+        });
+        return json(200, { ...paywallInfo(row), phase: { number: phase.number, started, seed }, warnings }, { ETag: paywallTag(row) });
       },
     }),
     route({

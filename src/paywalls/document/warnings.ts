@@ -4,7 +4,14 @@ import { comparePointers } from './pointer.ts';
 import type { PaywallOutput } from './schema.ts';
 import { walkTree } from './tree.ts';
 
-type PaywallWarningCode = 'no_purchase_button' | 'no_restore_button' | 'no_terms_link' | 'no_privacy_link' | 'missing_translations' | 'keyless_elsewhere';
+type PaywallWarningCode =
+  | 'no_purchase_button'
+  | 'no_restore_button'
+  | 'no_terms_link'
+  | 'no_privacy_link'
+  | 'missing_translations'
+  | 'keyless_elsewhere'
+  | 'no_store_id';
 
 /** Something a valid paywall most likely should have; the document is stored anyway. */
 export interface PaywallWarning {
