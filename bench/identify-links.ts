@@ -1,10 +1,10 @@
 // What identify links cost experiment results (BENCHMARKS.md, "Identify
-// links and results"): the writer thread's DerivedState and PurchaseFeed on a
+// links and results"): the writer thread's DerivedState and ResultInputs on a
 // real database, with USERS exposed users of one paywall (every 20th buying)
 // and LINKS links, of which a share joins an exposed anonymous id to a user
 // the events know too, written on a connection of their own (as the server's
 // is to the writer thread's). Times, each the median of ROUNDS:
-//   check   the links check of a results request after another connection committed something else;
+//   check   the read of new records and links of a results request when there are none;
 //   steady  a results request after one new event, no new link (the fold is brought up to date);
 //   link    a results request after one new link (what `identify` costs the next results request);
 //   another the first request of another fold of the project (here a conversion window), once the project's links are read.
@@ -12,12 +12,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DerivedEvent } from '../src/analytics/derived-event.ts';
+import type { FoldQuery } from '../src/analytics/fold/fold-types.ts';
+import { DerivedState } from '../src/analytics/state.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { DerivedEvent } from '../src/events/derived/derived-event.ts';
-import { PurchaseFeed } from '../src/events/derived/purchase-feed.ts';
-import { DerivedState } from '../src/events/derived/state.ts';
-import type { FoldQuery } from '../src/experiments/fold/fold-types.ts';
+import { openSqliteStorage } from '../src/db/sqlite-storage.ts';
+import { ResultInputs } from '../src/events/writer/result-inputs.ts';
 
 const USERS = Number(process.argv[2] ?? 100_000);
 const LINKS = Number(process.argv[3] ?? 100_000);
@@ -53,7 +54,9 @@ for (let i = 0; i < USERS; i++) {
 // Half the links join an exposed anonymous id to its buyer; the rest name ids the events never saw (other apps' devices, users not back yet).
 // One every 20 s: 100,000 links are 23 days of sign-ins.
 const linkedAt = (i: number) => Date.now() - (LINKS - i) * 20_000;
-const insert = db.prepare('INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (?, ?, ?, ?)');
+const insert = db.prepare(
+  'INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq) VALUES (?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM user_links))',
+);
 db.transaction(() => {
   for (let i = 0; i < LINKS; i++) {
     if (i % 2 === 0 && i < USERS) insert.run(PROJECT, `anon-${i}`, `user-${i}`, linkedAt(i));
@@ -61,39 +64,36 @@ db.transaction(() => {
   }
 })();
 
-const feed = new PurchaseFeed(openDatabase(path.join(dir, 'bench.db')));
+const feed = new ResultInputs(openSqliteStorage(openDatabase(path.join(dir, 'bench.db'))));
 const query: FoldQuery = { from, to: null, variants: ['control', 'annual'], conversionWindowMs: null, winsorizePercentile: null };
 const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-const time = (work: () => void) => {
+/** What a results request costs the writer thread: the read of new records and links, then the fold. */
+const time = async (work: () => void) => {
   const started = performance.now();
+  await feed.refresh(PROJECT);
   work();
   return performance.now() - started;
 };
+const rounds = async (round: () => Promise<number>) => {
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) times.push(await round());
+  return median(times);
+};
 
-const first = time(() => state.results(PROJECT, PAYWALL, null, query, feed));
-const touch = db.prepare("UPDATE projects SET name = 'bench' WHERE id = ?");
-const check = median(
-  Array.from({ length: ROUNDS }, () => {
-    touch.run(PROJECT);
-    return time(() => feed.links(PROJECT));
-  }),
-);
+const first = await time(() => state.results(PROJECT, PAYWALL, null, query, feed));
+const check = await rounds(() => time(() => undefined));
 let extra = 0;
-const steady = median(
-  Array.from({ length: ROUNDS }, () => {
-    state.apply(event(`late-${extra++}`, 'screen_impression', from + 1000, 'control', null));
-    return time(() => state.results(PROJECT, PAYWALL, null, query, feed));
-  }),
-);
+const steady = await rounds(() => {
+  state.apply(event(`late-${extra++}`, 'screen_impression', from + 1000, 'control', null));
+  return time(() => state.results(PROJECT, PAYWALL, null, query, feed));
+});
 let linked = 0;
-const link = median(
-  Array.from({ length: ROUNDS }, () => {
-    insert.run(PROJECT, `late-${linked}`, `late-user-${linked}`, linkedAt(LINKS + linked));
-    linked++;
-    return time(() => state.results(PROJECT, PAYWALL, null, query, feed));
-  }),
-);
-const another = time(() => state.results(PROJECT, PAYWALL, null, { ...query, conversionWindowMs: 86_400_000 }, feed));
+const link = await rounds(() => {
+  insert.run(PROJECT, `late-${linked}`, `late-user-${linked}`, linkedAt(LINKS + linked));
+  linked++;
+  return time(() => state.results(PROJECT, PAYWALL, null, query, feed));
+});
+const another = await time(() => state.results(PROJECT, PAYWALL, null, { ...query, conversionWindowMs: 86_400_000 }, feed));
 const result = state.results(PROJECT, PAYWALL, null, query, feed);
 console.log(
   JSON.stringify({

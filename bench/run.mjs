@@ -14,17 +14,19 @@ import { row } from './lib/scenario.mjs';
 import { requireWrk } from './lib/wrk.mjs';
 import { summaryTable } from './profile-summary.mjs';
 import { events } from './scenarios/events.mjs';
+import { identify } from './scenarios/identify.mjs';
 import { memory } from './scenarios/memory.mjs';
 import { mixed } from './scenarios/mixed.mjs';
 import { postgresEvents } from './scenarios/postgres-events.mjs';
+import { postgresPropagation } from './scenarios/postgres-propagation.mjs';
 import { postgresReads } from './scenarios/postgres-reads.mjs';
 import { postgresResolve } from './scenarios/postgres-resolve.mjs';
 import { resolve } from './scenarios/resolve.mjs';
 import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
 
-const SCENARIOS = { resolve, events, stats, memory, mixed, results };
-const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads };
+const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify };
+const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads, propagation: postgresPropagation };
 /** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir). */
 const PROFILED = new Set(['resolve', 'events', 'mixed', 'postgres-resolve', 'postgres-events']);
 

@@ -60,3 +60,13 @@ export function appAccountToken(userId: string): string {
   const hex = Array.from(hash.subarray(0, 16), (byte) => byte.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * The user's obfuscatedAccountId for Google Play Billing (`BillingFlowParams.Builder.setObfuscatedAccountId`),
+ * which Google Play returns as the purchase's obfuscatedExternalAccountId, so that its notifications name the
+ * user. It is the user's appAccountToken: an opaque hash of the user id (Google Play refuses ids that look like
+ * personal data), 36 characters of the 64 it allows, and one lookup on the server for both stores.
+ */
+export function obfuscatedAccountId(userId: string): string {
+  return appAccountToken(userId);
+}

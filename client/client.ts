@@ -1,10 +1,11 @@
-import { appAccountToken } from './app-account-token.ts';
+import { appAccountToken, obfuscatedAccountId } from './app-account-token.ts';
 import { PaywallCache } from './cache.ts';
 import type { ComponentNode } from './component-node.ts';
 import { errorOf, PaywalldError, TransportError } from './errors.ts';
 import type { CurrencyCode, EventType } from './event-types.ts';
 import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
 import { checkBundle, FallbackPaywalls } from './fallback.ts';
+import { firstViewedAt } from './first-view.ts';
 import { type Fetch, requestWithin } from './http.ts';
 import { Identity } from './identity.ts';
 import { newEventId } from './ids.ts';
@@ -107,6 +108,10 @@ export interface PaywalldClient {
   currentUserId(): string | undefined;
   /** The appAccountToken to pass to StoreKit for this user (default: the current user), so App Store notifications name them. */
   appAccountToken(userId?: string): string;
+  /** The obfuscatedAccountId to pass to Google Play Billing for this user (default: the current user), so Google Play notifications name them. */
+  obfuscatedAccountId(userId?: string): string;
+  /** When this user first saw the paywall (ms), kept in storage (the first call records now): renderPaywall's firstViewedAt, which countdowns of duration_seconds run from. */
+  firstViewedAt(paywallId: string): Promise<number>;
 }
 
 const DEFAULT_TIMEOUT_MS = 3000;
@@ -292,6 +297,11 @@ export function createClient(options: ClientOptions): PaywalldClient {
       if (id === undefined) throw new Error('appAccountToken: no user yet (an asynchronous storage is still being read); pass the user id');
       return appAccountToken(id);
     },
+    obfuscatedAccountId: (userId) => {
+      const id = userId ?? identity.current();
+      if (id === undefined) throw new Error('obfuscatedAccountId: no user yet (an asynchronous storage is still being read); pass the user id');
+      return obfuscatedAccountId(id);
+    },
     flush: async (flushOptions = {}) => {
       await identity.ready;
       return queue.flush(flushOptions.timeoutMs ?? 10_000);
@@ -299,5 +309,6 @@ export function createClient(options: ClientOptions): PaywalldClient {
     close: (closeOptions = {}) => queue.close(closeOptions.timeoutMs ?? 10_000),
     rejectedEvents: () => queue.rejected(),
     queueStatus: () => queue.status(),
+    firstViewedAt: (paywallId) => firstViewedAt(storage, paywallId),
   };
 }

@@ -32,15 +32,20 @@ export function checkBundle(bundle: unknown): FallbackBundle {
   return candidate as FallbackBundle;
 }
 
-/** A copy of a resolved tree with each node's product carrying its store id for the platform. */
+/** The fields of a node that hold a slot's product: a slot-bound node's, and a toggle's two. */
+const PRODUCT_FIELDS = ['product', 'product_on', 'product_off'] as const;
+
+/** A copy of a resolved tree with each node's products carrying their store id for the platform. */
 function withStoreIds(node: unknown, storeIds: ReadonlyMap<string, StoreIds>, platform: StorePlatform | undefined): unknown {
   if (Array.isArray(node)) return node.map((child) => withStoreIds(child, storeIds, platform));
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(node)) out[name] = withStoreIds(value, storeIds, platform);
-  const product = out.product as { id?: unknown } | null | undefined;
-  if (isNode(node) && product && typeof product.id === 'string') {
-    out.product = { ...product, store_product_id: storeProductId(storeIds.get(product.id) ?? {}, platform) };
+  for (const field of PRODUCT_FIELDS) {
+    const product = out[field] as { id?: unknown } | null | undefined;
+    if (isNode(node) && product && typeof product.id === 'string') {
+      out[field] = { ...product, store_product_id: storeProductId(storeIds.get(product.id) ?? {}, platform) };
+    }
   }
   return out;
 }
@@ -111,6 +116,7 @@ export class FallbackPaywalls {
       variant: entry.variant,
       locale,
       metadata: entry.metadata,
+      ...(entry.theme && tree !== null ? { theme: entry.theme } : {}),
       root: tree === null ? null : (withStoreIds(tree, storeIds, platform) as Record<string, unknown>),
       product_slots: entry.product_slots.map((slot) => ({
         slot: slot.slot,

@@ -5,23 +5,30 @@
  * docs/client.md describes it.
  */
 
-export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken } from './app-account-token.ts';
+export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken, obfuscatedAccountId } from './app-account-token.ts';
 export type { ClientOptions, GetPaywallOptions, Paywall, PaywalldClient, PaywallResult, Platform, ShippedBundle, TrackEvent } from './client.ts';
 export { createClient } from './client.ts';
 export type {
   ButtonNode,
   ComponentNode,
+  CountdownNode,
   IconNode,
   ImageNode,
   Label,
   LinkNode,
+  PackageGroupNode,
+  PackageNode,
+  PagesNode,
   ProductNode,
   PurchaseButtonNode,
+  ShowIf,
   SlotProduct,
   SpacerNode,
   StackNode,
   TextNode,
   TextStyle,
+  ToggleNode,
+  VideoNode,
 } from './component-node.ts';
 export { PaywalldError } from './errors.ts';
 export { type CurrencyCode, type CustomEventType, customEventType, type EventType } from './event-types.ts';

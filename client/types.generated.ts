@@ -12,6 +12,17 @@ export type ResolvedPaywall = {
   };
   locale: string;
   metadata: Record<string, unknown>;
+  theme?: {
+    colors?: Record<string, {
+      light: string;
+      dark: string;
+    }> | undefined;
+    fonts?: Record<string, {
+      family: string;
+      url?: string | undefined;
+      weight?: number | undefined;
+    }> | undefined;
+  } | undefined;
   root: Record<string, unknown> | null;
   product_slots: {
     slot: string;
@@ -43,6 +54,17 @@ export type FallbackPaywall = {
   };
   default_locale: string;
   metadata: Record<string, unknown>;
+  theme?: {
+    colors?: Record<string, {
+      light: string;
+      dark: string;
+    }> | undefined;
+    fonts?: Record<string, {
+      family: string;
+      url?: string | undefined;
+      weight?: number | undefined;
+    }> | undefined;
+  } | undefined;
   trees: Record<string, Record<string, unknown> | null>;
   product_slots: {
     slot: string;
@@ -71,6 +93,17 @@ export type FallbackBundle = {
     };
     default_locale: string;
     metadata: Record<string, unknown>;
+    theme?: {
+      colors?: Record<string, {
+        light: string;
+        dark: string;
+      }> | undefined;
+      fonts?: Record<string, {
+        family: string;
+        url?: string | undefined;
+        weight?: number | undefined;
+      }> | undefined;
+    } | undefined;
     trees: Record<string, Record<string, unknown> | null>;
     product_slots: {
       slot: string;

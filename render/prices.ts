@@ -63,6 +63,27 @@ export function intlLocale(tag: string): string | undefined {
   }
 }
 
+/** What a price costs per month (a year is 365 days, a month a twelfth of it); undefined without a usable amount and period. */
+export function monthlyAmount(price: StorePrice | undefined): number | undefined {
+  const period = parseDuration(price?.period);
+  if (!price || !period || typeof price.amount !== 'number' || !Number.isFinite(price.amount) || price.amount < 0) return undefined;
+  return (price.amount * 365) / 12 / lengthInDays(period);
+}
+
+/**
+ * How much cheaper per month `price` is than `other`, as a whole percent in
+ * the locale ("58%", "58 %"), rounded down so that it never promises more;
+ * undefined when either has no monthly amount, the currencies differ or it
+ * is not at least 1 % cheaper.
+ */
+export function savings(price: StorePrice | undefined, other: StorePrice | undefined, locale: string | undefined): string | undefined {
+  const mine = monthlyAmount(price);
+  const theirs = monthlyAmount(other);
+  if (mine === undefined || theirs === undefined || theirs <= 0 || price!.currency !== other!.currency) return undefined;
+  const percent = Math.floor((1 - mine / theirs) * 100 + 1e-9);
+  return percent >= 1 ? new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(percent / 100) : undefined;
+}
+
 /**
  * The values of the price variables of a product with this store price, in
  * this locale: only those that apply (no per-month price without a period,

@@ -4,6 +4,9 @@
  * listens. The CLI's `serve` and the tests both start servers through here.
  */
 import fs from 'node:fs';
+import { authApi, membersApi } from './accounts/routes.ts';
+import { cliChange } from './audit/cli-change.ts';
+import { auditApi } from './audit/routes.ts';
 import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { seed } from './config-dir/seed.ts';
@@ -36,6 +39,9 @@ import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
+import { templatesApi } from './templates/routes.ts';
+import { TemplateGallery } from './templates/service.ts';
+import { webhooksApi } from './webhooks/routes.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -54,6 +60,11 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...purchasesApi(ctx.purchases),
     ...integrationsApi(ctx.integrations),
     ...eventNamesApi(ctx.eventNames),
+    ...authApi(ctx.sessions, ctx.members),
+    ...membersApi(ctx.members),
+    ...auditApi(ctx.audit),
+    ...templatesApi(new TemplateGallery()),
+    ...webhooksApi(ctx.webhooks),
     ...dashboardApi(),
   ];
 }
@@ -172,7 +183,13 @@ export async function startServer(
     reloads = hooks.externalChange;
     if (missed) for (const reload of reloads) reload();
     // One server at a time checks and fills an empty database: instances starting at once on PostgreSQL create one project.
-    const bootstrap = await database.exclusively(async () => ((await ctx.projects.isEmpty()) ? await ctx.projects.create('default') : undefined));
+    const bootstrap = await database.exclusively(async (): Promise<CreatedProject | undefined> => {
+      if (!(await ctx.projects.isEmpty())) return undefined;
+      const change = cliChange('serve (first start)');
+      const created = await ctx.projects.create('default', change);
+      // The first owner: whoever opens this link names their email and password (docs/teams.md).
+      return { ...created, invitation: await ctx.members.invite(created.project.id, null, 'owner', change) };
+    });
     if (bootstrap) await ctx.auth.reload();
     if (config.keysFile !== undefined && !bootstrap) {
       log.info('keys file not written: the database has a project already, whose keys are stored as hashes only', { keys_file: config.keysFile });
@@ -193,6 +210,7 @@ export async function startServer(
       router,
       log,
       auth: ctx.auth,
+      sessions: ctx.sessions,
       policy: edgePolicy(config, ctx.metrics),
       observe: observer(router, ctx.metrics, options.onAnswer),
     });
@@ -204,6 +222,8 @@ export async function startServer(
       await server.close(0);
       throw error;
     }
+    // Once nothing can fail the start any more: the startup's own undo knows nothing of them.
+    for (const start of hooks.start) await start();
     const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
     let stopping: Promise<void> | undefined;
     const stop = () =>

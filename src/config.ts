@@ -8,9 +8,12 @@
  */
 import { parseInterval } from './backup/schedule.ts';
 import { ConfigError } from './config-error.ts';
-import { PROTECTION_SETTINGS, type ProtectionConfig } from './config-protection.ts';
+import { PROTECTION_SETTINGS } from './config-protection.ts';
 import { type DatabaseTarget, parseTarget, serveDatabaseOf } from './db/target.ts';
-import { isLevel, type Level } from './log.ts';
+import { GOOGLE_SETTINGS, googleEndpoints } from './integrations/providers/google-endpoints.ts';
+import { isLevel } from './log.ts';
+import type { ServeConfig } from './serve-config.ts';
+import { WEBHOOK_SETTINGS } from './webhooks/settings.ts';
 
 export interface Setting {
   /** The variable that can set it instead of the flag. */
@@ -115,6 +118,15 @@ export const SETTINGS = {
     max: 36500,
     help: 'delete raw events received more than N days ago, in small background batches (daily statistics stay)',
   },
+  'audit-retention-days': {
+    env: 'PAYWALLD_AUDIT_RETENTION_DAYS',
+    kind: 'integer',
+    arg: 'N',
+    none: 'keep all',
+    min: 1,
+    max: 36500,
+    help: 'delete audit log entries older than N days, at start and daily (docs/teams.md)',
+  },
   'metrics-port': {
     env: 'PAYWALLD_METRICS_PORT',
     kind: 'integer',
@@ -142,6 +154,8 @@ export const SETTINGS = {
   },
   'backup-every': { env: 'PAYWALLD_BACKUP_EVERY', kind: 'duration', arg: 'T', default: '6h', help: 'interval of `--backup-dir` snapshots: `30m`, `6h`, `1d`' },
   'backup-keep': { env: 'PAYWALLD_BACKUP_KEEP', kind: 'integer', arg: 'N', default: '14', min: 1, max: 100_000, help: 'snapshots `--backup-dir` keeps' },
+  ...GOOGLE_SETTINGS,
+  ...WEBHOOK_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export type Name = keyof typeof SETTINGS;
@@ -172,45 +186,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   return out;
 }
 
-export interface ServeConfig extends ProtectionConfig {
-  host: string;
-  port: number;
-  /** A SQLite file, or a `postgres://` URL (never logged as such: describeTarget hides its password). */
-  dbPath: string;
-  logLevel: Level;
-  /** Request log lines per second at most; past it lines are dropped and counted (5xx lines never are). */
-  requestLogRate: number;
-  /** Refuse event batches that carry no API key (401); without it a keyless event is attributed by its paywall id (docs/events.md). */
-  requireKey: boolean;
-  /** Requests per second per client IP on the SDK endpoints (burst: twice that); 0 turns the limit off. */
-  rateLimitSdk: number;
-  /** Requests per second per API key on the management API (burst: twice that); 0 turns the limit off. */
-  rateLimitApi: number;
-  /** Read the client IP from X-Forwarded-For (only behind a reverse proxy that sets it). */
-  trustProxy: boolean;
-  /** Browser origins allowed on the management API; the SDK endpoints allow every origin. */
-  corsOrigins: string[];
-  /** A request body still incomplete after this long is cut off (408). */
-  bodyTimeoutMs: number;
-  /** Delete raw events received more than this many days ago (daily statistics stay); undefined keeps them all. */
-  retentionDays: number | undefined;
-  /** Events accepted but not yet committed, at most; past it event batches are answered 503 with Retry-After. */
-  eventQueueLimit: number;
-  /** The same bound in bytes of event data (src/events/writer/writer.ts, rowBytes). */
-  eventQueueBytes: number;
-  /** Serve /metrics without a key on 127.0.0.1 at this port; undefined: only on the main port, with a secret key. */
-  metricsPort: number | undefined;
-  /** Scheduled snapshots into a folder; undefined: none (paywalld backup still works). */
-  backups: { dir: string; everyMs: number; keep: number } | undefined;
-  /** How often the server looks for commits made by other processes (the CLI). */
-  watchIntervalMs: number;
-  /** How long a graceful shutdown waits for in-flight requests. */
-  drainTimeoutMs: number;
-  /** A configuration directory applied and published before the port opens (CI mode). */
-  seedDir: string | undefined;
-  /** Where the keys of the project created at start are written (mode 0600) before the port opens. */
-  keysFile: string | undefined;
-}
+export type { ServeConfig } from './serve-config.ts';
 
 /** The database a command works on: the flag, else PAYWALLD_DB, else DATABASE_URL, else the default file. */
 export function databaseTarget(flag: string | undefined, env: EnvConfig = readEnv()): DatabaseTarget {
@@ -296,5 +272,8 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     seedDir: textOf('seed', flags, env),
     keysFile: textOf('keys-file', flags, env),
     secretsKeyFile: textOf('secrets-key-file', flags, env),
+    google: googleEndpoints((name) => textOf(name, flags, env)!),
+    auditRetentionDays: optionalNumber('audit-retention-days', flags, env),
+    webhooks: { allowPrivate: boolean('webhooks-allow-private', flags, env), backoffScale: requiredNumber('webhooks-backoff-scale', flags, env) },
   };
 }

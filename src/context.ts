@@ -4,6 +4,10 @@
  * store). src/app.ts hands each feature's routes the services they use,
  * never the whole context.
  */
+import { Members } from './accounts/members.ts';
+import { Sessions } from './accounts/sessions.ts';
+import { cliChange } from './audit/cli-change.ts';
+import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Sql } from './db/postgres/connection.ts';
@@ -14,6 +18,7 @@ import { ExperimentResults } from './experiments/service.ts';
 import { type DatabaseProbe, Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
+import { googleApis } from './integrations/providers/google-play-api.ts';
 import { SecretBox, secretsKeyFile } from './integrations/secret-box.ts';
 import { IntegrationService } from './integrations/service.ts';
 import { KeyRegistry } from './keys/registry.ts';
@@ -29,6 +34,9 @@ import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
 import { DomainError } from './shared/errors.ts';
+import { webhookWork } from './webhooks/background.ts';
+import { DecisionWatch } from './webhooks/decisions.ts';
+import { WebhookService } from './webhooks/service.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
@@ -66,6 +74,13 @@ export interface AppContext {
   readonly integrations: IntegrationService;
   /** The names events sent without a secret key brought, for owners to see and clear. */
   readonly eventNames: EventNameService;
+  /** Signing in and out; the edge looks sessions up through it. */
+  readonly sessions: Sessions;
+  /** Projects' members, invitations, password resets. */
+  readonly members: Members;
+  readonly audit: AuditLog;
+  /** Outgoing webhooks' endpoints and deliveries (the sender runs beside: hooks.start). */
+  readonly webhooks: WebhookService;
 }
 
 interface ContextHooks {
@@ -73,6 +88,8 @@ interface ContextHooks {
   externalChange: (() => void)[];
   /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
   shutdown: (() => void | Promise<void>)[];
+  /** Run once the server serves (after --seed): background work that must not share the start-up's transaction. */
+  start: (() => Promise<void>)[];
 }
 
 /** The configuration's services on one storage: the server's, and those of CLI commands that change a database. */
@@ -115,7 +132,7 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
  */
 async function sealStoredSecrets(integrations: IntegrationConfiguration, sqlite: Database | undefined, log: Logger): Promise<void> {
   try {
-    const sealed = await integrations.sealStored();
+    const sealed = await integrations.sealStored(cliChange('serve'));
     if (sealed === 0) return;
     sqlite?.pragma('wal_checkpoint(TRUNCATE)');
     log.info('connector configurations stored in plaintext were sealed', { configurations: sealed });
@@ -146,7 +163,7 @@ export async function createContext(
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
   const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
-  const auth = new KeyRegistry(storage.keys);
+  const auth = new KeyRegistry(storage.keys, log);
   await auth.reload();
   metrics.gauge(
     'paywalld_key_registry_reloads_total',
@@ -178,11 +195,33 @@ export async function createContext(
     externalChange: [reloadLogged(log, 'keys', () => auth.reload()), reloadLogged(log, 'paywalls', () => paywalls.reload())],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
+    start: [],
   };
-  const identity = new IdentityService(storage.identity);
+  const sessions = new Sessions(storage.accounts, storage.sessions);
+  const audit = new AuditLog(storage.audit);
+  // Expired sessions and old sign-in failures are refused anyway; deleting them keeps the tables small.
+  const pruneSessions = setInterval(
+    () => sessions.prune().catch((error: unknown) => log.warn('pruning sessions failed', { error: String(error) })),
+    60 * 60 * 1000,
+  );
+  pruneSessions.unref();
+  hooks.shutdown.push(() => clearInterval(pruneSessions));
+  if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
+  const identity = new IdentityService(storage.identity, events);
   const purchases = new PurchaseService(storage.purchases, metrics, log);
-  const integrations = new IntegrationConfiguration(storage.integrations, new SecretBox(secretsKeyFile(config.secretsKeyFile, file)));
+  const secrets = new SecretBox(secretsKeyFile(config.secretsKeyFile, file));
+  const integrations = new IntegrationConfiguration(storage.integrations, secrets);
   await sealStoredSecrets(integrations, sqlite, log);
+  const decisions = new DecisionWatch(storage.outbox, log);
+  const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
+  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, sqlite !== undefined, {
+    projects,
+    paywalls,
+    phases: paywallManager,
+    results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
+  });
+  hooks.start.push(() => webhooks.start());
+  hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
     config,
     db: sqlite,
@@ -200,12 +239,16 @@ export async function createContext(
     explainer: new ResolveExplainer(paywalls, storage.paywalls),
     products,
     events,
-    experiments: new ExperimentResults(events, paywallManager),
+    experiments,
     health: new Health(probe, lifecycle),
     identity,
     purchases,
-    integrations: new IntegrationService(integrations, storage.integrations, purchases, identity, metrics, log),
+    integrations: new IntegrationService(integrations, storage.integrations, purchases, identity, metrics, log, googleApis(config.google)),
     eventNames: new EventNameService(storage.eventNames),
+    sessions,
+    members: new Members(storage.accounts),
+    audit,
+    webhooks: new WebhookService(storage.webhooks, config.webhooks.allowPrivate),
   };
   return { ctx, hooks };
 }

@@ -19,6 +19,6 @@ export function randomBase62(length: number): string {
 }
 
 /** A short random identifier such as `prj_4f9KqZ01x7Lm`: ids name things, they are not secrets. */
-export function newId(kind: 'prj' | 'key'): string {
+export function newId(kind: 'prj' | 'key' | 'usr' | 'aud'): string {
   return `${kind}_${randomBase62(14)}`;
 }

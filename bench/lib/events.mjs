@@ -74,13 +74,13 @@ const INLINE_INDEXES = {
 
 /** How often the checkpointed designs write their index entries (src/events/writer/thread.ts, CHECKPOINT_EVERY_MS). */
 const CHECKPOINT_EVERY_MS = 5000;
-/** Pending events that force a checkpoint (src/events/derived/checkpoint.ts, CHECKPOINT_MAX_PENDING). */
+/** Pending events that force a checkpoint (src/analytics/checkpoint.ts, CHECKPOINT_MAX_PENDING). */
 const CHECKPOINT_MAX_PENDING = 200_000;
 
 /**
  * A 52-bit hash of an event id: FNV-1a and a multiply-rotate over the UTF-16
  * code units, the first 32 bits of one and 20 of the other. A copy of
- * src/events/derived/id-hash.ts (the baselines run without tsx).
+ * src/analytics/id-hash.ts (the baselines run without tsx).
  */
 export function idHash(text) {
   let h1 = 0x811c9dc5;
@@ -133,7 +133,7 @@ function stringKeys() {
 }
 
 /**
- * The same as numbers (src/events/derived/pending.ts, PendingKeys): keys in
+ * The same as numbers (src/analytics/pending.ts, PendingKeys): keys in
  * arrays indexed by a Map of id hashes, and a Set of the checkpointed hashes
  * standing in for the key filter. A key is its index in the arrays.
  */

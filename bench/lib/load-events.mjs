@@ -4,7 +4,7 @@
  * order, appended to the events table as the server's writer appends them.
  * The derived state (statistics, dedup and time indexes) is then built by
  * the server's own code (rebuildDerived: bench/lib/rebuild-derived.ts runs
- * src/events/derived/ from source), exactly what a server starting on a
+ * src/analytics/ from source), exactly what a server starting on a
  * database without a checkpoint does. synchronous=OFF while loading: a crash
  * here loses nothing that matters.
  */

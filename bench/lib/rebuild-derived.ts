@@ -5,8 +5,9 @@
 // checkpoint covering every event, as after a real ingestion and a restart.
 // Prints {"ms":…,"replayed":…} (the time of a rebuild from the raw events).
 // Usage: node --import tsx bench/lib/rebuild-derived.ts DB
+
+import { DerivedStore } from '../../src/analytics/checkpoint.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { DerivedStore } from '../../src/events/derived/checkpoint.ts';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: rebuild-derived.ts DB');

@@ -3,6 +3,7 @@
  * key from --key or PAYWALLD_KEY) or a database (--db FILE, which must exist,
  * or a postgres:// URL, and --project when it holds more than one project).
  */
+import { cliChange } from '../audit/cli-change.ts';
 import { databaseTarget, readEnv } from '../config.ts';
 import type { ConfigBackend } from '../config-dir/backend.ts';
 import { HttpBackend } from '../config-dir/http-backend.ts';
@@ -82,7 +83,8 @@ export async function openTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = pr
     const services = await configurationServices(storage, new Logger('error'));
     const projectId = await projectOf(services.projects, flags.project, file);
     return {
-      backend: new StoreBackend(storage, projectId, services, `${file} (project ${projectId})`),
+      // Only apply writes through it: its changes are recorded as the CLI's.
+      backend: new StoreBackend(storage, projectId, services, `${file} (project ${projectId})`, cliChange('apply')),
       // A saved plan records where it applies, never a password: PGPASSWORD gives it again.
       source: { db: database.kind === 'sqlite' ? database.file : redactUrl(database.url, ''), project: projectId },
       close: () => storage.close(),

@@ -5,6 +5,7 @@ import { redactUrls } from '../db/target.ts';
 import { versionReport } from '../runtime/versions.ts';
 import { DomainError } from '../shared/errors.ts';
 import { applyCommand } from './apply.ts';
+import { auditLogCommand } from './audit-log.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
 import { eventNamesCommand } from './event-names.ts';
@@ -17,12 +18,16 @@ import { migrateToCommand } from './migrate-to.ts';
 import { planCommand } from './plan.ts';
 import { projectsCommand } from './projects.ts';
 import { serveCommand } from './serve.ts';
+import { templatesCommand } from './templates.ts';
+import { usersCommand } from './users.ts';
 import { validateCommand } from './validate.ts';
 
 const commands: Command[] = [
   serveCommand,
   projectsCommand,
   keysCommand,
+  usersCommand,
+  auditLogCommand,
   integrationsCommand,
   eventNamesCommand,
   backupCommand,
@@ -33,6 +38,7 @@ const commands: Command[] = [
   planCommand,
   applyCommand,
   fallbackCommand,
+  templatesCommand,
 ];
 
 function usage(): string {

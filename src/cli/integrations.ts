@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { cliChange } from '../audit/cli-change.ts';
 import { databaseTarget, readEnv } from '../config.ts';
 import { realDatabasePath } from '../db/owner.ts';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
@@ -9,7 +10,7 @@ const help = `Usage:
   paywalld integrations set PROVIDER --project ID --config FILE [--json] [--db FILE|URL]
   paywalld integrations show PROVIDER --project ID [--json] [--db FILE|URL]
 
-Configures a store connector (stripe, revenuecat, app-store) of a project, as
+Configures a store connector (stripe, revenuecat, app-store, google-play) of a project, as
 PUT /api/integrations/PROVIDER does; the store then sends its notifications to
 /hooks/PROVIDER/PROJECT_ID (docs/revenue.md). The configuration is read from a
 JSON file ("-" for standard input), so that secrets stay out of the shell's
@@ -17,6 +18,8 @@ history:
   stripe      {"signing_secret": "whsec_…"}
   revenuecat  {"authorization": "the Authorization header value RevenueCat sends"}
   app-store   {"bundle_id": "com.example.app", "root_certificates": ["-----BEGIN CERTIFICATE-----…"]}
+  google-play {"package_name": "com.example.app", "service_account_json": "<the key file's contents>",
+               "pubsub_audience": "…", "pubsub_service_account_email": "push@….iam.gserviceaccount.com"}
 Secrets are never printed: show prints a fingerprint of them. They are stored
 sealed with the key in PAYWALLD_SECRETS_KEY_FILE, else in <db>-secrets.key
 beside a SQLite file (created 0600 on first need), as serve does.
@@ -29,7 +32,7 @@ ${DB_OR_URL_HELP}`;
 
 export const integrationsCommand: Command = {
   name: 'integrations',
-  summary: 'configure the store connectors (Stripe, RevenueCat, App Store)',
+  summary: 'configure the store connectors (Stripe, RevenueCat, App Store, Google Play)',
   help,
   async run(argv) {
     const { values, positionals } = parse(argv, { ...DB_OPTION, json: { type: 'boolean' }, project: { type: 'string' }, config: { type: 'string' } });
@@ -62,7 +65,9 @@ export const integrationsCommand: Command = {
       const target = databaseTarget(values.db);
       const keyFile = secretsKeyFile(readEnv()['secrets-key-file'], target.kind === 'sqlite' ? realDatabasePath(target.file) : undefined);
       const integrations = new IntegrationConfiguration(storage.integrations, new SecretBox(keyFile));
-      const shown = await (sub === 'set' ? integrations.configure(values.project, provider, config) : integrations.describe(values.project, provider));
+      const shown = await (sub === 'set'
+        ? integrations.configure(values.project, provider, config, cliChange('integrations set'))
+        : integrations.describe(values.project, provider));
       if (values.json) print(JSON.stringify(shown));
       else {
         print(`${shown.provider} connector of ${values.project}: secrets ${shown.fingerprint}, updated ${shown.updated_at}`);

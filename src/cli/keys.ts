@@ -1,9 +1,10 @@
+import { cliChange } from '../audit/cli-change.ts';
 import { SCOPES, type Scope } from '../keys/key.ts';
 import { keyInfo } from '../keys/store.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
-  paywalld keys create --project ID --scope sdk|secret [--json] [--db FILE|URL]
+  paywalld keys create --project ID --scope sdk|secret [--name TEXT] [--json] [--db FILE|URL]
   paywalld keys list --project ID [--json] [--db FILE|URL]
   paywalld keys revoke KEY_ID [--json] [--db FILE|URL]
 
@@ -14,6 +15,7 @@ key stops working on a running server within a second.
 Options:
   --project ID  the project (see: paywalld projects list)
   --scope S     sdk or secret
+  --name TEXT   what the key is for ("iOS app", "CI"), shown in listings
   --json        print JSON instead of text
 ${DB_OR_URL_HELP}`;
 
@@ -27,6 +29,7 @@ export const keysCommand: Command = {
       json: { type: 'boolean' },
       project: { type: 'string' },
       scope: { type: 'string' },
+      name: { type: 'string' },
     });
     if (values.help) {
       print(help);
@@ -45,7 +48,7 @@ export const keysCommand: Command = {
     try {
       const keys = storage.keys;
       if (sub === 'revoke') {
-        const revoked = keyInfo(await keys.revoke(rest[0]!, undefined));
+        const revoked = keyInfo(await keys.revoke(rest[0]!, undefined, cliChange('keys revoke')));
         print(values.json ? JSON.stringify(revoked) : `Revoked ${revoked.id} (${revoked.prefix}…)`);
         return 0;
       }
@@ -54,7 +57,7 @@ export const keysCommand: Command = {
         return 1;
       }
       if (sub === 'create') {
-        const created = await keys.create(values.project!, values.scope as Scope);
+        const created = await keys.create(values.project!, values.scope as Scope, values.name ?? '', cliChange('keys create'));
         if (values.json) print(JSON.stringify(created));
         else {
           print(`Created ${created.scope} key ${created.id}: ${created.key}`);
@@ -65,7 +68,12 @@ export const keysCommand: Command = {
       const list = (await keys.list(values.project!)).map(keyInfo);
       if (values.json) print(JSON.stringify({ keys: list }));
       else
-        for (const k of list) print(`${k.id}  ${k.scope.padEnd(6)}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : ''}`);
+        for (const k of list) {
+          const used = k.last_used_at ? `  last used ${k.last_used_at}` : '  never used';
+          print(
+            `${k.id}  ${k.scope.padEnd(6)}  ${k.prefix}…  created ${k.created_at}${k.revoked_at ? `  revoked ${k.revoked_at}` : used}${k.name ? `  ${k.name}` : ''}`,
+          );
+        }
       return 0;
     } finally {
       await storage.close();

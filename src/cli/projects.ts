@@ -1,3 +1,4 @@
+import { cliChange } from '../audit/cli-change.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -26,7 +27,7 @@ export const projectsCommand: Command = {
       if (rest.length !== 1) throw new UsageError('projects create takes exactly one NAME');
       const storage = await openForCommand(values.db, { create: true });
       try {
-        const created = await storage.projects.create(rest[0]!);
+        const created = await storage.projects.create(rest[0]!, cliChange('projects create'));
         if (values.json) print(JSON.stringify(created));
         else {
           print(`Created project ${created.project.name} (${created.project.id})`);

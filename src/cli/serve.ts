@@ -1,3 +1,4 @@
+import { invitationUrl } from '../accounts/members.ts';
 import { SERVE_OPTIONS, serveConfig } from '../config.ts';
 import { settingsHelp, settingsUsage } from '../config-help.ts';
 import { letDriverDefectsPass } from '../db/postgres/driver-defects.ts';
@@ -48,6 +49,12 @@ export const serveCommand: Command = {
         print('These keys will not be shown again: store them now.');
       },
     });
+    const invitation = server.bootstrap?.invitation;
+    if (invitation) {
+      const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+      print(`The first owner signs up at ${invitationUrl(`http://${host}:${server.port}`, invitation.token)}`);
+      print(`  (valid until ${invitation.expires_at}, once; behind a proxy, open the same path on its address)`);
+    }
     // Handlers first, then the "listening" line: whoever waits for that line may signal at once.
     const stopped = new Promise<number>((resolve) => {
       const shutdown = (signal: string) => {

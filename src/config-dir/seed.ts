@@ -3,6 +3,7 @@
  * (the paywalls paywalld.json lists, or all) before the port opens, so a CI
  * job gets a ready server with known paywalls from one command.
  */
+import { cliChange } from '../audit/cli-change.ts';
 import type { Storage } from '../db/storage.ts';
 import type { Logger } from '../log.ts';
 import type { LivePaywalls } from '../paywalls/live.ts';
@@ -36,7 +37,7 @@ export async function seed(ctx: SeedServices, dir: string, created: CreatedProje
   const { errors, desired } = validateDirectory(dir);
   if (!desired) throw new Error(`--seed ${dir} is not valid:\n${errors.map((e) => formatDiagnostic(e, 'error')).join('\n')}`);
   const projectId = await seedProject(ctx, created);
-  const backend = new StoreBackend(ctx.storage, projectId, ctx, `project ${projectId}`);
+  const backend = new StoreBackend(ctx.storage, projectId, ctx, `project ${projectId}`, cliChange('serve --seed'));
   const plan = await makePlan(desired, backend, { publish: true, prune: false });
   await applyPlan(plan, backend, () => {});
   ctx.log.info('seeded', { dir, project_id: projectId, steps: plan.steps.length, live: ctx.paywalls.compiledCount() });

@@ -7,6 +7,7 @@ import type { Storage } from '../db/storage.ts';
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 import { type PaywallManager, paywallTag } from '../paywalls/management.ts';
 import { type ProductManager, productTag } from '../products/service.ts';
+import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type ConfigBackend, type Expect, TargetError } from './backend.ts';
 import type { CurrentState, ProductContent } from './state.ts';
@@ -33,12 +34,17 @@ export class StoreBackend implements ConfigBackend {
   private readonly paywalls: PaywallManager;
   private readonly products: ProductManager;
 
-  /** `services`: the server's own (serve --seed), or ones built on the storage (configurationServices). */
+  /**
+   * `services`: the server's own (serve --seed), or ones built on the
+   * storage (configurationServices); `change`: who applies, named in the
+   * audit entry of each change (the CLI on the database).
+   */
   constructor(
     private readonly storage: Storage,
     private readonly projectId: string,
     services: { paywallManager: PaywallManager; products: ProductManager },
     readonly target: string,
+    private readonly change: Change,
   ) {
     this.paywalls = services.paywallManager;
     this.products = services.products;
@@ -72,24 +78,24 @@ export class StoreBackend implements ConfigBackend {
   }
 
   async putProduct(id: string, content: ProductContent, expect: Expect): Promise<void> {
-    await refused(`product ${id}`, () => this.products.write(this.projectId, id, content, preconditions(expect)));
+    await refused(`product ${id}`, () => this.products.write(this.projectId, id, content, preconditions(expect), this.change));
   }
 
   async deleteProduct(id: string, ifMatch: string): Promise<void> {
-    await refused(`product ${id}`, () => this.products.delete(this.projectId, id, ifMatch));
+    await refused(`product ${id}`, () => this.products.delete(this.projectId, id, ifMatch, this.change));
   }
 
   async putPaywall(id: string, document: PaywallOutput, expect: Expect): Promise<{ revision: number; tag: string }> {
-    const { row } = await refused(`paywall ${id}`, () => this.paywalls.write(this.projectId, id, document, preconditions(expect)));
+    const { row } = await refused(`paywall ${id}`, () => this.paywalls.write(this.projectId, id, document, preconditions(expect), this.change));
     return { revision: row.latest_revision, tag: paywallTag(row) };
   }
 
   async publish(id: string, revision: number, ifMatch: string): Promise<string> {
-    return paywallTag((await refused(`paywall ${id}`, () => this.paywalls.publish(this.projectId, id, revision, ifMatch))).row);
+    return paywallTag((await refused(`paywall ${id}`, () => this.paywalls.publish(this.projectId, id, revision, ifMatch, this.change))).row);
   }
 
   async archive(id: string, ifMatch: string): Promise<string> {
-    return paywallTag(await refused(`paywall ${id}`, () => this.paywalls.archive(this.projectId, id, ifMatch)));
+    return paywallTag(await refused(`paywall ${id}`, () => this.paywalls.archive(this.projectId, id, ifMatch, this.change)));
   }
 
   /** All steps or none where the storage can (Storage.atomically), else one after the other, as against a server. */

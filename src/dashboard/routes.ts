@@ -9,12 +9,13 @@ const HOME = '/dashboard/';
 /**
  * What every dashboard response carries. Scripts and styles come only from
  * this origin and never inline, so an injected string can never run; images
- * may come from https and data: URLs because paywall documents point at
- * images there (the preview shows them). Nothing may frame the dashboard.
+ * may come from https and data: URLs, videos and fonts from https, because
+ * paywall documents point at them there (the preview shows them). Nothing
+ * may frame the dashboard.
  */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; connect-src 'self'; " +
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; media-src 'self' https:; font-src 'self' https:; connect-src 'self'; " +
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

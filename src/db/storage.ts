@@ -5,6 +5,9 @@
  * SQLite backend is built by openSqliteStorage (sqlite-storage.ts).
  */
 
+import type { SessionStore } from '../accounts/session-store.ts';
+import type { AccountStore } from '../accounts/store.ts';
+import type { AuditStore } from '../audit/store.ts';
 import type { EventNameStore } from '../events/names/store.ts';
 import type { PhaseStore } from '../experiments/store.ts';
 import type { IdentityStore } from '../identity/store.ts';
@@ -14,6 +17,7 @@ import type { PaywallStore } from '../paywalls/store.ts';
 import type { ProductStore } from '../products/store.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import type { PurchaseStore } from '../purchases/store.ts';
+import type { OutboxStore, WebhookStore } from '../webhooks/store.ts';
 
 export interface Storage {
   readonly projects: ProjectStore;
@@ -24,6 +28,16 @@ export interface Storage {
   readonly identity: IdentityStore;
   readonly purchases: PurchaseStore;
   readonly integrations: IntegrationStore;
+  /** Appended by the other stores' changes, in their transactions (db/change-log.ts). */
+  readonly audit: AuditStore;
+  /** People, their roles per project, invitations. */
+  readonly accounts: AccountStore;
+  /** Sessions and failed sign-ins. */
+  readonly sessions: SessionStore;
+  /** Outgoing webhooks' endpoints, and their deliveries as listed. */
+  readonly webhooks: WebhookStore;
+  /** The deliveries the sender claims; queued by the other stores' changes, in their transactions. */
+  readonly outbox: OutboxStore;
   readonly eventNames: EventNameStore;
   /**
    * Runs `steps` (store calls) so that they all take effect or none does,

@@ -4,12 +4,12 @@
  * then each event on its own.
  */
 import * as v from 'valibot';
+import { MARK } from '../analytics/name-budget.ts';
 import { DomainError } from '../shared/errors.ts';
 import { parseEvent } from './event-parser.ts';
-import { MARK } from './names/budget.ts';
+import type { EventRow } from './event-row.ts';
 import { describeIssue, EventEnvelopeSchema, KNOWN_EVENT_TYPES, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
-import type { EventRow } from './writer/protocol.ts';
 
 /** What events need to know about paywalls; implemented by the in-memory LivePaywalls. */
 export interface PaywallDirectory {
@@ -23,7 +23,7 @@ export interface PaywallDirectory {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
 
-/** What the writer's admission needs to know of a row's names (names/budget.ts, MARK). */
+/** What the writer's admission needs to know of a row's names (analytics/name-budget.ts, MARK). */
 function markOf(paywalls: PaywallDirectory, row: EventRow, secretKey: boolean): number {
   const [projectId, paywallId, type] = row;
   const variantId = row[9];
@@ -73,7 +73,7 @@ interface BatchContext {
 
 interface PreparedBatch {
   rows: EventRow[];
-  /** Per row, what is known of its names (names/budget.ts, MARK). */
+  /** Per row, what is known of its names (analytics/name-budget.ts, MARK). */
   marks: number[];
   /** The index in the batch of each row's event. */
   indexes: number[];

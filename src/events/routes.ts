@@ -44,6 +44,7 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
         summary: 'Per-variant statistics of a paywall per UTC day and in total (default: the last 30 days)',
         tag: 'events',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the statistics', schema: StatsSchema } },
       },
       handler: async (req, { params, query: range }) => {
@@ -60,6 +61,7 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
         summary: "Export the project's raw events as NDJSON, oldest first (default: every stored event)",
         tag: 'events',
         auth: 'secret',
+        access: 'analyze',
         responses: { 200: { description: 'one event per line', mediaType: 'application/x-ndjson', schema: ExportedEventSchema } },
       },
       handler: (req, { query: { paywallId, ...range } }) => {

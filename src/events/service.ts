@@ -1,9 +1,10 @@
+import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
+import { LIMIT_MESSAGES, PUBLIC_LIMIT_MESSAGES } from '../analytics/limits.ts';
 import type { Sql } from '../db/postgres/connection.ts';
-import type { FoldQuery, FoldResult } from '../experiments/fold/fold-types.ts';
+import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
-import { LIMIT_MESSAGES, PUBLIC_LIMIT_MESSAGES } from './derived/limits.ts';
 import { exportEvents } from './export.ts';
 import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
@@ -68,7 +69,7 @@ export class EventService {
    * Stores a batch (its envelope checked by parseEnvelope) for the project of
    * its key, or attributes each event when there is none. Names no paywall
    * declares count in the team's limits with a secret key, else in the
-   * budget of names sent without one (events/names/budget.ts).
+   * budget of names sent without one (analytics/name-budget.ts).
    */
   async ingest(batch: Envelope, projectId: string | undefined, secretKey = false): Promise<IngestResult> {
     const receivedAt = Date.now();
@@ -108,6 +109,11 @@ export class EventService {
     const { postgres } = this.options;
     if (postgres) return exportPostgresEvents(postgres, { projectId, paywallId, from, to });
     return exportEvents(this.options.dbPath, { projectId, paywallId, from, to });
+  }
+
+  /** Writes identify's link through the writer thread, with the links that arrive meanwhile, and resolves once it is committed. */
+  link(request: LinkRequest): Promise<LinkOutcome> {
+    return this.writer.link(request);
   }
 
   /** Commits whatever is still queued, then the writer thread ends. */

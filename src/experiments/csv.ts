@@ -1,7 +1,10 @@
 /**
  * The variants table of the results as CSV (RFC 4180): one row per variant,
- * the trial metric's columns, then the revenue columns once per currency
- * (`revenue_CUR` is net revenue, with gross and refunded beside it). Empty cells are the JSON's nulls.
+ * the trial metric's columns, the comparison, CUPED and guardrail columns
+ * added since, then the revenue columns once per currency (`revenue_CUR` is
+ * net revenue, with gross and refunded beside it; the columns added since
+ * after the first ones), then each guardrail's. Empty cells are the JSON's
+ * nulls.
  */
 import type { Results } from './schema.ts';
 
@@ -44,6 +47,18 @@ export function resultsCsv(results: Results): string {
     'trial_started_chance_to_beat_control',
     'trial_started_chance_to_be_best',
     'trial_started_mde_relative',
+    'holdout',
+    'difference',
+    'expected_loss_ship',
+    'expected_loss_keep_control',
+    'users_with_history',
+    'refunded_users',
+    'trial_cancellations',
+    'trial_started_difference',
+    'trial_started_expected_loss_ship',
+    'trial_started_expected_loss_keep_control',
+    'cuped_enabled',
+    'conversion_variance_reduction',
     ...currencies.flatMap((currency) =>
       [
         'revenue',
@@ -62,9 +77,21 @@ export function resultsCsv(results: Results): string {
         'revenue_difference_ci95_low',
         'revenue_difference_ci95_high',
         'revenue_winsorized_at',
+        'revenue_payers',
+        'revenue_per_exposed_user_capped',
+        'revenue_difference_p_value',
+        'revenue_difference_p_value_adjusted',
+        'revenue_expected_loss_ship',
+        'revenue_expected_loss_keep_control',
+        'revenue_mde_relative',
+        'revenue_cap_value',
+        'revenue_users_capped',
+        'revenue_variance_reduction',
       ].map((name) => `${name}_${currency}`),
     ),
+    ...results.guardrails.metrics.flatMap((metric) => ['rate', 'p_value', 'failed'].map((name) => `guardrail_${metric}_${name}`)),
   ];
+  const reduction = (metric: string) => results.cuped.metrics.find((entry) => entry.metric === metric)?.variance_reduction;
   const rows = results.variants.map((variant) => [
     variant.variant_id,
     variant.variant_id === results.control ? 'true' : 'false',
@@ -95,6 +122,18 @@ export function resultsCsv(results: Results): string {
     variant.trial_started.chance_to_beat_control,
     variant.trial_started.chance_to_be_best,
     variant.trial_started.mde_relative,
+    String(variant.holdout),
+    variant.difference,
+    variant.expected_loss?.ship,
+    variant.expected_loss?.keep_control,
+    variant.users_with_history,
+    variant.refunded_users,
+    variant.trial_cancellations,
+    variant.trial_started.difference,
+    variant.trial_started.expected_loss?.ship,
+    variant.trial_started.expected_loss?.keep_control,
+    String(results.cuped.enabled),
+    reduction('conversion'),
     ...currencies.flatMap((currency) => {
       const revenue = variant.revenue.find((entry) => entry.currency === currency);
       return [
@@ -114,8 +153,19 @@ export function resultsCsv(results: Results): string {
         revenue?.difference?.ci95[0],
         revenue?.difference?.ci95[1],
         revenue?.winsorized_at,
+        revenue?.payers,
+        revenue?.per_exposed_user_capped,
+        revenue?.difference?.p_value,
+        revenue?.difference?.p_value_adjusted,
+        revenue?.expected_loss?.ship,
+        revenue?.expected_loss?.keep_control,
+        revenue?.mde_relative,
+        revenue?.cap_value,
+        revenue?.users_capped,
+        reduction(`revenue:${currency}`),
       ];
     }),
+    ...variant.guardrails.flatMap((check) => [check.rate, check.p_value, String(check.failed)]),
   ]);
   return [header, ...rows].map((row) => `${row.map(cell).join(',')}\r\n`).join('');
 }

@@ -1,113 +1,124 @@
 /**
- * One statistic per comparison (docs/experiments.md, "Effects"): a relative
- * effect r = m_v / m_c − 1 with its delta-method standard error, from which
- * both the interval and the p-value of an analysis follow, so that p < 0.05
- * exactly when the interval excludes 0. Two analyses: fixed horizon (one
- * look) and the asymptotic confidence sequence of Waudby-Smith et al. (2023)
- * as GrowthBook parameterizes it (valid at every look).
+ * One test per comparison (docs/experiments.md, "Effects"): the difference
+ * of two means, m_v − m_c, over its standard error, under one of two
+ * analyses: fixed horizon (one look) or the asymptotic confidence sequence of
+ * Waudby-Smith et al. (2023) as GrowthBook parameterizes it (valid at every
+ * look). The test is the same whichever arm is ahead, so an A/A test errs as
+ * often in each direction. The relative effect m_v / m_c − 1 gets Fieller's
+ * interval: the ratios ρ that the same test, with the same critical value,
+ * does not reject (m_v − ρ·m_c against its standard error), so that
+ * p < 0.05 exactly when both intervals exclude 0.
  */
 
-import { normalCdf } from './special.ts';
-import type { Moments } from './statistics.ts';
+import { normalCdf, normalQuantile } from './special.ts';
 
-/** The two-sided 95 % normal quantile to six places (not 1.96), as docs/experiments.md states it. */
-export const Z95 = 1.959964;
-/** The one-sided 80 % normal quantile (power 80 %). */
-const Z80 = 0.841621;
-const ALPHA = 0.05;
+export const ALPHA = 0.05;
+/** The two-sided 95 % normal quantile, Φ⁻¹(0.975) = 1.959964 (to six places). */
+export const Z95 = normalQuantile(1 - ALPHA / 2);
 /** The sequential tuning N*: the sample size at which the confidence sequence is narrowest relative to a fixed interval. */
 const SEQUENTIAL_TUNING = 5000;
 
 export type Analysis = 'sequential' | 'fixed';
 export type Interval = [number, number];
 
-/** An effect with its standard error, before an analysis turns it into an interval and a p-value. */
-export interface Estimate {
-  value: number;
-  se: number;
-  /** Users in both groups (the sequential analysis' n). */
+/** One arm as a test reads it: users, the mean of the per-user values and their variance per user. */
+export interface Arm {
   n: number;
+  mean: number;
+  variance: number;
 }
 
-export interface Inference {
-  value: number;
-  ci95: Interval;
+/** A comparison of a variant with the control. */
+export interface Test {
+  difference: number;
+  /** Standard error of the difference. */
+  se: number;
   p_value: number;
+  /** The analysis' critical value at these sizes: p < α exactly when |difference| > critical·se. */
+  critical: number;
+  ci95: Interval;
+  /** m_v / m_c − 1; null when m_c ≤ 0. */
+  relative: number | null;
+  /** Fieller's interval of the relative effect; null when it is unbounded (m_c is not itself distinguishable from 0). */
+  relativeCi: Interval | null;
+  /** The first-order (delta-method) standard error of the relative effect: what the expected loss integrates over. */
+  relativeSe: number | null;
 }
 
 /** ρ² of the confidence sequence for α = 0.05 and N* (GrowthBook's `sequential_rho`). */
-function sequentialRho2(tuning = SEQUENTIAL_TUNING): number {
-  const l = -2 * Math.log(ALPHA);
-  return (l + Math.log(l + 1)) / tuning;
+const RHO2 = (-2 * Math.log(ALPHA) + Math.log(-2 * Math.log(ALPHA) + 1)) / SEQUENTIAL_TUNING;
+
+/**
+ * The critical value of a two-sided test at level α with `n` users in both
+ * groups: fixed, Φ⁻¹(1 − α/2); sequential, the boundary of the confidence
+ * sequence (tuned at α = 0.05), √(2a·ln(√a/α) / (n·ρ²)) with a = n·ρ² + 1.
+ */
+export function criticalValue(analysis: Analysis, n: number, alpha = ALPHA): number {
+  if (analysis === 'fixed') return alpha === ALPHA ? Z95 : normalQuantile(1 - alpha / 2);
+  const a = n * RHO2 + 1;
+  return Math.sqrt((2 * a * Math.log(Math.sqrt(a) / alpha)) / (n * RHO2));
 }
 
-/** Interval half-width and p-value of an estimate under an analysis; null when se is 0 or not finite. */
-function infer(estimate: Estimate, analysis: Analysis): { half: number; p_value: number } | null {
-  const { value, se, n } = estimate;
-  if (!(se > 0) || !Number.isFinite(se) || !Number.isFinite(value)) return null;
-  if (analysis === 'fixed') return { half: Z95 * se, p_value: 2 * normalCdf(-Math.abs(value) / se) };
-  const rho2 = sequentialRho2();
-  const a = n * rho2 + 1;
-  const half = se * Math.sqrt(n) * Math.sqrt((2 * a * Math.log(Math.sqrt(a) / ALPHA)) / (n * n * rho2));
-  const z2 = (value * value) / (se * se);
-  const p = Math.sqrt(a) * Math.exp((-rho2 * n * z2) / (2 * a));
-  return { half, p_value: Math.min(1, p) };
-}
-
-/** A relative effect (lower bound never below −1, a ratio cannot fall below −100 %). */
-export function relativeInference(estimate: Estimate | null, analysis: Analysis): Inference | null {
-  if (estimate === null) return null;
-  const result = infer(estimate, analysis);
-  if (result === null) return null;
-  return { value: estimate.value, ci95: [Math.max(-1, estimate.value - result.half), estimate.value + result.half], p_value: result.p_value };
-}
-
-/** A difference of means (no bound). */
-export function differenceInference(estimate: Estimate | null, analysis: Analysis): Inference | null {
-  if (estimate === null) return null;
-  const result = infer(estimate, analysis);
-  if (result === null) return null;
-  return { value: estimate.value, ci95: [estimate.value - result.half, estimate.value + result.half], p_value: result.p_value };
+/** The two-sided p-value of z at n users: below α exactly when |z| exceeds criticalValue(analysis, n, α). */
+function pValue(analysis: Analysis, z: number, n: number): number {
+  if (analysis === 'fixed') return 2 * normalCdf(-Math.abs(z));
+  const a = n * RHO2 + 1;
+  return Math.min(1, Math.sqrt(a) * Math.exp((-RHO2 * n * z * z) / (2 * a)));
 }
 
 /**
- * r = p_v / p_c − 1 and se² = p_v(1−p_v)/(n_v p_c²) + p_v² p_c(1−p_c)/(n_c p_c⁴):
- * the delta-method variance of the ratio of two independent proportions.
- * Null when a group is empty or the control converts nobody.
+ * Fieller's interval of ρ = m_v / m_c at critical value k: the ρ with
+ * (m_v − ρ·m_c)² ≤ k²·(V_v + ρ²·V_c), V the variances of the two means.
+ * Bounded when m_c² > k²·V_c; as a relative effect, ρ − 1 (never below −1
+ * for means that cannot be negative).
  */
-export function conversionEffect(cv: number, nv: number, cc: number, nc: number): Estimate | null {
-  if (nv <= 0 || nc <= 0 || cc <= 0) return null;
-  const pv = cv / nv;
-  const pc = cc / nc;
-  const variance = (pv * (1 - pv)) / (nv * pc * pc) + (pv * pv * pc * (1 - pc)) / (nc * pc ** 4);
-  return { value: pv / pc - 1, se: Math.sqrt(variance), n: nv + nc };
+function fieller(mv: number, vv: number, mc: number, vc: number, k: number, floor: number): Interval | null {
+  const a = mc * mc - k * k * vc;
+  if (!(a > 0)) return null;
+  const b = mv * mc;
+  const root = Math.sqrt(k * k * (mv * mv * vc + a * vv));
+  return [Math.max(floor, (b - root) / a - 1), (b + root) / a - 1];
 }
 
-/** Sample variance (n − 1 in the denominator); null below 2 users. */
-export function sampleVariance(m: Moments): number | null {
-  if (m.n < 2) return null;
-  const mean = m.sum / m.n;
-  return Math.max(0, (m.sumOfSquares - m.n * mean * mean) / (m.n - 1));
+/**
+ * The test of a variant against the control. Null when the difference has
+ * no spread (both arms constant: 0 % or 100 % in both) or an arm has no user.
+ * `nonNegative`: the per-user values cannot be negative (rates), so neither
+ * can the ratio: the relative interval stops at −1.
+ */
+export function compareArms(v: Arm, c: Arm, analysis: Analysis, nonNegative = true): Test | null {
+  if (v.n < 1 || c.n < 1) return null;
+  const vv = v.variance / v.n;
+  const vc = c.variance / c.n;
+  const se = Math.sqrt(vv + vc);
+  const difference = v.mean - c.mean;
+  if (!(se > 0) || !Number.isFinite(se) || !Number.isFinite(difference)) return null;
+  const n = v.n + c.n;
+  const critical = criticalValue(analysis, n);
+  const positive = c.mean > 0;
+  return {
+    difference,
+    se,
+    p_value: pValue(analysis, difference / se, n),
+    critical,
+    ci95: [difference - critical * se, difference + critical * se],
+    relative: positive ? v.mean / c.mean - 1 : null,
+    relativeCi: positive ? fieller(v.mean, vv, c.mean, vc, critical, nonNegative ? -1 : Number.NEGATIVE_INFINITY) : null,
+    relativeSe: positive ? Math.sqrt(vv / (c.mean * c.mean) + (v.mean * v.mean * vc) / c.mean ** 4) : null,
+  };
 }
 
-/** Revenue per exposed user: r = m_v / m_c − 1, se² = s_v²/(n_v m_c²) + m_v² s_c²/(n_c m_c⁴). */
-export function meanRelativeEffect(variant: Moments, control: Moments): Estimate | null {
-  const sv = sampleVariance(variant);
-  const sc = sampleVariance(control);
-  if (sv === null || sc === null) return null;
-  const mv = variant.sum / variant.n;
-  const mc = control.sum / control.n;
-  if (!(mc > 0)) return null;
-  const variance = sv / (variant.n * mc * mc) + (mv * mv * sc) / (control.n * mc ** 4);
-  return { value: mv / mc - 1, se: Math.sqrt(variance), n: variant.n + control.n };
-}
-
-/** Revenue per exposed user: m_v − m_c with se² = s_v²/n_v + s_c²/n_c. */
-export function meanDifference(variant: Moments, control: Moments): Estimate | null {
-  const sv = sampleVariance(variant);
-  const sc = sampleVariance(control);
-  if (sv === null || sc === null) return null;
-  return { value: variant.sum / variant.n - control.sum / control.n, se: Math.sqrt(sv / variant.n + sc / control.n), n: variant.n + control.n };
+/**
+ * The one-sided p-value that the variant is worse (`worse` is the sign of a
+ * harmful difference): fixed, Φ of the signed z; sequential, half the
+ * two-sided p-value when the difference points that way (one side of the
+ * confidence sequence at 2α), else one minus it.
+ */
+export function oneSidedWorse(test: Test, worse: 1 | -1, analysis: Analysis, n: number): number {
+  const z = (worse * test.difference) / test.se;
+  if (analysis === 'fixed') return normalCdf(-z);
+  const half = pValue(analysis, z, n) / 2;
+  return z > 0 ? half : 1 - half;
 }
 
 /**
@@ -125,18 +136,4 @@ export function holm(pValues: (number | null)[]): (number | null)[] {
     adjusted[index] = running;
   });
   return adjusted;
-}
-
-/** Smallest relative lift detectable with 80 % power at two-sided 5 %: (z95 + z80)·√((1 − p_c)/p_c·(1/n_v + 1/n_c)). */
-export function minimumDetectableEffect(nv: number, cc: number, nc: number): number | null {
-  if (nv <= 0 || nc <= 0 || cc <= 0) return null;
-  const pc = cc / nc;
-  return (Z95 + Z80) * Math.sqrt(((1 - pc) / pc) * (1 / nv + 1 / nc));
-}
-
-/** Users per variant to detect a relative lift `target` over rate p_c with 80 % power at two-sided 5 %; null when p_c is 0 or p_t would exceed 1. */
-export function usersNeededPerVariant(pc: number, target: number): number | null {
-  const pt = pc * (1 + target);
-  if (!(pc > 0) || !(pt < 1) || pt === pc || target <= -1) return null;
-  return Math.ceil(((Z95 + Z80) ** 2 * (pc * (1 - pc) + pt * (1 - pt))) / (pt - pc) ** 2);
 }

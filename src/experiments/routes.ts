@@ -18,6 +18,7 @@ export function experimentsApi(experiments: ExperimentResults): RouteDefinition[
         summary: 'Experiment results of one phase and segment: exposure, conversion, revenue, statistics against the control, SRM (docs/experiments.md)',
         tag: 'experiments',
         auth: 'secret',
+        access: 'view',
         responses: {
           200: { description: 'the results (format=csv: the variants table as text/csv)', schema: ResultsSchema },
         },

@@ -1,13 +1,14 @@
 /**
  * The statistics of experiment results, as docs/experiments.md states them.
- * Pure functions of counts and sums, so that results for a million users cost
- * only the aggregation that feeds them. Every figure that cannot be computed
+ * Pure functions of counts and centred moments, so that results for a million
+ * users cost only the aggregation that feeds them. Every figure that cannot be computed
  * (no users, a zero control rate, no spread) is null rather than a guess.
  */
-import { type Interval, sampleVariance, Z95 } from './effects.ts';
-import { chiSquareSurvival, normalCdf } from './special.ts';
+import type { Paired } from './cuped.ts';
+import { type Interval, Z95 } from './effects.ts';
+import { normalCdf } from './special.ts';
 
-/** Wilson score interval of a proportion of `conversions` in `n`. */
+/** Wilson score interval of a proportion of `conversions` in `n`, kept inside [0, 1] (rounding can put a bound a hair outside). */
 export function wilsonInterval(conversions: number, n: number, z = Z95): Interval | null {
   if (n <= 0) return null;
   const p = conversions / n;
@@ -15,85 +16,29 @@ export function wilsonInterval(conversions: number, n: number, z = Z95): Interva
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return [centre - half, centre + half];
+  // At 0 (n) conversions the lower (upper) bound is 0 (1) exactly: the formula's terms cancel, up to rounding either way.
+  return [conversions === 0 ? 0 : Math.max(0, centre - half), conversions === n ? 1 : Math.min(1, centre + half)];
 }
 
-/** Per-user figures of one group: count, sum and sum of squares of the per-user values (zeros included). */
-export interface Moments {
-  n: number;
-  sum: number;
-  sumOfSquares: number;
+/** Sample variance of y (n − 1 in the denominator); null below 2 users. */
+function sampleVariance(m: Paired): number | null {
+  return m.n < 2 ? null : m.m2y / (m.n - 1);
 }
 
-/** Mean with its normal 95 % interval (mean ± z·s/√n, s the sample standard deviation). */
-export function meanInterval(m: Moments): { mean: number; ci95: Interval | null } | null {
-  if (m.n <= 0) return null;
-  const mean = m.sum / m.n;
+/** Mean of y with its normal 95 % interval (mean ± z·s/√n, s the sample standard deviation). */
+export function meanInterval(m: Paired): Interval | null {
   const variance = sampleVariance(m);
-  if (variance === null) return { mean, ci95: null };
+  if (variance === null) return null;
   const half = (Z95 * Math.sqrt(variance)) / Math.sqrt(m.n);
-  return { mean, ci95: [mean - half, mean + half] };
+  return [m.meanY - half, m.meanY + half];
 }
 
 /** Φ((m_v − m_c) / √(s_v²/n_v + s_c²/n_c)): the chance that the variant's mean beats the control's. */
-export function meanChanceToBeat(variant: Moments, control: Moments): number | null {
+export function meanChanceToBeat(variant: Paired, control: Paired): number | null {
   const vv = sampleVariance(variant);
   const vc = sampleVariance(control);
   if (vv === null || vc === null) return null;
   const se = Math.sqrt(vv / variant.n + vc / control.n);
   if (se === 0) return null;
-  return normalCdf((variant.sum / variant.n - control.sum / control.n) / se);
-}
-
-/** Sample-ratio-mismatch check: chi-square goodness of fit of observed counts against weights. */
-interface SrmCheck {
-  p_value: number | null;
-  ok: boolean | null;
-  observed: Record<string, number>;
-  expected: Record<string, number>;
-}
-
-/** p below this means the split itself is broken (GrowthBook's threshold). */
-const SRM_THRESHOLD = 0.001;
-
-/** The hash buckets users are split over (src/paywalls/targeting/hash.ts). */
-const BUCKETS = 10_000;
-
-/** Shares of the 10,000 buckets that pickByWeights gives each weight: b goes to i when cum_(i−1)·10000 ≤ b·total < cum_i·10000. */
-export function bucketShares(weights: number[]): number[] {
-  const total = weights.reduce((a, b) => a + b, 0);
-  let cumulative = 0;
-  let start = 0;
-  return weights.map((weight) => {
-    cumulative += weight;
-    const end = total > 0 ? Math.min(BUCKETS, Math.ceil((cumulative * BUCKETS) / total)) : 0;
-    const share = (end - start) / BUCKETS;
-    start = end;
-    return share;
-  });
-}
-
-/**
- * Chi-square test with k − 1 degrees of freedom of `observed` users per
- * variant against each variant's `share` of the buckets (holdouts included:
- * their logging is the most fragile). Variants with no share are left out.
- */
-export function sampleRatioMismatch(observed: Map<string, number>, shares: Map<string, number>): SrmCheck {
-  const total = [...observed.values()].reduce((a, b) => a + b, 0);
-  const observedOut: Record<string, number> = Object.create(null);
-  const expectedOut: Record<string, number> = Object.create(null);
-  let chi = 0;
-  let groups = 0;
-  for (const [id, share] of shares) {
-    if (share <= 0) continue;
-    groups++;
-    const o = observed.get(id) ?? 0;
-    const e = total * share;
-    observedOut[id] = o;
-    expectedOut[id] = e;
-    if (e > 0) chi += ((o - e) * (o - e)) / e;
-  }
-  if (groups < 2 || total === 0) return { p_value: null, ok: null, observed: observedOut, expected: expectedOut };
-  const pValue = chiSquareSurvival(chi, groups - 1);
-  return { p_value: pValue, ok: pValue >= SRM_THRESHOLD, observed: observedOut, expected: expectedOut };
+  return normalCdf((variant.meanY - control.meanY) / se);
 }

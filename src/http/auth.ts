@@ -6,15 +6,21 @@
  * disagree about it; when a request carries it twice, the first one counts
  * (what uWS's getHeader returns, and what the edge copies for body routes).
  */
+import type { Change } from '../shared/change.ts';
+import type { Role } from '../shared/roles.ts';
 import { type EdgeErrorCode, ProblemError } from './problem.ts';
 import type { Request } from './request.ts';
 import type { RouteDoc } from './route.ts';
 
-/** Who a request acts for, once its key is known. */
+/** Who a request acts for: a key, or a signed-in person in one of their projects (session.ts). */
 export interface Principal {
   projectId: string;
-  keyId: string;
+  /** A key's scope; a signed-in person acts with management scope, within their role. */
   scope: 'sdk' | 'secret';
+  /** Named in the audit entries of the request's changes. */
+  actor: Change['actor'];
+  /** A signed-in person's role in the project; undefined for a key, which may do everything its scope allows. */
+  role?: Role;
 }
 
 /** Implemented by the key registry; the http room only knows this shape. */
@@ -70,12 +76,15 @@ export function admit(identity: Identity, doc: RouteDoc): Principal | undefined 
   return identity;
 }
 
-/** The codes admit() may answer a route's requests with. */
-export function authErrors(doc: RouteDoc): EdgeErrorCode[] {
+/** The codes admit() and the session checks (session.ts) may answer a route's requests with. */
+export function authErrors(doc: RouteDoc, method: string): EdgeErrorCode[] {
   if (doc.auth === 'none') return [];
-  const codes: EdgeErrorCode[] = ['invalid_authorization', 'invalid_api_key'];
-  if (!doc.keyOptional) codes.push('missing_api_key');
-  if (doc.auth === 'secret') codes.push('insufficient_scope');
+  const codes: EdgeErrorCode[] = doc.auth === 'session' ? [] : ['invalid_authorization', 'invalid_api_key'];
+  if (doc.auth === 'sdk' && !doc.keyOptional) codes.push('missing_api_key');
+  if (doc.auth === 'secret') codes.push('missing_api_key', 'insufficient_scope');
+  if (doc.auth === 'secret' || (doc.auth === 'sdk' && doc.access !== undefined)) codes.push('project_required', 'forbidden');
+  if (doc.auth === 'secret' || doc.auth === 'session' || doc.access !== undefined) codes.push('invalid_session');
+  if ((doc.auth === 'secret' || doc.auth === 'session') && method !== 'GET') codes.push('csrf_rejected');
   return codes;
 }
 
@@ -83,4 +92,11 @@ export function authErrors(doc: RouteDoc): EdgeErrorCode[] {
 export function projectOf(req: Request): string {
   if (!req.principal) throw new Error(`${req.method} ${req.path} reads a key its route does not require (doc.auth)`);
   return req.principal.projectId;
+}
+
+/** Who makes a request's change and from where, for its audit entry: the key or the signed-in person. */
+export function changeOf(req: Request): Change {
+  const actor = req.principal?.actor ?? (req.session && { type: 'user', id: req.session.userId, label: req.session.email });
+  if (!actor) throw new Error(`${req.method} ${req.path} records a change, but its route names nobody (doc.auth)`);
+  return { actor, ip: req.ip };
 }

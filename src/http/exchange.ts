@@ -5,10 +5,12 @@
  * for routes that read a body.
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { SignedIn } from '../shared/signed-in.ts';
 import type { Principal } from './auth.ts';
 import { parseQuery, type QueryPairs } from './query.ts';
 import type { Request } from './request.ts';
 import type { Route } from './route.ts';
+import { originOf } from './session.ts';
 
 export interface Exchange {
   res: HttpResponse;
@@ -17,6 +19,10 @@ export interface Exchange {
   id: string;
   /** The client's address for the request log: the peer, or the last X-Forwarded-For entry behind a trusted proxy (--trust-proxy). */
   ip: string;
+  /** Came over TLS, as the trusted proxy says (X-Forwarded-Proto); paywalld itself listens in plain HTTP. */
+  tls: boolean;
+  /** Behind a proxy paywalld trusts (--trust-proxy): its X-Forwarded-* headers count. */
+  trustProxy: boolean;
   start: number;
   aborted: boolean;
   /** Still inside the uWS callback: writes need no cork, req is still valid. */
@@ -69,6 +75,7 @@ export class IncomingRequest implements Request {
   private parsedQuery: QueryPairs | undefined;
   body: Buffer = EMPTY;
   principal: Principal | undefined;
+  session: SignedIn | undefined;
 
   constructor(
     private readonly req: HttpRequest,
@@ -80,6 +87,18 @@ export class IncomingRequest implements Request {
 
   get id(): string {
     return this.exchange.id;
+  }
+
+  get ip(): string {
+    return this.exchange.ip;
+  }
+
+  get tls(): boolean {
+    return this.exchange.tls;
+  }
+
+  get origin(): string {
+    return originOf(this.exchange.tls, this.header('host'), this.exchange.trustProxy ? this.header('x-forwarded-host') : '');
   }
 
   header(name: string): string {

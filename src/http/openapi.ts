@@ -88,7 +88,8 @@ function errorResponses(route: RouteDefinition): Json {
 const SECURITY: Record<RouteDefinition['doc']['auth'], Json[]> = {
   none: [],
   sdk: [{ sdkKey: [] }, { secretKey: [] }],
-  secret: [{ secretKey: [] }],
+  secret: [{ secretKey: [] }, { session: [] }],
+  session: [{ session: [] }],
 };
 
 /** An empty requirement makes the key optional (OpenAPI 3.1 §4.8.10). */
@@ -153,7 +154,7 @@ function operation(route: RouteDefinition, pathNames: string[], convert: Convert
     operationId: doc.operationId,
     summary: doc.summary,
     tags: [doc.tag],
-    security: doc.keyOptional ? [...SECURITY[doc.auth], KEY_OPTIONAL] : SECURITY[doc.auth],
+    security: [...SECURITY[doc.auth], ...(doc.auth === 'sdk' && doc.access !== undefined ? SECURITY.session : []), ...(doc.keyOptional ? [KEY_OPTIONAL] : [])],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: requestBody(route.body, convert) } : {}),
     responses,
@@ -203,6 +204,13 @@ export function openApiDocument(routes: readonly RouteDefinition[], options: Ope
       securitySchemes: {
         sdkKey: { type: 'http', scheme: 'bearer', description: 'An sdk key (`pwk_sdk_…`): resolve paywalls and send events' },
         secretKey: { type: 'http', scheme: 'bearer', description: 'A secret key (`pwk_secret_…`): everything, including the management API' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'paywalld_session',
+          description:
+            'A signed-in person (POST /api/auth/login): what their role allows in the project named by X-Paywalld-Project; changes need X-Paywalld-Request: 1 (docs/teams.md)',
+        },
       },
     },
   };

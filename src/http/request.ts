@@ -1,3 +1,4 @@
+import type { SignedIn } from '../shared/signed-in.ts';
 import type { Principal } from './auth.ts';
 import type { QueryPairs } from './query.ts';
 
@@ -18,6 +19,14 @@ export interface Request {
   readonly id: string;
   /** Whom the request acts for: set by the edge from the route's doc.auth; undefined on public routes and keyless requests. */
   readonly principal: Principal | undefined;
+  /** The signed-in person, when the request came with a session cookie (routes with doc.auth `secret` or `session`). */
+  readonly session: SignedIn | undefined;
+  /** The client's address: the peer, or what the trusted proxy says (--trust-proxy). */
+  readonly ip: string;
+  /** Whether the request came over TLS: as the trusted proxy says (X-Forwarded-Proto), since paywalld itself listens in plain HTTP. */
+  readonly tls: boolean;
+  /** This server's origin as the client addressed it (`https://paywall.example.com`): links it hands out start with it. */
+  readonly origin: string;
   /** The request body; empty unless the route asked for one. */
   readonly body: Buffer;
   /** A request header by lower-case name, '' when absent. Read headers before the first await: after it, only a route with a body still has them. */

@@ -18,7 +18,7 @@ export function routeErrors(route: RouteDefinition): ProblemCode[] {
     for (const code of list) codes.add(code);
   };
   if (route.pattern.includes('/:')) add(PATH_ERRORS);
-  add(authErrors(route.doc));
+  add(authErrors(route.doc, route.method));
   add(rateLimitErrors(route));
   if (route.maxBody !== undefined) add(BODY_ERRORS);
   // The edge parses what the route declares (input.ts).

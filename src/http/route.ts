@@ -8,6 +8,7 @@
 import type * as v from 'valibot';
 import type { ErrorCode } from '../shared/errors.ts';
 import type { JsonValue } from '../shared/json.ts';
+import type { Permission } from '../shared/roles.ts';
 import type { ProblemCode } from './problem.ts';
 import type { Reply } from './reply.ts';
 import type { Request } from './request.ts';
@@ -29,10 +30,22 @@ export interface RouteDoc {
   /** A page for a browser (the dashboard), not part of the API: left out of the OpenAPI document. */
   browser?: true;
   /**
-   * Which key the route wants: none, an sdk key (or secret), or a secret key.
-   * The edge enforces it before reading the body; handlers read req.principal.
+   * Which key the route wants: none, an sdk key (or secret; or a signed-in
+   * person when the route says `access`), a secret key or a signed-in person
+   * (`secret`, with `access`), or a signed-in person only
+   * (`session`: their own account, no project). The edge enforces it before
+   * reading the body (a session's lookup runs beside the body's arrival);
+   * handlers read req.principal and req.session.
    */
-  auth: 'none' | 'sdk' | 'secret';
+  auth: 'none' | 'sdk' | 'secret' | 'session';
+  /**
+   * What a signed-in person's role must allow to call a `secret` route
+   * (shared/roles.ts): a secret key may do everything in its project. The
+   * server refuses to start with a `secret` route that does not say. An
+   * `sdk` route that says it takes a signed-in person too (the template
+   * gallery, which the dashboard reads with a session).
+   */
+  access?: Permission;
   /** A request without any Authorization header passes with no principal (a broken or unknown key is still refused). */
   keyOptional?: boolean;
   /**

@@ -24,6 +24,7 @@ import type { Reply } from './reply.ts';
 import { Responder } from './respond.ts';
 import type { Route } from './route.ts';
 import type { Params, Router } from './router.ts';
+import { admitUser, type SessionAuthenticator, type SessionClaim, sessionEnded } from './session.ts';
 import { errorReply, problemReply } from './status.ts';
 
 const uws = loadUws();
@@ -45,6 +46,8 @@ export interface ServerOptions {
   log: Logger;
   /** Looks up API keys for routes that declare one (doc.auth); needed when any route does. */
   auth?: Authenticator;
+  /** Looks up session cookies (session.ts): without it, management routes take keys only and `session` routes cannot be served. */
+  sessions?: SessionAuthenticator;
   policy?: EdgePolicy;
   /** Called once per answered or aborted request (metrics), with the problem's code on an error answer. */
   observe?: (route: Route | undefined, status: number, seconds: number, problem: ProblemCode | undefined) => void;
@@ -65,8 +68,10 @@ export class HttpServer {
     for (const { method, pattern, route } of options.router.routes()) {
       if (route.doc.auth !== 'none' && !options.auth) throw new Error(`${method} ${pattern} needs a key, but the server has no authenticator`);
       if (route.body !== undefined && route.maxBody === undefined) throw new Error(`${method} ${pattern} takes a body, but sets no maxBody`);
+      if (route.doc.auth === 'secret' && route.doc.access === undefined) throw new Error(`${method} ${pattern} needs a secret key, but says no doc.access`);
+      if (route.doc.auth === 'session' && !options.sessions) throw new Error(`${method} ${pattern} needs a session, but the server has no session lookup`);
     }
-    this.gate = new Gate(this.policy, options.auth, options.log);
+    this.gate = new Gate(this.policy, options.auth, options.sessions !== undefined, options.log);
     this.responder = new Responder({
       finish: (ex, status, problem) => this.finish(ex, status, problem),
       streamFailed: (ex, error) => this.logFailure(ex, error),
@@ -122,6 +127,8 @@ export class HttpServer {
       path: req.getUrl(),
       id: requestId(req.getHeader('x-request-id')),
       ip: clientIp(req.getHeader('x-forwarded-for'), () => remoteAddress(res), this.policy.trustProxy),
+      tls: this.policy.trustProxy && forwardedProto(req.getHeader('x-forwarded-proto')) === 'https',
+      trustProxy: this.policy.trustProxy,
       start: performance.now(),
       aborted: false,
       sync: true,
@@ -157,10 +164,15 @@ export class HttpServer {
         if (headSize(req, ex.method, ex.path, query) > MAX_HEAD_BYTES) {
           throw new ProblemError('headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
         }
-        const principal = this.gate.check(route, req, res);
+        // The raw `:project` segment: a project id needs no percent-encoding, and one that has it names no project.
+        const admitted = this.gate.check(route, req, res, { tls: ex.tls, project: match.params.project });
         const request = new IncomingRequest(req, ex, ex.method, ex.path, query);
-        request.principal = principal;
-        this.run(ex, request, route, decodeParams(match.params));
+        if (admitted !== undefined && 'token' in admitted) {
+          this.run(ex, request, route, decodeParams(match.params), this.signIn(request, route, admitted, ex.tls));
+        } else {
+          request.principal = admitted;
+          this.run(ex, request, route, decodeParams(match.params), undefined);
+        }
       }
     } catch (error) {
       this.respond(ex, this.failure(ex, error));
@@ -168,17 +180,37 @@ export class HttpServer {
     ex.sync = false;
   }
 
-  private run(ex: Exchange, request: IncomingRequest, route: Route, params: Params): void {
+  /** The person a session claim names, set on the request, and their principal in the project asked for; refused when the session ended. */
+  private async signIn(request: IncomingRequest, route: Route, claim: SessionClaim, tls: boolean): Promise<void> {
+    const user = await this.options.sessions!.signedIn(claim.token);
+    if (!user) throw sessionEnded(tls);
+    request.session = user;
+    if (route.doc.auth === 'secret' || route.doc.access !== undefined) request.principal = admitUser(user, claim.project, route.doc);
+  }
+
+  /** Runs the handler; `signedIn`, a session's lookup, must succeed first (it runs while the body arrives). */
+  private run(ex: Exchange, request: IncomingRequest, route: Route, params: Params, signedIn: Promise<void> | undefined): void {
     if (route.maxBody !== undefined) {
       this.responder.watchAbort(ex);
       request.keepHeaders();
       const length = request.header('content-length');
-      readBody(ex.res, route.maxBody, length === '' ? undefined : Number(length), this.policy.bodyTimeoutMs)
-        .then((body) => {
-          ex.bodyUnread = false;
-          request.body = body;
-          return route.handler(request, readInput(route, request, params));
-        })
+      const body = readBody(ex.res, route.maxBody, length === '' ? undefined : Number(length), this.policy.bodyTimeoutMs).then((bytes) => {
+        ex.bodyUnread = false;
+        request.body = bytes;
+      });
+      Promise.all([body, signedIn])
+        .then(() => route.handler(request, readInput(route, request, params)))
+        .then(
+          (reply) => this.respond(ex, reply),
+          (error) => this.respond(ex, this.failure(ex, error)),
+        );
+      return;
+    }
+    if (signedIn) {
+      this.responder.watchAbort(ex);
+      request.keepHeaders();
+      signedIn
+        .then(() => route.handler(request, readInput(route, request, params)))
         .then(
           (reply) => this.respond(ex, reply),
           (error) => this.respond(ex, this.failure(ex, error)),
@@ -225,6 +257,14 @@ export class HttpServer {
     }
     if (--this.inFlight === 0 && this.idle) this.idle();
   }
+}
+
+/** The last entry of X-Forwarded-Proto: what the proxy nearest to paywalld saw. */
+function forwardedProto(header: string): string {
+  return header
+    .slice(header.lastIndexOf(',') + 1)
+    .trim()
+    .toLowerCase();
 }
 
 function decodeParams(params: Params): Params {

@@ -1,15 +1,33 @@
+import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { appAccountToken } from './app-account-token.ts';
-import type { IdentityStore } from './store.ts';
+import { linkBatch } from './postgres-link-batch.ts';
+import { type IdentityStore, type LinkOutcome, type LinkRequest, MAX_LINKS_PER_PROJECT, MAX_LINKS_PER_USER, type StoredLink } from './store.ts';
 
 /** Event users hashed per call while catching up: bounds one call's work. */
 const CATCH_UP_PAGE = 5000;
 /** The writes of links and tokens, which PostgresPurchaseStore.insert runs in its own transaction as well. */
 export class PostgresIdentityWrites {
-  /** Links the id to the user unless it is linked already; true when this call linked it. */
+  /** Whether a new link to the user would pass a limit: MAX_LINKS_PER_USER, or MAX_LINKS_PER_PROJECT. */
+  async full(tx: Transaction, projectId: string, userId: string): Promise<boolean> {
+    // A project's seqs are 1, 2, 3…: links are never deleted, so the newest is the count.
+    const [counts] = await tx<{ user: number; project: number }[]>`
+      SELECT (SELECT count(*)::int FROM user_links WHERE project_id = ${projectId} AND user_id = ${userId}) AS user,
+             (SELECT coalesce(max(seq), 0) FROM user_links WHERE project_id = ${projectId}) AS project`;
+    return counts!.user >= MAX_LINKS_PER_USER || counts!.project >= MAX_LINKS_PER_PROJECT;
+  }
+
+  /**
+   * Links the id to the user unless it is linked already or a limit is
+   * reached (a store's aliases past it are not linked); true when this call
+   * linked it. The caller holds the purchases' advisory lock: the project's
+   * next seq is max(seq) + 1, which no other transaction takes meanwhile.
+   */
   async link(tx: Transaction, projectId: string, id: string, userId: string, now: number): Promise<boolean> {
-    const rows = await tx`INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at) VALUES (${projectId}, ${id}, ${userId}, ${now})
+    if (await this.full(tx, projectId, userId)) return false;
+    const rows = await tx`INSERT INTO user_links (project_id, anonymous_id, user_id, linked_at, seq)
+                          VALUES (${projectId}, ${id}, ${userId}, ${now}, (SELECT coalesce(max(seq), 0) + 1 FROM user_links WHERE project_id = ${projectId}))
                           ON CONFLICT DO NOTHING RETURNING 1`;
     return rows.length === 1;
   }
@@ -28,13 +46,16 @@ export class PostgresIdentityStore implements IdentityStore {
 
   constructor(private readonly sql: Sql) {}
 
-  link(projectId: string, anonymousId: string, userId: string, now: number): Promise<{ userId: string; created: boolean }> {
+  /**
+   * Under the purchases' advisory lock, which every transaction that inserts
+   * purchase records or links holds: what the sdk key's rule reads (records,
+   * links) cannot change before this commits, on any instance.
+   */
+  link(requests: readonly LinkRequest[], now: number): Promise<LinkOutcome[]> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
-        const created = await this.writes.link(tx, projectId, anonymousId, userId, now);
-        await this.writes.remember(tx, projectId, [anonymousId, userId]);
-        const [row] = await tx<{ user_id: string }[]>`SELECT user_id FROM user_links WHERE project_id = ${projectId} AND anonymous_id = ${anonymousId}`;
-        return { userId: row!.user_id, created };
+        await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
+        return linkBatch(tx, requests, now);
       }),
     );
   }
@@ -44,6 +65,14 @@ export class PostgresIdentityStore implements IdentityStore {
       const rows = await this.sql<{ anonymous_id: string; user_id: string }[]>`SELECT anonymous_id, user_id FROM user_links WHERE project_id = ${projectId}`;
       return new Map(rows.map((row) => [row.anonymous_id, row.user_id]));
     });
+  }
+
+  linksAfter(projectId: string, seq: number, limit: number): Promise<StoredLink[]> {
+    return storeCall(async () => [
+      ...(await this.sql<StoredLink[]>`
+        SELECT seq, anonymous_id AS "anonymousId", user_id AS "userId" FROM user_links
+        WHERE project_id = ${projectId} AND seq > ${seq} ORDER BY seq LIMIT ${limit}`),
+    ]);
   }
 
   userOfAppAccountToken(projectId: string, token: string): Promise<string | undefined> {

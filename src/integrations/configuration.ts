@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
 import { issuesToErrors } from '../shared/issues.ts';
 import type { Connector } from './connector.ts';
@@ -33,8 +34,8 @@ export class IntegrationConfiguration {
     return CONNECTORS[name].connector as Connector<unknown>;
   }
 
-  /** Creates or replaces the project's configuration of a provider; answers what GET shows. */
-  async configure(projectId: string, provider: string, body: unknown): Promise<Integration> {
+  /** Creates or replaces the project's configuration of a provider; answers what GET shows. `change`: who, for its audit entry. */
+  async configure(projectId: string, provider: string, body: unknown, change: Change): Promise<Integration> {
     this.connector(provider);
     const { schema, check } = CONNECTORS[provider as Provider];
     const parsed = v.safeParse(schema as v.GenericSchema, body);
@@ -43,16 +44,22 @@ export class IntegrationConfiguration {
     }
     const errors = check?.(parsed.output as never) ?? [];
     if (errors.length > 0) throw new DomainError('validation_failed', 'the configuration is invalid; see errors', { errors });
-    await this.store.put(projectId, provider as Provider, this.box.seal(binding(projectId, provider as Provider), JSON.stringify(parsed.output)), Date.now());
+    await this.store.put(
+      projectId,
+      provider as Provider,
+      this.box.seal(binding(projectId, provider as Provider), JSON.stringify(parsed.output)),
+      Date.now(),
+      change,
+    );
     return this.describe(projectId, provider);
   }
 
-  /** Seals the configurations stored in plaintext by an earlier version; answers how many. Run at start. */
-  async sealStored(): Promise<number> {
+  /** Seals the configurations stored in plaintext by an earlier version; answers how many. Run at start; `change`: the server's, for the audit entries. */
+  async sealStored(change: Change): Promise<number> {
     let sealed = 0;
     for (const { projectId, provider, config, updatedAt } of await this.store.all()) {
       if (isSealed(config)) continue;
-      await this.store.put(projectId, provider, this.box.seal(binding(projectId, provider), JSON.stringify(config)), updatedAt);
+      await this.store.put(projectId, provider, this.box.seal(binding(projectId, provider), JSON.stringify(config)), updatedAt, change);
       sealed++;
     }
     return sealed;

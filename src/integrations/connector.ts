@@ -1,4 +1,5 @@
 import type { PurchaseRecord } from '../purchases/schema.ts';
+import type { GoogleApis } from './providers/google-play-api.ts';
 import type { Provider } from './schema.ts';
 
 /** One notification as the hook route received it: the raw bytes (signatures cover them; parsed only after they verify, where they can be) and its headers. */
@@ -12,6 +13,8 @@ export interface ConnectorContext {
   now: number;
   userOfCustomer(customer: string): Promise<string | undefined>;
   userOfAppAccountToken(token: string): Promise<string | undefined>;
+  /** Google's keys and APIs with their caches, the server's: what the Google Play connector calls. */
+  google: GoogleApis;
 }
 
 /** What a verified notification comes to. */
@@ -27,8 +30,8 @@ export type Translation =
       /** Paid periods of subscriptions, typed by the store from the records before them (PurchaseBatch.paidPeriods). */
       paidPeriods?: true;
     }
-  /** An event type paywalld does not use: answered 200 so that the store does not retry it, and counted. */
-  | { kind: 'unused'; type: string }
+  /** An event type paywalld does not use: answered 200 so that the store does not retry it, and counted; logged when `warn` says why it is worth a look (a type paywalld does not know). */
+  | { kind: 'unused'; type: string; warn?: string }
   /** A type it uses, but the notification names no user paywalld knows: answered 200, counted and logged. */
   | { kind: 'no_user'; type: string };
 

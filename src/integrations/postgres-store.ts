@@ -1,7 +1,9 @@
+import type { PostgresChangeLog } from '../db/change-log.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
+import type { Change } from '../shared/change.ts';
 import type { Provider } from './schema.ts';
-import type { IntegrationStore } from './store.ts';
+import { connectorConfigured, type IntegrationStore } from './store.ts';
 
 interface Row {
   config: string;
@@ -10,14 +12,20 @@ interface Row {
 
 /** Connector configurations in PostgreSQL (store.ts says what each method does). */
 export class PostgresIntegrationStore implements IntegrationStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly changes: PostgresChangeLog,
+  ) {}
 
-  put(projectId: string, provider: Provider, config: unknown, now: number): Promise<void> {
-    return storeCall(async () => {
-      await this.sql`
-        INSERT INTO integrations (project_id, provider, config, updated_at) VALUES (${projectId}, ${provider}, ${JSON.stringify(config)}, ${now})
-        ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`;
-    });
+  put(projectId: string, provider: Provider, config: unknown, now: number, change: Change): Promise<void> {
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        await tx`
+          INSERT INTO integrations (project_id, provider, config, updated_at) VALUES (${projectId}, ${provider}, ${JSON.stringify(config)}, ${now})
+          ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`;
+        await this.changes.record(tx, change, connectorConfigured(projectId, provider));
+      }),
+    );
   }
 
   get(projectId: string, provider: Provider): Promise<{ config: unknown; updatedAt: number } | undefined> {

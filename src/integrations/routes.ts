@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { projectOf } from '../http/auth.ts';
+import { changeOf, projectOf } from '../http/auth.ts';
 import { json } from '../http/reply.ts';
 import { jsonDocument, type RouteDefinition, route, unparsedJson } from '../http/route.ts';
 import { IntegrationSchema, IntegrationWriteSchema } from './schema.ts';
@@ -24,12 +24,13 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
       doc: {
         operationId: 'putIntegration',
         errors: ['integration_not_found', 'validation_failed', 'secrets_unavailable', 'database_unavailable'],
-        summary: 'Configure a store connector (stripe, revenuecat, app-store); its secrets can be written, never read back',
+        summary: 'Configure a store connector (stripe, revenuecat, app-store, google-play); its secrets can be written, never read back',
         tag: 'integrations',
         auth: 'secret',
+        access: 'administer',
         responses: { 200: { description: 'the connector as GET shows it', schema: IntegrationSchema } },
       },
-      handler: async (req, { params, body }) => json(200, await integrations.configuration.configure(projectOf(req), params.provider, body)),
+      handler: async (req, { params, body }) => json(200, await integrations.configuration.configure(projectOf(req), params.provider, body, changeOf(req))),
     }),
     route({
       method: 'GET',
@@ -40,6 +41,7 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
         summary: "Read a store connector's configuration: a fingerprint of its secrets and the path the store must call",
         tag: 'integrations',
         auth: 'secret',
+        access: 'analyze',
         responses: { 200: { description: 'the connector', schema: IntegrationSchema } },
       },
       handler: async (req, { params }) =>
@@ -52,14 +54,15 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
       body: unparsedJson(v.pipe(v.looseObject({}), v.description("the provider's notification, exactly as it sends it (signatures cover the raw bytes)"))),
       doc: {
         operationId: 'receiveStoreNotification',
-        errors: ['integration_not_found', 'invalid_signature', 'invalid_notification', 'secrets_unavailable', 'database_unavailable'],
-        summary: "A store's notification (Stripe, RevenueCat, App Store Server Notifications v2), answered 200 once its records are on disk",
+        errors: ['integration_not_found', 'invalid_signature', 'invalid_notification', 'secrets_unavailable', 'database_unavailable', 'store_unavailable'],
+        summary:
+          "A store's notification (Stripe, RevenueCat, App Store Server Notifications v2, Google Play through Pub/Sub push), answered 200 once its records are on disk",
         tag: 'integrations',
         auth: 'none',
         limit: 'hooks',
         responses: { 200: { description: 'received: the store need not send it again', schema: HookResultSchema } },
       },
-      // The store's own proof of origin travels in Authorization (RevenueCat) or Stripe-Signature: not an API key, so the
+      // The store's own proof of origin travels in Authorization (RevenueCat, Pub/Sub's token) or Stripe-Signature: not an API key, so the
       // edge leaves it alone (auth: 'none') and the connector checks it against the project's configuration.
       // The body is parsed by the connector once the origin is checked where it can be (Stripe's HMAC covers the raw
       // bytes, RevenueCat's proof is a header): a keyless caller's megabyte of nested brackets costs no parse.

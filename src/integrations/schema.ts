@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 
-const PROVIDERS = ['stripe', 'revenuecat', 'app-store'] as const;
+const PROVIDERS = ['stripe', 'revenuecat', 'app-store', 'google-play'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 export function isProvider(name: string): name is Provider {
@@ -42,12 +42,38 @@ export const AppStoreConfigSchema = v.strictObject({
   ),
 });
 
+export const GooglePlayConfigSchema = v.strictObject({
+  package_name: v.pipe(
+    v.string('must be a string'),
+    v.maxLength(255, 'must be at most 255 characters'),
+    v.regex(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, 'must be an Android package name (com.example.app)'),
+  ),
+  service_account_json: v.pipe(
+    v.string('must be a string'),
+    v.maxLength(16_384, 'must be at most 16384 characters'),
+    v.description("the service account's JSON key file, its contents as a string: its private key signs paywalld's calls to the Play Developer API"),
+  ),
+  pubsub_audience: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(1024, 'must be at most 1024 characters'),
+    v.description("the push subscription's audience: every push token must carry exactly this aud"),
+  ),
+  pubsub_service_account_email: v.pipe(
+    v.string('must be a string'),
+    v.maxLength(320, 'must be at most 320 characters'),
+    v.email('must be an email address'),
+    v.description('the service account the push subscription authenticates as: every push token must carry this email, verified'),
+  ),
+});
+
 export type StripeConfig = v.InferOutput<typeof StripeConfigSchema>;
 export type RevenueCatConfig = v.InferOutput<typeof RevenueCatConfigSchema>;
 export type AppStoreConfig = v.InferOutput<typeof AppStoreConfigSchema>;
+export type GooglePlayConfig = v.InferOutput<typeof GooglePlayConfigSchema>;
 
 /** The documented request body of PUT /api/integrations/{provider}: one of the providers' configurations. */
-export const IntegrationWriteSchema = v.union([StripeConfigSchema, RevenueCatConfigSchema, AppStoreConfigSchema]);
+export const IntegrationWriteSchema = v.union([StripeConfigSchema, RevenueCatConfigSchema, AppStoreConfigSchema, GooglePlayConfigSchema]);
 
 export const IntegrationSchema = v.object({
   provider: v.picklist(PROVIDERS),
@@ -58,6 +84,10 @@ export const IntegrationSchema = v.object({
   webhook_path: v.pipe(v.string(), v.description('where the store sends its notifications: /hooks/{provider}/{project}')),
   bundle_id: v.optional(v.string()),
   root_certificates: v.optional(v.array(v.pipe(v.string(), v.description('SHA-256 fingerprint of a configured root')))),
+  package_name: v.optional(v.string()),
+  service_account_email: v.optional(v.pipe(v.string(), v.description("the service account's client_email (Google Play); its private key is never shown"))),
+  pubsub_audience: v.optional(v.string()),
+  pubsub_service_account_email: v.optional(v.string()),
   updated_at: v.pipe(v.string(), v.isoDateTime()),
 });
 export type Integration = v.InferOutput<typeof IntegrationSchema>;

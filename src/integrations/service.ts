@@ -9,10 +9,11 @@ import { isStorableText } from '../shared/text.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
 import type { ConnectorContext, Notification, Translation } from './connector.ts';
 import { signatureChecksMade } from './providers/apple-x5c.ts';
+import type { GoogleApis } from './providers/google-play-api.ts';
 import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
 
-export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid'] as const;
+export const HOOK_OUTCOMES = ['stored', 'duplicate', 'unused_type', 'no_user', 'refused', 'invalid', 'unavailable'] as const;
 type HookOutcome = (typeof HOOK_OUTCOMES)[number];
 
 /**
@@ -52,6 +53,7 @@ export class IntegrationService {
     private readonly identity: IdentityService,
     metrics: MetricsRegistry,
     private readonly log: Logger,
+    private readonly google: GoogleApis,
   ) {
     const counter = metrics.counter(
       'paywalld_store_notifications_total',
@@ -76,13 +78,17 @@ export class IntegrationService {
       now: Date.now(),
       userOfCustomer: lookingUp((customer) => this.store.userOfCustomer(projectId, connector.provider, customer)),
       userOfAppAccountToken: lookingUp((token) => this.identity.userOfAppAccountToken(projectId, token)),
+      google: this.google,
     };
     let outcome: HookOutcome;
     let inserted = 0;
     try {
       const translation = await connector.receive(config, notification, context);
-      if (translation.kind === 'unused') outcome = 'unused_type';
-      else if (translation.kind === 'no_user') {
+      if (translation.kind === 'unused') {
+        outcome = 'unused_type';
+        if (translation.warn)
+          this.log.warn('store notification acknowledged, nothing stored', { provider, project: projectId, type: translation.type, why: translation.warn });
+      } else if (translation.kind === 'no_user') {
         outcome = 'no_user';
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
@@ -107,6 +113,14 @@ export class IntegrationService {
     } catch (error) {
       if (error instanceof DomainError && error.code === 'invalid_signature') this.counted(connector.provider, 'refused');
       if (error instanceof DomainError && error.code === 'invalid_notification') this.counted(connector.provider, 'invalid');
+      if (error instanceof DomainError && error.code === 'store_unavailable') {
+        this.counted(connector.provider, 'unavailable');
+        this.log.warn('store notification not stored: the store did not answer; it will be delivered again', {
+          provider,
+          project: projectId,
+          why: error.message,
+        });
+      }
       throw error;
     }
     this.counted(connector.provider, outcome);

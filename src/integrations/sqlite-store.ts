@@ -1,7 +1,9 @@
+import type { SqliteChangeLog } from '../db/change-log.ts';
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
+import type { Change } from '../shared/change.ts';
 import type { Provider } from './schema.ts';
-import type { IntegrationStore } from './store.ts';
+import { connectorConfigured, type IntegrationStore } from './store.ts';
 
 interface Row {
   config: string;
@@ -15,7 +17,7 @@ export class SqliteIntegrationStore implements IntegrationStore {
   readonly all;
   readonly userOfCustomer;
 
-  constructor(db: Database) {
+  constructor(db: Database, changes: SqliteChangeLog) {
     const upsert = db.prepare<[string, string, string, number]>(
       `INSERT INTO integrations (project_id, provider, config, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
@@ -28,8 +30,9 @@ export class SqliteIntegrationStore implements IntegrationStore {
     this.insertCustomer = db.prepare<[string, string, string, string]>(
       'INSERT INTO integration_customers (project_id, provider, customer, user_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
     );
-    this.put = sqliteWrite(db, (projectId: string, provider: Provider, config: unknown, now: number): void => {
+    this.put = sqliteWrite(db, (projectId: string, provider: Provider, config: unknown, now: number, change: Change): void => {
       upsert.run(projectId, provider, JSON.stringify(config), now);
+      changes.record(change, connectorConfigured(projectId, provider));
     });
     this.get = sqliteRead(db, (projectId: string, provider: Provider) => {
       const row = byProvider.get(projectId, provider);

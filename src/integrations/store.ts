@@ -4,11 +4,16 @@
  * interface every backend implements (sqlite-store.ts; CONTRIBUTING.md,
  * "The storage seam"): each method is one transaction.
  */
+import type { Change, ChangeEntry } from '../shared/change.ts';
 import type { Provider } from './schema.ts';
 
+export function connectorConfigured(projectId: string, provider: Provider): ChangeEntry {
+  return { project: projectId, action: 'connector.configured', target: { type: 'connector', id: provider }, summary: `configured the ${provider} connector` };
+}
+
 export interface IntegrationStore {
-  /** Creates or replaces the project's configuration of a provider. */
-  put(projectId: string, provider: Provider, config: unknown, now: number): Promise<void>;
+  /** Creates or replaces the project's configuration of a provider, with its audit entry (`change`: who). */
+  put(projectId: string, provider: Provider, config: unknown, now: number, change: Change): Promise<void>;
   get(projectId: string, provider: Provider): Promise<{ config: unknown; updatedAt: number } | undefined>;
   /** Every project's configurations (sealing those stored in plaintext before, SecretBox). */
   all(): Promise<{ projectId: string; provider: Provider; config: unknown; updatedAt: number }[]>;

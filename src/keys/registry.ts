@@ -1,12 +1,26 @@
+import type { Logger } from '../log.ts';
+import type { Actor } from '../shared/change.ts';
 import { ViewUpdates } from '../shared/view-updates.ts';
 import { hashKey, KEY_PREFIX, RANDOM_LENGTH, type Scope } from './key.ts';
-import type { KeyStore } from './store.ts';
+import { type KeyStore, USAGE_RESOLUTION_MS } from './store.ts';
 
 /** Who a request acts for, once its key is known. */
 interface Principal {
   projectId: string;
-  keyId: string;
   scope: Scope;
+  actor: Actor;
+}
+
+/** A key as the registry learns it: from the store, or just created. */
+interface KnownKey {
+  projectId: string;
+  id: string;
+  scope: Scope;
+  prefix: string;
+}
+
+function principalOf(key: KnownKey): Principal {
+  return { projectId: key.projectId, scope: key.scope, actor: { type: 'key', id: key.id, label: `${key.prefix}…` } };
 }
 
 /** Bound on remembered plain keys, so a flood of distinct valid keys cannot grow memory without limit. */
@@ -28,17 +42,22 @@ export class KeyRegistry {
   private byHash = new Map<string, Principal>();
   private verified = new Map<string, Principal>();
   private readonly updates = new ViewUpdates();
+  /** When this process last recorded each key's use (api_key_usage), so that it writes at most once a minute per key. */
+  private readonly recorded = new Map<string, number>();
   /** Full rebuilds since start (a /metrics counter): only start-up and other processes' changes cause one. */
   reloads = 0;
 
-  constructor(private readonly store: KeyStore) {}
+  constructor(
+    private readonly store: KeyStore,
+    private readonly log?: Logger,
+  ) {}
 
   /** Loads every active key; the previous maps serve until it is done, and stay when it fails. */
   reload(): Promise<void> {
     return this.updates.reload(async () => {
       const byHash = new Map<string, Principal>();
       for (const row of await this.store.allActive()) {
-        byHash.set(row.hash, { projectId: row.project_id, keyId: row.id, scope: row.scope });
+        byHash.set(row.hash, principalOf({ projectId: row.project_id, id: row.id, scope: row.scope, prefix: row.prefix }));
       }
       this.byHash = byHash;
       this.verified = new Map();
@@ -47,9 +66,9 @@ export class KeyRegistry {
   }
 
   /** A key this process just created. */
-  add(plain: string, principal: Principal): Promise<void> {
+  add(plain: string, key: KnownKey): Promise<void> {
     return this.updates.run(() => {
-      this.byHash.set(hashKey(plain), principal);
+      this.byHash.set(hashKey(plain), principalOf(key));
     });
   }
 
@@ -69,13 +88,31 @@ export class KeyRegistry {
   }
 
   lookup(token: string): Principal | undefined {
-    const known = this.verified.get(token);
-    if (known) return known;
-    const principal = this.byHash.get(hashKey(token));
-    if (principal) {
+    let principal = this.verified.get(token);
+    if (!principal) {
+      principal = this.byHash.get(hashKey(token));
+      if (!principal) return undefined;
       if (this.verified.size >= VERIFIED_LIMIT) this.verified.clear();
       this.verified.set(token, principal);
     }
+    this.used(principal.actor.id);
     return principal;
+  }
+
+  /**
+   * Records a key's use (its `last_used_at`) after the request's lookup, off
+   * its path: at most once a minute per key and process, written when the
+   * event loop is free. A failed write is logged; the next minute tries again.
+   */
+  private used(keyId: string): void {
+    const now = Date.now();
+    if (now - (this.recorded.get(keyId) ?? 0) < USAGE_RESOLUTION_MS) return;
+    if (this.recorded.size >= VERIFIED_LIMIT) this.recorded.clear();
+    this.recorded.set(keyId, now);
+    setImmediate(() => {
+      this.store.touch(keyId, now).catch((error: unknown) => {
+        this.log?.warn("a key's last use was not recorded", { key_id: keyId, error: error instanceof Error ? error.message : String(error) });
+      });
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { projectOf } from '../http/auth.ts';
+import { changeOf, projectOf } from '../http/auth.ts';
 import { json } from '../http/reply.ts';
 import { type RouteDefinition, route } from '../http/route.ts';
 import { CreatedKeySchema, KeyCreateSchema, KeyInfoSchema, KeyListSchema } from './schema.ts';
@@ -15,6 +15,7 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         summary: "List the project's API keys (never the keys themselves)",
         tag: 'keys',
         auth: 'secret',
+        access: 'analyze',
         responses: { 200: { description: 'the keys', schema: KeyListSchema } },
       },
       handler: async (req) => json(200, { keys: await keys.list(projectOf(req)) }),
@@ -30,10 +31,11 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         summary: 'Create an API key; the response is the only time the key is shown',
         tag: 'keys',
         auth: 'secret',
+        access: 'administer',
         responses: { 201: { description: 'the new key', schema: CreatedKeySchema } },
       },
-      handler: async (req, { body: { scope } }) => {
-        return json(201, await keys.create(projectOf(req), scope), { 'Cache-Control': 'no-store' });
+      handler: async (req, { body: { scope, name } }) => {
+        return json(201, await keys.create(projectOf(req), scope, name, changeOf(req)), { 'Cache-Control': 'no-store' });
       },
     }),
     route({
@@ -45,9 +47,10 @@ export function keysApi(keys: KeyService): RouteDefinition[] {
         summary: 'Revoke an API key; it stops working at once',
         tag: 'keys',
         auth: 'secret',
+        access: 'administer',
         responses: { 200: { description: 'the revoked key', schema: KeyInfoSchema } },
       },
-      handler: async (req, { params }) => json(200, await keys.revoke(projectOf(req), params.id)),
+      handler: async (req, { params }) => json(200, await keys.revoke(projectOf(req), params.id, changeOf(req))),
     }),
   ];
 }

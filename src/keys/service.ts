@@ -1,3 +1,4 @@
+import type { Change } from '../shared/change.ts';
 import type { Scope } from './key.ts';
 import type { KeyRegistry } from './registry.ts';
 import { type CreatedKey, type KeyInfo, type KeyStore, keyInfo } from './store.ts';
@@ -17,14 +18,14 @@ export class KeyService {
     return (await this.store.list(projectId)).map(keyInfo);
   }
 
-  async create(projectId: string, scope: Scope): Promise<CreatedKey> {
-    const created = await this.store.create(projectId, scope);
-    await this.registry.add(created.key, { projectId, keyId: created.id, scope });
+  async create(projectId: string, scope: Scope, name: string, change: Change): Promise<CreatedKey> {
+    const created = await this.store.create(projectId, scope, name, change);
+    await this.registry.add(created.key, { projectId, id: created.id, scope, prefix: created.prefix });
     return created;
   }
 
-  async revoke(projectId: string, id: string): Promise<KeyInfo> {
-    const revoked = await this.store.revoke(id, projectId);
+  async revoke(projectId: string, id: string, change: Change): Promise<KeyInfo> {
+    const revoked = await this.store.revoke(id, projectId, change);
     await this.registry.remove(revoked.hash);
     return keyInfo(revoked);
   }

@@ -19,6 +19,8 @@ export function metricsRoute(metrics: MetricsRegistry, auth: 'secret' | 'none'):
       summary: 'Prometheus metrics of the server',
       tag: 'operations',
       auth,
+      // The metrics are the server's, not a project's: a signed-in person needs a role that reads beyond configuration in any project.
+      ...(auth === 'secret' ? { access: 'analyze' as const } : {}),
       responses: { 200: { description: 'Prometheus text exposition format', mediaType: PROMETHEUS_TEXT } },
     },
     handler: () => ({ status: 200, headers: { 'Content-Type': PROMETHEUS_TEXT, 'Cache-Control': 'no-store' }, body: metrics.expose() }),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { type PhaseDesign, type PhaseOptions, type PhaseRow, phaseDesign, phaseInfo, phaseSeed, startsPhase } from '../experiments/phases.ts';
 import type { PhaseStore } from '../experiments/store.ts';
+import type { Actor, Change } from '../shared/change.ts';
 import { DomainError, type FieldError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
@@ -44,6 +45,7 @@ function revisionInfo(row: RevisionRow, paywall: PaywallRow): RevisionInfo {
     created_at: iso(row.created_at),
     published_at: row.published_at === null ? null : iso(row.published_at),
     live: paywall.archived_at === null && paywall.live_revision === row.revision,
+    created_by: row.created_by === null ? null : (JSON.parse(row.created_by) as Actor),
   };
 }
 
@@ -123,6 +125,7 @@ export class PaywallManager {
     id: string,
     document: JsonValue | PaywallOutput,
     preconditions: Preconditions,
+    change: Change,
   ): Promise<{ row: PaywallRow; warnings: PaywallWarning[]; created: boolean }> {
     if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
     const result = await untilCurrent(async () => {
@@ -133,7 +136,7 @@ export class PaywallManager {
       const validation = validatePaywall(document, await this.deps(projectId));
       if (!validation.ok) throw invalid('the paywall document is invalid; see errors', validation.errors);
       const write = { name: validation.value.name, document: JSON.stringify(validation.value), products: slotProducts(validation.value) };
-      const row = await this.store.addRevision(projectId, id, write, current?.version);
+      const row = await this.store.addRevision(projectId, id, write, current?.version, change);
       return row === STALE ? STALE : { row, warnings: [...validation.warnings, ...this.keylessWarnings(projectId, id)], created: current === undefined };
     });
     await this.live.refresh(projectId, id);
@@ -166,13 +169,15 @@ export class PaywallManager {
   /**
    * Makes a revision live (the newest by default; an older one is a rollback),
    * unarchiving the paywall; says which phase is current and whether this
-   * publish started it.
+   * publish started it, and the revision's warnings as of now (a countdown
+   * that has ended since it was written).
    */
   async publish(
     projectId: string,
     id: string,
     revision: number | undefined,
     ifMatch: string,
+    change: Change,
     options: PhaseOptions = { forceNew: false, reseed: true },
   ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean; seed: string; warnings: PaywallWarning[] }> {
     const result = await untilCurrent(async () => {
@@ -193,7 +198,7 @@ export class PaywallManager {
           validation.errors,
         );
       const publication = { revision: target, design: phaseDesign(validation.value), options, products: slotProducts(validation.value), now: Date.now() };
-      const published = await this.store.publish(projectId, id, publication, current.version);
+      const published = await this.store.publish(projectId, id, publication, current.version, change);
       if (published === STALE) return STALE;
       return { ...published, seed: phaseSeed(validation.value.seed ?? id, published.phase), warnings: validation.warnings };
     });
@@ -202,12 +207,12 @@ export class PaywallManager {
   }
 
   /** Stops serving the paywall; its revisions are kept and publishing again brings it back. */
-  async archive(projectId: string, id: string, ifMatch: string): Promise<PaywallRow> {
+  async archive(projectId: string, id: string, ifMatch: string, change: Change): Promise<PaywallRow> {
     const row = await untilCurrent(async () => {
       const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, paywallTag(current));
-      return this.store.archive(projectId, id, current.version);
+      return this.store.archive(projectId, id, current.version, change);
     });
     await this.live.refresh(projectId, id);
     return row;

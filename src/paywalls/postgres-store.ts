@@ -1,7 +1,10 @@
+import type { PostgresChangeLog } from '../db/change-log.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { nextPhase, type PhaseRow } from '../experiments/phases.ts';
+import type { Change } from '../shared/change.ts';
 import { STALE, type Stale } from '../shared/stale.ts';
+import { paywallArchived, paywallPublished, paywallWritten } from './paywall-entries.ts';
 import type { PaywallRow, PaywallStore, Publication, RevisionRow, RevisionWrite, ServedPaywall, StoredRevision } from './store.ts';
 
 /** The current phase's seed suffix and the catalog stamp, beside a paywall's columns. */
@@ -27,7 +30,10 @@ async function productsExist(tx: Transaction, projectId: string, ids: readonly s
 
 /** Paywalls and their revisions in PostgreSQL (store.ts says what each method does). */
 export class PostgresPaywallStore implements PaywallStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly changes: PostgresChangeLog,
+  ) {}
 
   list(projectId: string): Promise<PaywallRow[]> {
     // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
@@ -44,7 +50,7 @@ export class PostgresPaywallStore implements PaywallStore {
   revisions(projectId: string, id: string): Promise<RevisionRow[]> {
     return storeCall(async () => [
       ...(await this.sql<RevisionRow[]>`
-        SELECT revision, document::json ->> 'name' AS name, created_at, published_at
+        SELECT revision, document::json ->> 'name' AS name, created_at, published_at, created_by
         FROM paywall_revisions WHERE project_id = ${projectId} AND paywall_id = ${id} ORDER BY revision DESC`),
     ]);
   }
@@ -52,13 +58,13 @@ export class PostgresPaywallStore implements PaywallStore {
   revision(projectId: string, id: string, revision: number): Promise<StoredRevision | undefined> {
     return storeCall(async () => {
       const [row] = await this.sql<StoredRevision[]>`
-        SELECT revision, document::json ->> 'name' AS name, document, created_at, published_at
+        SELECT revision, document::json ->> 'name' AS name, document, created_at, published_at, created_by
         FROM paywall_revisions WHERE project_id = ${projectId} AND paywall_id = ${id} AND revision = ${revision}`;
       return row;
     });
   }
 
-  addRevision(projectId: string, id: string, write: RevisionWrite, expected: number | undefined): Promise<PaywallRow | Stale> {
+  addRevision(projectId: string, id: string, write: RevisionWrite, expected: number | undefined, change: Change): Promise<PaywallRow | Stale> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
         const existing = await lockedPaywall(tx, projectId, id);
@@ -78,14 +84,21 @@ export class PostgresPaywallStore implements PaywallStore {
           if (rows.length === 0) return STALE;
         }
         const row = rows[0]!;
-        await tx`INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at)
-                 VALUES (${projectId}, ${id}, ${row.latest_revision}, ${write.document}, ${now})`;
+        await tx`INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at, created_by)
+                 VALUES (${projectId}, ${id}, ${row.latest_revision}, ${write.document}, ${now}, ${JSON.stringify(change.actor)})`;
+        await this.changes.record(tx, change, paywallWritten(row));
         return row;
       }),
     );
   }
 
-  publish(projectId: string, id: string, publication: Publication, expected: number): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean } | Stale> {
+  publish(
+    projectId: string,
+    id: string,
+    publication: Publication,
+    expected: number,
+    change: Change,
+  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean } | Stale> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
         const existing = await lockedPaywall(tx, projectId, id);
@@ -109,12 +122,13 @@ export class PostgresPaywallStore implements PaywallStore {
           await tx`INSERT INTO paywall_phases (project_id, paywall_id, number, revision, started_at, design, seed_suffix)
                    VALUES (${projectId}, ${id}, ${phase.number}, ${phase.revision}, ${phase.started_at}, ${phase.design}, ${phase.seed_suffix})`;
         }
+        await this.changes.record(tx, change, paywallPublished(existing, revision));
         return { row: row!, ...next };
       }),
     );
   }
 
-  archive(projectId: string, id: string, expected: number): Promise<PaywallRow | Stale> {
+  archive(projectId: string, id: string, expected: number, change: Change): Promise<PaywallRow | Stale> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
         const existing = await lockedPaywall(tx, projectId, id);
@@ -123,7 +137,9 @@ export class PostgresPaywallStore implements PaywallStore {
         const [archived] = await tx<PaywallRow[]>`
           UPDATE paywalls SET archived_at = ${now}, version = version + 1, updated_at = ${now}
           WHERE project_id = ${projectId} AND id = ${id} AND archived_at IS NULL RETURNING *`;
-        return archived ?? existing;
+        if (!archived) return existing;
+        await this.changes.record(tx, change, paywallArchived(archived));
+        return archived;
       }),
     );
   }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PhaseListSchema } from '../experiments/schema.ts';
-import { projectOf } from '../http/auth.ts';
+import { changeOf, projectOf } from '../http/auth.ts';
 import { taggedJson } from '../http/preconditions.ts';
 import { json } from '../http/reply.ts';
 import type { Request } from '../http/request.ts';
@@ -44,6 +44,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: "List the project's paywalls, archived ones included",
         tag: 'paywalls',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the paywalls, by id', schema: PaywallListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: async (req) => {
@@ -60,6 +61,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: 'Read a paywall and its newest revision; the ETag is what If-Match wants on writes',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the paywall', schema: PaywallDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: async (req, { params }) => {
@@ -79,13 +81,14 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: 'Create a paywall or write a new draft revision of it (not served until published)',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'edit',
         responses: {
           200: { description: 'a new revision of an existing paywall', schema: PaywallWrittenSchema },
           201: { description: 'the paywall was created with revision 1', schema: PaywallWrittenSchema },
         },
       },
       handler: async (req, { params: { id }, body: document }) => {
-        const { row, warnings, created } = await paywalls.write(projectOf(req), id, document, preconditions(req));
+        const { row, warnings, created } = await paywalls.write(projectOf(req), id, document, preconditions(req), changeOf(req));
         const headers: Record<string, string> = { ETag: paywallTag(row) };
         if (created) headers.Location = `/api/paywalls/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, { ...paywallInfo(row), warnings }, headers);
@@ -102,10 +105,11 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: 'Publish a revision: the newest, or the one named (an older one is a rollback); unarchives the paywall',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'edit',
         responses: { 200: { description: 'the paywall, now live, and its current experiment phase', schema: PublishedSchema } },
       },
       handler: async (req, { params, body: { revision, new_phase: forceNew = false, reseed = true } }) => {
-        const { row, phase, started, seed, warnings } = await paywalls.publish(projectOf(req), params.id, revision, req.header('if-match'), {
+        const { row, phase, started, seed, warnings } = await paywalls.publish(projectOf(req), params.id, revision, req.header('if-match'), changeOf(req), {
           forceNew,
           reseed,
         });
@@ -121,6 +125,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: "List a paywall's experiment phases, oldest first: a phase starts when a publish changes the split or asks for one",
         tag: 'experiments',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the phases', schema: PhaseListSchema } },
       },
       handler: async (req, { params }) => json(200, { phases: await paywalls.phaseList(projectOf(req), params.id) }, { 'Cache-Control': 'no-store' }),
@@ -134,10 +139,11 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: 'Archive a paywall: the SDK endpoint stops serving it at once; its revisions are kept',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'edit',
         responses: { 200: { description: 'the archived paywall', schema: PaywallInfoSchema } },
       },
       handler: async (req, { params }) => {
-        const row = await paywalls.archive(projectOf(req), params.id, req.header('if-match'));
+        const row = await paywalls.archive(projectOf(req), params.id, req.header('if-match'), changeOf(req));
         return json(200, paywallInfo(row), { ETag: paywallTag(row) });
       },
     }),
@@ -150,6 +156,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: "List a paywall's revisions, newest first",
         tag: 'paywalls',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the revisions', schema: RevisionListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: async (req, { params }) => {
@@ -167,6 +174,7 @@ export function paywallsApi(paywalls: PaywallManager): RouteDefinition[] {
         summary: 'Read one revision of a paywall, for instance before rolling back to it',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the revision', schema: RevisionDetailSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: async (req, { params }) => {

@@ -1,5 +1,6 @@
 /** Request and response shapes of the paywall management API; the document itself is ./document/schema.ts. */
 import * as v from 'valibot';
+import { ActorSchema } from '../audit/schema.ts';
 import { PaywallSchema } from './document/schema.ts';
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -63,7 +64,9 @@ export const PublishedSchema = v.object({
   }),
   warnings: v.pipe(
     v.array(PaywallWarningSchema),
-    v.description('What the published revision most likely should have (a slot without a store id on a platform the project sells on, …)'),
+    v.description(
+      'What the live revision most likely should have, checked as of this publish (a slot without a store id on a platform the project sells on, …)',
+    ),
   ),
 });
 export type Published = v.InferOutput<typeof PublishedSchema>;
@@ -74,6 +77,7 @@ const RevisionInfoSchema = v.object({
   created_at: Timestamp,
   published_at: v.pipe(v.nullable(Timestamp), v.description('When it was last made live')),
   live: v.boolean(),
+  created_by: v.pipe(v.nullable(ActorSchema), v.description('who wrote it; null for revisions written before paywalld kept it')),
 });
 export type RevisionInfo = v.InferOutput<typeof RevisionInfoSchema>;
 

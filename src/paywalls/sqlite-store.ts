@@ -1,7 +1,10 @@
+import type { SqliteChangeLog } from '../db/change-log.ts';
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { nextPhase, type PhaseRow } from '../experiments/phases.ts';
+import type { Change } from '../shared/change.ts';
 import { STALE } from '../shared/stale.ts';
+import { paywallArchived, paywallPublished, paywallWritten } from './paywall-entries.ts';
 import type { PaywallRow, PaywallStore, Publication, RevisionRow, RevisionWrite, ServedPaywall, StoredRevision } from './store.ts';
 
 /** The current phase's seed suffix and the catalog stamp, beside a paywall's columns. */
@@ -21,7 +24,7 @@ export class SqlitePaywallStore implements PaywallStore {
   readonly served;
   readonly catalogStamp;
 
-  constructor(db: Database) {
+  constructor(db: Database, changes: SqliteChangeLog) {
     const byProject = db.prepare<[string], PaywallRow>('SELECT * FROM paywalls WHERE project_id = ? ORDER BY id');
     const byId = db.prepare<[string, string], PaywallRow>('SELECT * FROM paywalls WHERE project_id = ? AND id = ?');
     const insertPaywall = db.prepare(
@@ -32,7 +35,9 @@ export class SqlitePaywallStore implements PaywallStore {
       `UPDATE paywalls SET name = ?, latest_revision = latest_revision + 1, version = version + 1, updated_at = ?
        WHERE project_id = ? AND id = ?`,
     );
-    const insertRevision = db.prepare('INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at) VALUES (?, ?, ?, ?, ?)');
+    const insertRevision = db.prepare(
+      'INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     const setLive = db.prepare(
       `UPDATE paywalls SET live_revision = ?, archived_at = NULL, version = version + 1, updated_at = ?,
          serving_since = CASE WHEN archived_at IS NULL THEN serving_since ELSE ? END
@@ -44,11 +49,11 @@ export class SqlitePaywallStore implements PaywallStore {
        WHERE project_id = ? AND id = ? AND archived_at IS NULL`,
     );
     const revisionList = db.prepare<[string, string], RevisionRow>(
-      `SELECT revision, json_extract(document, '$.name') AS name, created_at, published_at
+      `SELECT revision, json_extract(document, '$.name') AS name, created_at, published_at, created_by
        FROM paywall_revisions WHERE project_id = ? AND paywall_id = ? ORDER BY revision DESC`,
     );
     const revisionById = db.prepare<[string, string, number], StoredRevision>(
-      `SELECT revision, json_extract(document, '$.name') AS name, document, created_at, published_at
+      `SELECT revision, json_extract(document, '$.name') AS name, document, created_at, published_at, created_by
        FROM paywall_revisions WHERE project_id = ? AND paywall_id = ? AND revision = ?`,
     );
     const currentPhase = db.prepare<[string, string], PhaseRow>(
@@ -73,16 +78,18 @@ export class SqlitePaywallStore implements PaywallStore {
     this.get = sqliteRead(db, (projectId: string, id: string): PaywallRow | undefined => byId.get(projectId, id));
     this.revisions = sqliteRead(db, (projectId: string, id: string): RevisionRow[] => revisionList.all(projectId, id));
     this.revision = sqliteRead(db, (projectId: string, id: string, revision: number): StoredRevision | undefined => revisionById.get(projectId, id, revision));
-    this.addRevision = sqliteWrite(db, (projectId: string, id: string, write: RevisionWrite, expected: number | undefined) => {
+    this.addRevision = sqliteWrite(db, (projectId: string, id: string, write: RevisionWrite, expected: number | undefined, change: Change) => {
       const existing = byId.get(projectId, id);
       if (existing?.version !== expected || !productsExist(projectId, write.products)) return STALE;
       const now = Date.now();
       if (existing) newRevision.run(write.name, now, projectId, id);
       else insertPaywall.run(projectId, id, write.name, now, now, now);
-      insertRevision.run(projectId, id, existing ? existing.latest_revision + 1 : 1, write.document, now);
-      return byId.get(projectId, id)!;
+      insertRevision.run(projectId, id, existing ? existing.latest_revision + 1 : 1, write.document, now, JSON.stringify(change.actor));
+      const row = byId.get(projectId, id)!;
+      changes.record(change, paywallWritten(row));
+      return row;
     });
-    this.publish = sqliteWrite(db, (projectId: string, id: string, publication: Publication, expected: number) => {
+    this.publish = sqliteWrite(db, (projectId: string, id: string, publication: Publication, expected: number, change: Change) => {
       const existing = byId.get(projectId, id);
       if (existing?.version !== expected || !productsExist(projectId, publication.products)) return STALE;
       if (!revisionById.get(projectId, id, publication.revision)) return STALE;
@@ -96,13 +103,16 @@ export class SqlitePaywallStore implements PaywallStore {
         const { phase } = next;
         insertPhase.run(projectId, id, phase.number, phase.revision, phase.started_at, phase.design, phase.seed_suffix);
       }
+      changes.record(change, paywallPublished(existing, revision));
       return { row: byId.get(projectId, id)!, ...next };
     });
-    this.archive = sqliteWrite(db, (projectId: string, id: string, expected: number) => {
+    this.archive = sqliteWrite(db, (projectId: string, id: string, expected: number, change: Change) => {
       if (byId.get(projectId, id)?.version !== expected) return STALE;
       const now = Date.now();
-      setArchived.run(now, now, projectId, id);
-      return byId.get(projectId, id)!;
+      if (setArchived.run(now, now, projectId, id).changes === 0) return byId.get(projectId, id)!;
+      const row = byId.get(projectId, id)!;
+      changes.record(change, paywallArchived(row));
+      return row;
     });
     this.servedPaywalls = sqliteRead(db, (): ServedPaywall[] => servedAll.all());
     this.served = sqliteRead(db, (projectId: string, id: string): ServedPaywall | undefined => servedOne.get(projectId, id));

@@ -8,6 +8,7 @@
  */
 
 import type { PhaseDesign, PhaseOptions, PhaseRow } from '../experiments/phases.ts';
+import type { Change } from '../shared/change.ts';
 import type { Stale } from '../shared/stale.ts';
 
 export interface PaywallRow {
@@ -29,6 +30,8 @@ export interface RevisionRow {
   name: string;
   created_at: number;
   published_at: number | null;
+  /** Who wrote it (an Actor as JSON); null for revisions written before paywalld kept it. */
+  created_by: string | null;
 }
 
 export interface StoredRevision extends RevisionRow {
@@ -79,9 +82,9 @@ export interface PaywallStore {
    * Appends a revision (creating the paywall with revision 1 when `expected`
    * is undefined) and returns the paywall after it; STALE when the paywall is
    * no longer at `expected` (undefined: it must not exist) or a product of the
-   * revision is gone.
+   * revision is gone. Every change below appends its audit entry (`change`: who) in the same transaction.
    */
-  addRevision(projectId: string, id: string, write: RevisionWrite, expected: number | undefined): Promise<PaywallRow | Stale>;
+  addRevision(projectId: string, id: string, write: RevisionWrite, expected: number | undefined, change: Change): Promise<PaywallRow | Stale>;
   /**
    * Makes the revision live (unarchiving the paywall), marks it published and
    * starts a phase when `nextPhase` says so, in one transaction: an event is
@@ -89,9 +92,15 @@ export interface PaywallStore {
    * paywall after it, the current phase and whether this publish started it;
    * STALE when the paywall is no longer at `expected` or a product is gone.
    */
-  publish(projectId: string, id: string, publication: Publication, expected: number): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean } | Stale>;
-  /** Archives the paywall (a no-op when it already is) and returns it; STALE when it is no longer at `expected`. */
-  archive(projectId: string, id: string, expected: number): Promise<PaywallRow | Stale>;
+  publish(
+    projectId: string,
+    id: string,
+    publication: Publication,
+    expected: number,
+    change: Change,
+  ): Promise<{ row: PaywallRow; phase: PhaseRow; started: boolean } | Stale>;
+  /** Archives the paywall (a no-op, without an entry, when it already is) and returns it; STALE when it is no longer at `expected`. */
+  archive(projectId: string, id: string, expected: number, change: Change): Promise<PaywallRow | Stale>;
   /** Every paywall that is not archived, published or not: what the in-memory live paywalls load. */
   servedPaywalls(): Promise<ServedPaywall[]>;
   /** One paywall as servedPaywalls() lists it; undefined when it does not exist or is archived. */

@@ -1,14 +1,20 @@
+import type { PostgresChangeLog } from '../db/change-log.ts';
 import type { Sql } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
+import type { Change } from '../shared/change.ts';
 import { STALE, type Stale } from '../shared/stale.ts';
 import { type LiveDocument, liveUsers } from './live-users.ts';
+import { productDeleted, productWritten } from './product-entries.ts';
 import { type ProductRow, toStored } from './product-row.ts';
 import type { ProductWrite } from './schema.ts';
 import type { ExpectedVersion, InUse, ProductStore, StoredProduct } from './store.ts';
 
 /** The product catalog in PostgreSQL (store.ts says what each method does). */
 export class PostgresProductStore implements ProductStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly changes: PostgresChangeLog,
+  ) {}
 
   list(projectId: string): Promise<StoredProduct[]> {
     return storeCall(async () => {
@@ -25,7 +31,13 @@ export class PostgresProductStore implements ProductStore {
     });
   }
 
-  write(projectId: string, id: string, write: ProductWrite, expected: ExpectedVersion): Promise<{ stored: StoredProduct; created: boolean } | Stale> {
+  write(
+    projectId: string,
+    id: string,
+    write: ProductWrite,
+    expected: ExpectedVersion,
+    change: Change,
+  ): Promise<{ stored: StoredProduct; created: boolean } | Stale> {
     const storeIds = JSON.stringify(write.store_ids);
     return storeCall(() =>
       this.sql.begin(async (tx) => {
@@ -48,12 +60,13 @@ export class PostgresProductStore implements ProductStore {
           ON CONFLICT (project_id, id) DO NOTHING RETURNING *`;
           if (rows.length === 0) return STALE;
         }
+        await this.changes.record(tx, change, productWritten(projectId, id, write, expected === undefined));
         return { stored: toStored(rows[0]!), created: expected === undefined };
       }),
     );
   }
 
-  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale | InUse> {
+  delete(projectId: string, id: string, expected: number, change: Change): Promise<undefined | Stale | InUse> {
     return storeCall(() =>
       this.sql.begin(async (tx) => {
         // FOR UPDATE waits for a publication holding the row FOR SHARE to commit, so its live revision is read below;
@@ -69,6 +82,7 @@ export class PostgresProductStore implements ProductStore {
         if (usedBy.length > 0) return { usedBy };
         const now = Date.now();
         await tx`UPDATE products SET deleted_at = ${now}, updated_at = ${now}, version = version + 1 WHERE project_id = ${projectId} AND id = ${id}`;
+        await this.changes.record(tx, change, productDeleted(projectId, id));
         return undefined;
       }),
     );

@@ -1,4 +1,4 @@
-import { projectOf } from '../http/auth.ts';
+import { changeOf, projectOf } from '../http/auth.ts';
 import { taggedJson } from '../http/preconditions.ts';
 import { empty, json } from '../http/reply.ts';
 import { type RouteDefinition, route } from '../http/route.ts';
@@ -16,6 +16,7 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         summary: "List the project's product catalog",
         tag: 'products',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the products, by id', schema: ProductListSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: async (req) => {
@@ -32,6 +33,7 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         summary: 'Read a product',
         tag: 'products',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the product', schema: ProductSchema }, 304: { description: 'If-None-Match holds the ETag' } },
       },
       handler: async (req, { params }) => {
@@ -51,6 +53,7 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         summary: 'Create or replace a product; live paywalls that use it serve the change at once',
         tag: 'products',
         auth: 'secret',
+        access: 'edit',
         responses: {
           200: { description: 'the product was replaced', schema: ProductSchema },
           201: { description: 'the product was created', schema: ProductSchema },
@@ -58,7 +61,7 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
       },
       handler: async (req, { params: { id }, body: write }) => {
         const preconditions = { ifMatch: req.header('if-match'), ifNoneMatch: req.header('if-none-match') };
-        const { stored, created } = await products.write(projectOf(req), id, write, preconditions);
+        const { stored, created } = await products.write(projectOf(req), id, write, preconditions, changeOf(req));
         const headers: Record<string, string> = { ETag: productTag(stored) };
         if (created) headers.Location = `/api/products/${encodeURIComponent(id)}`;
         return json(created ? 201 : 200, stored.product, headers);
@@ -73,10 +76,11 @@ export function productsApi(products: ProductManager): RouteDefinition[] {
         summary: 'Delete a product; refused while a live paywall puts it in a slot',
         tag: 'products',
         auth: 'secret',
+        access: 'edit',
         responses: { 204: { description: 'deleted' } },
       },
       handler: async (req, { params }) => {
-        await products.delete(projectOf(req), params.id, req.header('if-match'));
+        await products.delete(projectOf(req), params.id, req.header('if-match'), changeOf(req));
         return empty(204);
       },
     }),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
@@ -45,8 +46,14 @@ export class ProductManager {
     return stored;
   }
 
-  /** Creates or replaces the product; `created` says which. */
-  async write(projectId: string, id: string, write: ProductWrite, preconditions: Preconditions): Promise<{ stored: StoredProduct; created: boolean }> {
+  /** Creates or replaces the product; `created` says which. `change` says who, for the audit entry written with it. */
+  async write(
+    projectId: string,
+    id: string,
+    write: ProductWrite,
+    preconditions: Preconditions,
+    change: Change,
+  ): Promise<{ stored: StoredProduct; created: boolean }> {
     if (!v.is(IdSchema, id)) throw new DomainError('invalid_id', `a product id is ${ID_RULE}`);
     if (write.id !== undefined && write.id !== id) {
       throw new DomainError('validation_failed', 'the request document is invalid; see errors', {
@@ -58,19 +65,19 @@ export class ProductManager {
       const tag = current && productTag(current);
       requireIfMatch(preconditions.ifMatch, tag);
       requireIfNoneMatch(preconditions.ifNoneMatch, tag);
-      return this.store.write(projectId, id, write, current?.version);
+      return this.store.write(projectId, id, write, current?.version, change);
     });
     await this.users.refreshProduct(projectId, id);
     return result;
   }
 
   /** Deletes the product unless a live paywall puts it in a slot (the store decides, against the stored live revisions). */
-  async delete(projectId: string, id: string, ifMatch: string): Promise<void> {
+  async delete(projectId: string, id: string, ifMatch: string, change: Change): Promise<void> {
     await untilCurrent(async () => {
       const current = await this.store.get(projectId, id);
       if (!current) throw notFound();
       requireIfMatch(ifMatch, productTag(current));
-      const deleted = await this.store.delete(projectId, id, current.version);
+      const deleted = await this.store.delete(projectId, id, current.version, change);
       if (deleted !== undefined && deleted !== STALE) {
         throw new DomainError(
           'product_in_use',

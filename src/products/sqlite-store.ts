@@ -1,7 +1,10 @@
+import type { SqliteChangeLog } from '../db/change-log.ts';
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
+import type { Change } from '../shared/change.ts';
 import { STALE } from '../shared/stale.ts';
 import { type LiveDocument, liveUsers } from './live-users.ts';
+import { productDeleted, productWritten } from './product-entries.ts';
 import { type ProductRow, toStored } from './product-row.ts';
 import type { ProductWrite } from './schema.ts';
 import type { ExpectedVersion, ProductStore, StoredProduct } from './store.ts';
@@ -12,7 +15,7 @@ export class SqliteProductStore implements ProductStore {
   readonly write;
   readonly delete;
 
-  constructor(db: Database) {
+  constructor(db: Database, changes: SqliteChangeLog) {
     const byProject = db.prepare<[string], ProductRow>('SELECT * FROM products WHERE project_id = ? AND deleted_at IS NULL ORDER BY id');
     const byId = db.prepare<[string, string], ProductRow>('SELECT * FROM products WHERE project_id = ? AND id = ?');
     const insert = db.prepare('INSERT INTO products (project_id, id, name, store_ids, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)');
@@ -36,21 +39,23 @@ export class SqliteProductStore implements ProductStore {
     };
     this.list = sqliteRead(db, (projectId: string): StoredProduct[] => byProject.all(projectId).map(toStored));
     this.get = sqliteRead(db, live);
-    this.write = sqliteWrite(db, (projectId: string, id: string, write: ProductWrite, expected: ExpectedVersion) => {
+    this.write = sqliteWrite(db, (projectId: string, id: string, write: ProductWrite, expected: ExpectedVersion, change: Change) => {
       const existing = live(projectId, id);
       if (existing?.version !== expected) return STALE;
       const now = Date.now();
       const storeIds = JSON.stringify(write.store_ids);
       if (byId.get(projectId, id)) update.run(write.name, storeIds, now, now, projectId, id);
       else insert.run(projectId, id, write.name, storeIds, now, now);
+      changes.record(change, productWritten(projectId, id, write, existing === undefined));
       return { stored: live(projectId, id)!, created: existing === undefined };
     });
-    this.delete = sqliteWrite(db, (projectId: string, id: string, expected: number) => {
+    this.delete = sqliteWrite(db, (projectId: string, id: string, expected: number, change: Change) => {
       if (live(projectId, id)?.version !== expected) return STALE;
       const usedBy = liveUsers(liveDocuments.all(projectId), id);
       if (usedBy.length > 0) return { usedBy };
       const now = Date.now();
       markDeleted.run(now, now, projectId, id);
+      changes.record(change, productDeleted(projectId, id));
       return undefined;
     });
   }

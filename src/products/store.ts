@@ -4,6 +4,7 @@
  * The interface every backend implements (sqlite-store.ts; CONTRIBUTING.md,
  * "The storage seam"): each method is one transaction.
  */
+import type { Change } from '../shared/change.ts';
 import type { Stale } from '../shared/stale.ts';
 import type { Product, ProductWrite } from './schema.ts';
 
@@ -29,14 +30,20 @@ export interface ProductStore {
   /**
    * Creates the product, or replaces it, if it is still as the caller read
    * it (`expected`), else STALE; `created` says which (a deleted product
-   * written again is created).
+   * written again is created). Each change appends its audit entry (`change`: who) in the same transaction.
    */
-  write(projectId: string, id: string, write: ProductWrite, expected: ExpectedVersion): Promise<{ stored: StoredProduct; created: boolean } | Stale>;
+  write(
+    projectId: string,
+    id: string,
+    write: ProductWrite,
+    expected: ExpectedVersion,
+    change: Change,
+  ): Promise<{ stored: StoredProduct; created: boolean } | Stale>;
   /**
    * Marks the product deleted if it is still at the version the caller read (`expected`), else STALE,
    * unless a live revision of a paywall that is not archived puts it in a slot: then nothing changes and
    * the answer names those paywalls. Decided in one transaction against the stored revisions, so that a
    * publication naming the product and its deletion, from two instances at once, cannot both succeed.
    */
-  delete(projectId: string, id: string, expected: number): Promise<undefined | Stale | InUse>;
+  delete(projectId: string, id: string, expected: number, change: Change): Promise<undefined | Stale | InUse>;
 }

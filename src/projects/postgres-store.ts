@@ -1,7 +1,9 @@
+import type { PostgresChangeLog } from '../db/change-log.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { newId } from '../ids.ts';
-import { type CreatedProject, type Project, type ProjectStore, requireProjectName } from './store.ts';
+import type { Change } from '../shared/change.ts';
+import { type CreatedProject, type Project, type ProjectStore, projectCreated, requireProjectName } from './store.ts';
 
 interface ProjectRow {
   id: string;
@@ -23,9 +25,10 @@ export class PostgresProjectStore implements ProjectStore {
   constructor(
     private readonly sql: Sql,
     private readonly keys: KeyIssuer,
+    private readonly changes: PostgresChangeLog,
   ) {}
 
-  async create(name: string): Promise<CreatedProject> {
+  async create(name: string, change: Change): Promise<CreatedProject> {
     requireProjectName(name);
     return await storeCall(() =>
       this.sql.begin(async (tx) => {
@@ -33,6 +36,7 @@ export class PostgresProjectStore implements ProjectStore {
         await tx`INSERT INTO projects (id, name, created_at) VALUES (${id}, ${name}, ${Date.now()})`;
         const sdk = await this.keys.insert(tx, id, 'sdk');
         const secret = await this.keys.insert(tx, id, 'secret');
+        await this.changes.record(tx, change, projectCreated({ id, name }));
         return { project: { id, name }, keys: { sdk: sdk.key, secret: secret.key } };
       }),
     );

@@ -1,7 +1,9 @@
+import type { SqliteChangeLog } from '../db/change-log.ts';
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { newId } from '../ids.ts';
-import { type CreatedProject, type Project, type ProjectStore, requireProjectName } from './store.ts';
+import type { Change } from '../shared/change.ts';
+import { type CreatedProject, type Project, type ProjectStore, projectCreated, requireProjectName } from './store.ts';
 
 interface ProjectRow {
   id: string;
@@ -25,14 +27,15 @@ export class SqliteProjectStore implements ProjectStore {
   readonly isEmpty;
 
   /** `keys`: the key store on the same connection, whose inserts join the project's transaction. */
-  constructor(db: Database, keys: KeyInserts) {
+  constructor(db: Database, keys: KeyInserts, changes: SqliteChangeLog) {
     const insert = db.prepare('INSERT INTO projects (id, name, created_at, seq) VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM projects))');
     const all = db.prepare<[], ProjectRow>('SELECT id, name, created_at FROM projects ORDER BY seq');
     const byId = db.prepare<[string], ProjectRow>('SELECT id, name, created_at FROM projects WHERE id = ?');
     const count = db.prepare<[], number>('SELECT count(*) FROM projects').pluck();
-    this.createWithKeys = sqliteWrite(db, (name: string): CreatedProject => {
+    this.createWithKeys = sqliteWrite(db, (name: string, change: Change): CreatedProject => {
       const id = newId('prj');
       insert.run(id, name, Date.now());
+      changes.record(change, projectCreated({ id, name }));
       return { project: { id, name }, keys: { sdk: keys.insert(id, 'sdk').key, secret: keys.insert(id, 'secret').key } };
     });
     this.list = sqliteRead(db, (): Project[] => all.all().map(toProject));
@@ -43,8 +46,8 @@ export class SqliteProjectStore implements ProjectStore {
     this.isEmpty = sqliteRead(db, (): boolean => count.get() === 0);
   }
 
-  async create(name: string): Promise<CreatedProject> {
+  async create(name: string, change: Change): Promise<CreatedProject> {
     requireProjectName(name);
-    return this.createWithKeys(name);
+    return this.createWithKeys(name, change);
   }
 }

@@ -3,6 +3,7 @@
  * (sqlite-store.ts; CONTRIBUTING.md, "The storage seam"): each method is
  * one transaction.
  */
+import type { Change, ChangeEntry } from '../shared/change.ts';
 import { isStorableText } from '../shared/text.ts';
 
 export interface Project {
@@ -14,6 +15,8 @@ export interface Project {
 export interface CreatedProject {
   project: { id: string; name: string };
   keys: { sdk: string; secret: string };
+  /** A first start's invitation of the first owner: its token (the link: accounts' invitationUrl), shown once. */
+  invitation?: { token: string; expires_at: string };
 }
 
 const NAME = /^\S(.{0,98}\S)?$/u;
@@ -24,9 +27,18 @@ export function requireProjectName(name: string): void {
   if (!isStorableText(name)) throw new Error('a project name must be well-formed Unicode text without NUL (U+0000) or a lone surrogate');
 }
 
+export function projectCreated(project: { id: string; name: string }): ChangeEntry {
+  return {
+    project: project.id,
+    action: 'project.created',
+    target: { type: 'project', id: project.id },
+    summary: `created project ${project.name} with an sdk and a secret key`,
+  };
+}
+
 export interface ProjectStore {
-  /** Creates a project with one sdk and one secret key, all in one transaction: a project is never left without its keys. */
-  create(name: string): Promise<CreatedProject>;
+  /** Creates a project with one sdk and one secret key and its audit entry, all in one transaction: a project is never left without its keys. */
+  create(name: string, change: Change): Promise<CreatedProject>;
   /** Every project, oldest first (in creation order, even within one millisecond). */
   list(): Promise<Project[]>;
   get(id: string): Promise<Project | undefined>;

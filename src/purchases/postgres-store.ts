@@ -14,7 +14,7 @@ import {
   roomInBatch,
 } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { Inserted, PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+import type { Inserted, PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 const COLUMNS = [
@@ -44,6 +44,8 @@ interface BatchCompanions {
     remember(tx: Transaction, projectId: string, userIds: Iterable<string>): Promise<void>;
   };
   customers: { linkCustomer(tx: Transaction, projectId: string, provider: string, customer: string, userId: string): Promise<void> };
+  /** Queues the webhook events of the records stored (never of a duplicate): src/webhooks/. */
+  outbox: { purchased(tx: Transaction, projectId: string, records: readonly PurchaseRecord[], receivedAt: number): Promise<void> };
 }
 
 /** Purchase records in PostgreSQL: each batch is one transaction, acknowledged once committed (store.ts). */
@@ -107,16 +109,18 @@ export class PostgresPurchaseStore implements PurchaseStore {
         const inserted =
           rows.length === 0
             ? []
-            : await tx<{ source: string; purchase_id: string }[]>`
-                INSERT INTO purchases ${tx(rows, ...COLUMNS)} ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING source, purchase_id`;
+            : await tx<{ source: string; purchase_id: string }[]>`INSERT INTO purchases ${tx(rows, ...COLUMNS)}
+                ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING source, purchase_id`;
         const stored = new Set(inserted.map((row) => `${row.source}\0${row.purchase_id}`));
         const result: Inserted = { inserted: inserted.length, setAside: [] };
+        const records: PurchaseRecord[] = [];
         for (const { index, bounded } of typed) {
-          const key = `${bounded.record.source}\0${bounded.record.id}`;
           // The first of two copies in the batch is the one stored.
-          if (!stored.delete(key) || !bounded.reason) continue;
-          result.setAside.push({ index, reason: bounded.reason, amount: bounded.setAside });
+          if (!stored.delete(`${bounded.record.source}\0${bounded.record.id}`)) continue;
+          records.push(bounded.record);
+          if (bounded.reason) result.setAside.push({ index, reason: bounded.reason, amount: bounded.setAside });
         }
+        await this.companions.outbox.purchased(tx, projectId, records, batch.receivedAt);
         await identity.remember(
           tx,
           projectId,
@@ -167,5 +171,14 @@ export class PostgresPurchaseStore implements PurchaseStore {
 
   list(projectId: string): Promise<StoredPurchase[]> {
     return storeCall(async () => (await this.sql<StoredRow[]>`SELECT * FROM purchases WHERE project_id = ${projectId} ORDER BY seq`).map(toStored));
+  }
+
+  /** Seq order is commit order: inserts hold the purchases' advisory lock (above), so reading on from the last seq read skips none. */
+  recordsAfter(projectId: string, seq: number, limit: number): Promise<RecordForResults[]> {
+    return storeCall(async () => [
+      ...(await this.sql<RecordForResults[]>`
+        SELECT seq, user_id AS "userId", type, ts, revenue, currency, paywall_id AS "paywallId" FROM purchases
+        WHERE project_id = ${projectId} AND seq > ${seq} ORDER BY seq LIMIT ${limit}`),
+    ]);
   }
 }

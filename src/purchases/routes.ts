@@ -21,6 +21,7 @@ export function purchasesApi(purchases: PurchaseService): RouteDefinition[] {
         summary: "Record purchases from the app's server (renewals, trials, refunds …); answered once the accepted records are on disk",
         tag: 'purchases',
         auth: 'secret',
+        access: 'administer',
         responses: {
           200: { description: 'done: do not retry (rejected records are listed by index; duplicates were stored before)', schema: PurchaseResultSchema },
         },

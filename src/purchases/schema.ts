@@ -26,7 +26,7 @@ const PURCHASE_TYPES = [
 export type PurchaseType = (typeof PURCHASE_TYPES)[number];
 
 /** Where a record came from: the generic endpoint, or a store connector (its provider's name). */
-export const PURCHASE_SOURCES = ['api', 'stripe', 'revenuecat', 'app-store'] as const;
+export const PURCHASE_SOURCES = ['api', 'stripe', 'revenuecat', 'app-store', 'google-play'] as const;
 export type PurchaseSource = (typeof PURCHASE_SOURCES)[number];
 
 /**

@@ -12,7 +12,7 @@ import {
   refundSince,
 } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { Inserted, PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+import type { Inserted, PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 type Row = [
@@ -66,12 +66,15 @@ interface BatchCompanions {
     remember(projectId: string, userIds: Iterable<string>): void;
   };
   customers: { linkCustomer(projectId: string, provider: string, customer: string, userId: string): void };
+  /** Queues the webhook event of a record stored (never of a duplicate): src/webhooks/. */
+  outbox: { purchased(projectId: string, record: PurchaseRecord, receivedAt: number): void };
 }
 
 /** Purchase records on one connection: each batch is one IMMEDIATE transaction (the connection runs with synchronous=FULL). */
 export class SqlitePurchaseStore implements PurchaseStore {
   readonly insert;
   readonly list;
+  readonly recordsAfter;
 
   constructor(db: Database, companions: BatchCompanions) {
     const insertRow = db.prepare<Row>(
@@ -136,6 +139,7 @@ export class SqlitePurchaseStore implements PurchaseStore {
         if (insertRow.run(...row).changes === 0) continue;
         result.inserted++;
         if (bounded.reason) result.setAside.push({ index, reason: bounded.reason, amount: bounded.setAside });
+        companions.outbox.purchased(projectId, r, batch.receivedAt);
       }
       companions.identity.remember(
         projectId,
@@ -150,5 +154,10 @@ export class SqlitePurchaseStore implements PurchaseStore {
       return result;
     });
     this.list = sqliteRead(db, (projectId: string): StoredPurchase[] => byProject.all(projectId).map(toStored));
+    const after = db.prepare<[string, number, number], RecordForResults>(
+      `SELECT seq, user_id AS userId, type, ts, revenue, currency, paywall_id AS paywallId FROM purchases
+       WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.recordsAfter = sqliteRead(db, (projectId: string, seq: number, limit: number): RecordForResults[] => after.all(projectId, seq, limit));
   }
 }

@@ -57,4 +57,17 @@ export interface PurchaseStore {
   insert(projectId: string, batch: PurchaseBatch): Promise<Inserted>;
   /** Every record of the project in order of storage. */
   list(projectId: string): Promise<StoredPurchase[]>;
+  /** The project's records stored after `seq`, in order of storage, at most `limit`, as results read them (record-feed.ts). */
+  recordsAfter(projectId: string, seq: number, limit: number): Promise<RecordForResults[]>;
+}
+
+/** What experiment results read of a record (src/analytics/fold/purchase-records.ts), with its seq. */
+export interface RecordForResults {
+  seq: number;
+  userId: string;
+  type: string;
+  ts: number;
+  revenue: number;
+  currency: string;
+  paywallId: string | null;
 }

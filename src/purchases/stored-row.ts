@@ -1,4 +1,4 @@
-/** A purchases row as both backends read it back (migrations 10 and 14), and the record it is. */
+/** A purchases row as both backends read it back (migrations 10 and 17), and the record it is. */
 import type { SetAsideReason } from './dependent-records.ts';
 import type { PurchaseSource, PurchaseType } from './schema.ts';
 import type { StoredPurchase } from './store.ts';

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'revision_not_found'
   | 'phase_not_found'
   | 'audience_not_found'
+  | 'template_not_found'
   | 'product_in_use'
   | 'too_many_keys'
   | 'revision_invalid'
@@ -40,7 +41,22 @@ export type ErrorCode =
   | 'ingestion_failed'
   | 'ingestion_overloaded'
   | 'stats_warming_up'
-  | 'secrets_unavailable';
+  | 'secrets_unavailable'
+  | 'store_unavailable'
+  | 'invalid_credentials'
+  | 'sign_in_throttled'
+  | 'invitation_invalid'
+  | 'member_not_found'
+  | 'user_not_found'
+  | 'already_member'
+  | 'last_owner'
+  | 'link_needs_secret_key'
+  | 'too_many_links'
+  | 'webhook_not_found'
+  | 'delivery_not_found'
+  | 'webhook_url_invalid'
+  | 'webhook_url_refused'
+  | 'too_many_webhooks';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

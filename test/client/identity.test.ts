@@ -74,3 +74,12 @@ test('appAccountToken is UUID v5 in the documented namespace (Python uuid.uuid5 
   const client = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', userId: 'user-1' });
   assert.equal(client.appAccountToken(), '809e6b54-7522-528c-ad9a-b36f7d3f321d');
 });
+
+test("obfuscatedAccountId, Google Play's id of the user, is the user's appAccountToken", async () => {
+  const { obfuscatedAccountId, createClient } = await loadClient();
+  assert.equal(obfuscatedAccountId('user-1'), '809e6b54-7522-528c-ad9a-b36f7d3f321d');
+  assert.equal(obfuscatedAccountId('Zoë'), '60992c45-ad24-5569-8719-1ee1d787d89b');
+  const client = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', userId: 'user-1' });
+  assert.equal(client.obfuscatedAccountId(), '809e6b54-7522-528c-ad9a-b36f7d3f321d');
+  assert.equal(client.obfuscatedAccountId('Zoë'), '60992c45-ad24-5569-8719-1ee1d787d89b');
+});

@@ -34,6 +34,7 @@ test('dist/client is one ES module with no imports, and its declarations type an
     'createClient',
     'customEventType',
     'memoryStorage',
+    'obfuscatedAccountId',
   ]);
 
   const dir = tempDir(t);

@@ -17,6 +17,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { EXAMPLE } from '../helpers/config-dir.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -42,8 +43,8 @@ test('database target: an edit between plan and write is refused and the whole a
   const storage = openSqliteStorage(db);
   t.after(() => storage.close());
   const services = await configurationServices(storage, new Logger('error'));
-  const { project } = await services.projects.create('acme');
-  const backend = new StoreBackend(storage, project.id, services, 'test.db');
+  const { project } = await services.projects.create('acme', TEST_CHANGE);
+  const backend = new StoreBackend(storage, project.id, services, 'test.db', TEST_CHANGE);
   await applyPlan(await makePlan(desired(), backend, { publish: true, prune: false }), backend, () => {});
 
   const plan = await makePlan(edited(), backend, { publish: true, prune: false });
@@ -53,7 +54,7 @@ test('database target: an edit between plan and write is refused and the whole a
   );
   const dashboard = services.paywallManager;
   const { document } = await dashboard.get(project.id, 'onboarding');
-  await dashboard.write(project.id, 'onboarding', { ...(document as object), name: 'Edited in the dashboard' }, { ifMatch: '', ifNoneMatch: '' });
+  await dashboard.write(project.id, 'onboarding', { ...(document as object), name: 'Edited in the dashboard' }, { ifMatch: '', ifNoneMatch: '' }, TEST_CHANGE);
 
   const done: string[] = [];
   await assert.rejects(

@@ -14,18 +14,10 @@ import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
 import { spawnServe } from '../helpers/cli.ts';
 import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
 
 const NARROW = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
-
-/** Polls `check` until it holds or the deadline passes (for what happens outside the page, e.g. the event writer). */
-async function eventually(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function keysFrom(output: string): { sdk: string; secret: string } {
   const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(output)?.[1];
@@ -73,19 +65,21 @@ test('from sign-in to a published, previewed paywall with events, products and k
     });
   const { page, errors } = await openBrowser(t, WIDE);
 
-  // Sign in: / leads to the dashboard; a wrong key and an sdk key are each explained.
+  // Sign in with a key (the secondary way in): / leads to the dashboard; a wrong key and an sdk key are each explained.
   await page.goto(`${server.url}/`);
   assert.equal(new URL(page.url()).pathname, '/dashboard/');
+  await page.getByLabel('Email').waitFor();
+  await shoot(page, shots, 'sign-in');
+  await page.getByRole('button', { name: 'Sign in with an API key' }).click();
   const keyInput = page.getByLabel('Secret key');
   await keyInput.fill('pwk_secret_thisisnotarealkey000000000000');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('alert').filter({ hasText: 'unknown or has been revoked' }).waitFor();
   await keyInput.fill(keys.sdk);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('alert').filter({ hasText: 'This is an SDK key' }).waitFor();
-  await shoot(page, shots, 'sign-in');
   await keyInput.fill(keys.secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('heading', { name: 'Paywalls' }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), keys.secret);
 
@@ -93,7 +87,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('status').filter({ hasText: 'Create a product first' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Create from template' }).isDisabled(), true);
 
-  // Products: two created through the form; the starter template puts them in its slots.
+  // Products: two created through the form; the default template puts them in its slots.
   await page.getByRole('link', { name: 'Go to Products' }).click();
   for (const [id, name, appStore] of [
     ['pro_annual', 'Pro Annual', 'com.acme.pro.annual'],
@@ -120,16 +114,18 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('heading', { name: /Onboarding/ }).waitFor();
   assert.equal(await page.getByText('Create a product first').count(), 0);
   assert.equal(new URL(page.url()).hash, '#/paywalls/onboarding');
+  // The visual editor opens first; the JSON is a tab away.
+  await page.getByRole('tab', { name: 'JSON' }).click();
   const editor = page.getByLabel('Document (JSON)');
   const starter = JSON.parse(await editor.inputValue());
-  assert.deepEqual(starter.slots, { primary: 'pro_annual', secondary: 'pro_monthly' });
+  assert.deepEqual(starter.slots, { annual: 'pro_annual', monthly: 'pro_monthly' });
   await page.getByText('Valid: the server accepts this document.').waitFor();
 
   // A bad document: the server's 422 shows at its pointer, and the pointer leads to the place in the text.
   const bad = structuredClone(starter);
-  bad.root.children[1].type = 'txt';
+  bad.root.children[0].children[1].type = 'txt';
   await editor.fill(JSON.stringify(bad, null, 2));
-  const problem = page.locator('[data-pointer="/root/children/1/type"]');
+  const problem = page.locator('[data-pointer="/root/children/0/children/1/type"]');
   await problem.waitFor();
   assert.match(await problem.innerText(), /Unknown component type/);
   await problem.getByRole('button').click();
@@ -210,7 +206,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // r1 differs from r2 in its text only: the question says the phase goes on.
   await confirm.getByText('Revision 1 keeps the split: experiment phase 1 goes on, and its results with it.').waitFor();
   await confirm.getByRole('button', { name: 'Roll back to r1' }).click();
-  await eventually(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1');
+  await until(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1', 15_000, 100);
   await page.getByRole('button', { name: 'Publish r3' }).click();
   await confirm.getByRole('button', { name: 'Publish r3' }).click();
   await page.getByText(/Revision 3 is live/).waitFor();
@@ -229,7 +225,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await row.getByText('live', { exact: true }).waitFor();
   // The list shows "…" until each paywall's statistics arrive.
   const impressions = row.locator('td[data-label="Impressions, 7 days"]');
-  await eventually(async () => (await impressions.innerText()).trim() !== '…', 'the impressions to load');
+  await until(async () => (await impressions.innerText()).trim() !== '…', 'the impressions to load', 15_000, 100);
   assert.equal((await impressions.innerText()).trim(), '3');
   await shoot(page, shots, 'paywalls');
 
@@ -242,6 +238,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
       { id: 'control', weight: 50 },
       { id: 'annual_first', weight: 50 },
     ],
+    experiment: { guardrails: ['refund_rate'] },
   };
   assert.equal((await api('PUT', '/api/paywalls/onboarding', keys.secret, split)).status, 200);
   // Publishing a new split from the editor asks first: it starts a new phase, and says so once done.
@@ -279,9 +276,12 @@ test('from sign-in to a published, previewed paywall with events, products and k
   assert.equal((await (await api('POST', '/api/purchases', keys.secret, { purchases: records })).json()).accepted, 4);
   const refunded = (await (await api('GET', '/api/sdk/config?paywallId=onboarding&userId=x0', keys.sdk)).json()).variant.id as string;
   await page.getByRole('link', { name: 'Results', exact: true }).click();
+  // The only published paywall opens at once: nothing to choose.
+  const table = page.getByRole('table', { name: /Variants of phase/ });
+  await table.waitFor();
+  assert.equal(await page.getByLabel('Paywall', { exact: true }).inputValue(), 'onboarding');
   await page.getByLabel('Paywall', { exact: true }).selectOption('onboarding');
   assert.equal(new URL(page.url()).hash, '#/results/onboarding');
-  const table = page.getByRole('table', { name: /Variants of phase/ });
   for (const variant of ['control', 'annual_first']) {
     const line = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${variant}`) }) });
     await line.waitFor();
@@ -290,6 +290,8 @@ test('from sign-in to a published, previewed paywall with events, products and k
     // Net revenue, the refund and the trial of x0 show in its variant's row.
     assert.match(await line.locator('td[data-label="Conversions"]').innerText(), /1 trial, 1 converted/);
     assert.match(await line.locator('td[data-label="Net revenue per user, USD"]').innerText(), /after 9\.99 refunded/);
+    // Too few payers for an interval: the cell says so rather than showing one.
+    assert.match(await line.locator('td[data-label="Net revenue per user, USD"]').innerText(), /payers?: intervals from 100/);
     // With a trial started, the trial started rate has its column: 1 of the variant's exposed users.
     assert.match(await line.locator('td[data-label="Trial started"]').innerText(), new RegExp(`^${((100 * 1) / exposed[variant]!).toFixed(2)} %`));
   }
@@ -311,10 +313,18 @@ test('from sign-in to a published, previewed paywall with events, products and k
   const decision = page.getByRole('region', { name: /^Decision:/ });
   await decision.waitFor();
   assert.match(await decision.innerText(), /Decision: Not enough data yet[\s\S]*keep the experiment running[\s\S]*sequential analysis/);
+  // The decision box says in words what the guardrails, CUPED and the expected loss say.
+  assert.match(await decision.innerText(), /Guardrails: refund rate; no variant is significantly worse on it/);
+  assert.match(
+    await decision.innerText(),
+    /Variance reduction \(CUPED\) is off: \d+ % of exposed users bought before they saw the paywall \(it turns on from 10 %\)/,
+  );
   assert.match(
     await page.locator('.power').innerText(),
-    /^Power: to detect a \+10\.0 % lift with 80 % power, each variant needs [\d,]+ exposed users; the smallest variant has \d+ users: about [\d,]+ more days? at this phase's traffic so far\.$/,
+    /^Power: to detect a \+10\.0 % lift with 80 % power \(sequential analysis, daily looks\), each variant needs [\d,]+ exposed users; the smallest variant has \d+ users: about [\d,]+ more days? at this phase's traffic so far\.$/,
   );
+  await page.getByRole('columnheader', { name: 'Expected loss' }).waitFor();
+  await page.getByRole('columnheader', { name: 'Guardrails' }).waitFor();
   await page.getByRole('columnheader', { name: 'p-value (adjusted)' }).waitFor();
   await page.getByRole('columnheader', { name: 'Chance to be best' }).waitFor();
   await shoot(page, shots, 'results');
@@ -399,7 +409,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
 
   // Signing out forgets the key.
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Secret key').waitFor();
+  await page.getByLabel('Email').waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('paywalld.secretKey')), null);
 
   // Refused requests (the wrong keys, the 422, the 409, the 412) are expected; nothing else went wrong, no CSP violation included.
@@ -457,10 +467,22 @@ test('the preview draws every component type with its props, and fallbacks on re
   assert.equal((await put('/api/paywalls/every', EVERY_TYPE)).status, 201);
   const { page, errors } = await openBrowser(t);
 
+  // The first owner's link, redeemed through the API; then the keyboard alone signs in with the email and password.
+  const link = /The first owner signs up at \S+\/accept\/(\S+)/.exec(server.output())![1]!;
+  const joined = await fetch(`${server.url}/api/auth/accept`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: link, email: 'owner@example.com', password: 'the owner password' }),
+  });
+  assert.equal(joined.status, 200);
   await page.goto(`${server.url}/dashboard/#/paywalls/every`);
+  // The sign-in form is drawn once the page has asked who is signed in.
+  await page.locator('#email').waitFor();
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'secret-key');
-  await page.keyboard.type(keys.secret);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
+  await page.keyboard.type('owner@example.com');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('the owner password');
   await page.keyboard.press('Enter');
   const preview = page.getByTestId('preview');
   await preview.getByText('All of them').waitFor();
@@ -534,11 +556,12 @@ test('the paywall list reads every statistic under a tight management rate limit
   const server = await spawnServe(t, ['--db', db, '--rate-limit-api', '1']);
   const { page, errors } = await openBrowser(t);
   await page.goto(`${server.url}/dashboard/`);
+  await page.getByRole('button', { name: 'Sign in with an API key' }).click();
   await page.getByLabel('Secret key').fill(keys.secret);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   const cells = page.locator('td[data-label="Impressions, 7 days"]');
-  await eventually(async () => (await cells.allInnerTexts()).length === ids.length, 'the list');
-  await eventually(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000);
+  await until(async () => (await cells.allInnerTexts()).length === ids.length, 'the list', 15_000, 100);
+  await until(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000, 100);
   // The 429s were met and waited out, not shown.
   assert.ok(
     errors.some((message) => message.includes('429')),

@@ -5,6 +5,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { watchConfigChanges } from '../../src/db/watch.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 test('commits of other connections reach the watcher only when they change configuration', async (t) => {
@@ -27,19 +28,19 @@ test('commits of other connections reach the watcher only when they change confi
   assert.equal(changes, 0);
 
   const elsewhere = openSqliteStorage(other);
-  const created = await elsewhere.projects.create('from another process');
+  const created = await elsewhere.projects.create('from another process', TEST_CHANGE);
   t.mock.timers.tick(10);
   assert.equal(changes, 1);
   t.mock.timers.tick(10);
   assert.equal(changes, 1);
 
-  await elsewhere.keys.revoke((await elsewhere.keys.list(created.project.id))[0]!.id, undefined);
+  await elsewhere.keys.revoke((await elsewhere.keys.list(created.project.id))[0]!.id, undefined, TEST_CHANGE);
   other.exec('INSERT INTO scratch VALUES (3)');
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
 
   // The server's own writes are announced by the code making them, never by the watch.
-  await openSqliteStorage(server).projects.create('from this process');
+  await openSqliteStorage(server).projects.create('from this process', TEST_CHANGE);
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
 });

@@ -1,6 +1,7 @@
 /** Which project an event belongs to, and which variant, when the client does not say. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { exported, ingest, publishPaywall, resolvedVariant } from '../helpers/events.ts';
 import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
 
@@ -20,14 +21,14 @@ test("the seed's exact keyless sample is attributed through its paywall's projec
   assert.equal(row!.ts, ts);
   assert.equal(row!.variant_id, null);
   // Stored for the project that owns the paywall, not for any other.
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   assert.deepEqual(await exported(url, other.keys.secret), []);
 });
 
 test("another project's paywall of the same id never takes keyless events: they go to the one serving it the longest", async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await publishPaywall(url, keys.secret, 'shared');
   const keyless = async (base = url) => {
@@ -151,7 +152,7 @@ test('a paywall that is not published yet derives no variant (stored without one
 
 test("another project's draft with the same id does not take a live paywall's keyless events", async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await publishPaywall(url, keys.secret, 'onboarding');
   const draft = await fetch(`${url}/api/paywalls/onboarding`, {

@@ -7,12 +7,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { DerivedStore } from '../../src/analytics/checkpoint.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
-import { DerivedStore } from '../../src/events/derived/checkpoint.ts';
-import type { EventRow } from '../../src/events/writer/protocol.ts';
+import type { EventRow } from '../../src/events/event-row.ts';
 import { EventSink } from '../../src/events/writer/sink.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {
@@ -25,8 +26,8 @@ test('a checkpoint refused the write lock is written whole by the next one', asy
   t.after(() => db.close());
   migrate(db);
   const { projects } = openSqliteStorage(db);
-  const first = (await projects.create('first')).project.id;
-  const second = (await projects.create('second')).project.id;
+  const first = (await projects.create('first', TEST_CHANGE)).project.id;
+  const second = (await projects.create('second', TEST_CHANGE)).project.id;
   const store = new DerivedStore(db);
   store.start();
   const sink = new EventSink(db, store);
@@ -57,7 +58,7 @@ test('users of every kind come back with their ordinals from a checkpoint, a rep
   const db = openDatabase(file);
   t.after(() => db.close());
   migrate(db);
-  const project = (await openSqliteStorage(db).projects.create('users')).project.id;
+  const project = (await openSqliteStorage(db).projects.create('users', TEST_CHANGE)).project.id;
   const store = new DerivedStore(db);
   store.start();
   const sink = new EventSink(db, store);

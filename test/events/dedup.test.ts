@@ -1,7 +1,8 @@
 /** Deduplication by event id: within a batch, across batches, across restarts, never across projects, exact when id hashes collide. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { idHash } from '../../src/events/derived/id-hash.ts';
+import { idHash } from '../../src/analytics/id-hash.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { exported, ingest, numbered, openTestDb } from '../helpers/events.ts';
 import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { restartServer, serverOn, startTestServer } from '../helpers/server.ts';
@@ -46,7 +47,7 @@ test('events without an id are never duplicates', async (t) => {
 
 test('the same id in two projects is two events', async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   const events = numbered('shared', 3);
   assert.equal((await ingest(url, keys.sdk, { events })).accepted, 3);

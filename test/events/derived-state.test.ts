@@ -11,8 +11,7 @@ import { type TestContext, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { SqliteKeyStore } from '../../src/keys/sqlite-store.ts';
-import { SqliteProjectStore } from '../../src/projects/sqlite-store.ts';
+import { generateKey } from '../../src/keys/key.ts';
 import { openTestSql } from '../helpers/database.ts';
 import { exported, fetchStats, ingest, KNOWN_TYPES, openTestDb } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
@@ -233,13 +232,26 @@ async function databaseAtVersion(t: TestContext, version: number) {
     db,
     migrations.filter((migration) => migration.version <= version),
   );
-  // Only the stores whose tables an old schema has: the storage as a whole prepares statements for all of them.
-  const { project, keys } = await new SqliteProjectStore(db, new SqliteKeyStore(db)).create('old');
+  // A project and its keys as that schema holds them: today's stores prepare statements for columns it does not have yet.
+  const project = { id: 'prj_old', name: 'old' };
+  db.prepare('INSERT INTO projects (id, name, created_at) VALUES (?, ?, ?)').run(project.id, project.name, Date.now());
+  const keys = { sdk: generateKey('sdk'), secret: generateKey('secret') };
+  for (const scope of ['sdk', 'secret'] as const) {
+    const key = keys[scope];
+    db.prepare('INSERT INTO api_keys (id, project_id, scope, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      `key_old_${scope}`,
+      project.id,
+      scope,
+      key.prefix,
+      key.hash,
+      Date.now(),
+    );
+  }
   const insert = db.prepare(
     `INSERT INTO events (project_id, paywall_id, type, ts, client_ts, sent_at, received_at, event_id, user_id, variant_id, product_id, properties)
      VALUES (?, 'pw', ?, ?, ?, NULL, ?, ?, ?, 'control', NULL, NULL)`,
   );
-  return { dbPath, db, project, keys, insert };
+  return { dbPath, db, project, keys: { sdk: keys.sdk.plain, secret: keys.secret.plain }, insert };
 }
 
 test('a database from before migration 5 keeps its events: the first start counts them and knows their ids', needs(SQLITE_BACKEND), async (t) => {

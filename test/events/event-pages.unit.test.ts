@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { STORED_EVENT_COLUMNS } from '../../src/analytics/derived-event.ts';
+import { EVENT_PAGE, StoredEventPages } from '../../src/analytics/event-pages.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { STORED_EVENT_COLUMNS } from '../../src/events/derived/derived-event.ts';
-import { EVENT_PAGE, StoredEventPages } from '../../src/events/derived/event-pages.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const TEXTS = ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\0nul\u001f', 'ünïcödé 用户 😀', 'a\ud800b', '', 'x'.repeat(256)];

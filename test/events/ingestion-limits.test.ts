@@ -1,5 +1,5 @@
 /**
- * The ingestion limits on names the derived state keeps (src/events/derived/limits.ts), here the
+ * The ingestion limits on names the derived state keeps (src/analytics/limits.ts), here the
  * team's, which names sent with a secret key count in: past one, an event is refused by index with
  * the limit's code before anything is stored, the rest of its batch is stored, nothing fails after
  * a commit, and another project ingests and reads as before, across a restart. A database that
@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { openTestSql } from '../helpers/database.ts';
 import { exported, fetchStats, ingest, JSON_TYPE, publishPaywall, sendEvents } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
@@ -44,7 +45,7 @@ function codes(rejected: Json[]): string[] {
 test('events of more distinct variants than a paywall may have are refused before the commit; a restart and other projects are unaffected', async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
   await publishPaywall(url, keys.secret, 'pw');
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   const ts = Date.now();
   const extra = 50;
@@ -88,7 +89,7 @@ test('events of more distinct variants than a paywall may have are refused befor
 
 test('a database holding more variants than a segment can code (stored before the limits) starts, logs it and serves', async (t) => {
   const { keys, server, dbPath } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await server.stop();
   // What the old writer stored before it failed: 65,540 distinct variants of one paywall's default segment.

@@ -1,8 +1,8 @@
 /** KeyFilter, the Bloom filter in front of event_dedup: never a false "not stored", few false "may be". */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { idHash } from '../../src/events/derived/id-hash.ts';
-import { KeyFilter } from '../../src/events/derived/key-filter.ts';
+import { idHash } from '../../src/analytics/id-hash.ts';
+import { KeyFilter } from '../../src/analytics/key-filter.ts';
 
 const NOW = 1_767_225_600_000;
 

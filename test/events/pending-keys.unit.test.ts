@@ -1,8 +1,8 @@
 /** PendingKeys, the exact set of the dedup keys stored since the last checkpoint: exact under hash collisions, and taken back on rollback. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { idHash } from '../../src/events/derived/id-hash.ts';
-import { PendingKeys } from '../../src/events/derived/pending.ts';
+import { idHash } from '../../src/analytics/id-hash.ts';
+import { PendingKeys } from '../../src/analytics/pending.ts';
 
 const TS = 1_767_225_600_000;
 

@@ -1,6 +1,7 @@
 /** GET /api/paywalls/{id}/stats: roll-ups that always equal a recount of the raw events. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { exported, fetchStats, ingest, KNOWN_TYPES, publishPaywall } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { problem } from '../helpers/problem.ts';
@@ -154,7 +155,7 @@ test('a paywall without events in the range has no variants; conversion_rate is 
 
 test("statistics are the key's project's only", async (t) => {
   const { url, keys, server } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'pw', ts: Date.now() }] });
   assert.deepEqual((await (await stats(url, keys.secret, 'pw')).json()).variants, []);

@@ -1,7 +1,7 @@
 /** UserDictionary: dense ordinals per project, the same after a restore, with every kind of id. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UserDictionary } from '../../src/events/derived/users.ts';
+import { UserDictionary } from '../../src/analytics/users.ts';
 
 test('ordinals are dense per project, in order of first sight, and stable across many table growths', () => {
   const users = new UserDictionary();

@@ -9,9 +9,10 @@ import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
-import type { EventRow } from '../../src/events/writer/protocol.ts';
+import type { EventRow } from '../../src/events/event-row.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {
@@ -23,7 +24,7 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
   const db = openDatabase(file);
   t.after(() => db.close());
   migrate(db);
-  const projectId = (await openSqliteStorage(db).projects.create('writer')).project.id;
+  const projectId = (await openSqliteStorage(db).projects.create('writer', TEST_CHANGE)).project.id;
 
   const transactions: number[] = [];
   const writer = new EventWriter({

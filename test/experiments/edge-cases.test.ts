@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { usersNeededPerVariant } from '../../src/experiments/power.ts';
 import { ingest } from '../helpers/events.ts';
 import type { Json } from '../helpers/json.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -97,7 +98,10 @@ test('0 % and 100 % conversion give null comparisons, never 0 or a degenerate in
   const all = await results(url, keys.secret, 'all');
   assert.equal(all.variants[1].conversion_rate, 1);
   assert.equal(all.variants[1].uplift, null);
-  assert.equal(all.variants[1].mde_relative, 0);
+  assert.equal(all.variants[1].p_value, null);
+  // No lift of a rate at 100 % can be detected, nor planned.
+  assert.equal(all.variants[1].mde_relative, null);
+  assert.equal(all.power.users_needed_per_variant, null);
   assert.equal(all.decision.status, 'keep_running');
 
   await publish(url, keys.secret, 'one', document([{ id: 'only', weight: 1 }]));
@@ -116,10 +120,13 @@ test('revenue at 1e9 is summed and finite, above it rejected by index; purchases
     url,
     keys.secret,
     'rev',
-    document([
-      { id: 'a', weight: 50, control: true },
-      { id: 'b', weight: 50 },
-    ]),
+    document(
+      [
+        { id: 'a', weight: 50, control: true },
+        { id: 'b', weight: 50 },
+      ],
+      { min_payers_per_variant: 10, analysis: 'fixed' },
+    ),
   );
   const now = Date.now();
   const events = [...users('rev', 'a', 100, 10, now, { revenue: 1e9, currency: 'USD' }), ...users('rev', 'b', 100, 12, now, { revenue: 1e9, currency: 'USD' })];
@@ -137,6 +144,8 @@ test('revenue at 1e9 is summed and finite, above it rejected by index; purchases
   const body = await results(url, keys.secret, 'rev');
   const [a, b] = body.variants;
   assert.deepEqual([a.exposed_users, a.conversions, b.conversions], [100, 10, 12]);
+  // The purchase before the exposure counts nowhere but as a-50's history (CUPED's covariate).
+  assert.deepEqual([a.users_with_history, b.users_with_history], [1, 0]);
   assert.equal(a.revenue[0].total, 1e10);
   assert.equal(b.revenue[0].total, 1.2e10);
   assert.ok(Number.isFinite(b.revenue[0].uplift.relative) && Number.isFinite(b.revenue[0].difference.ci95[1]));
@@ -206,7 +215,9 @@ test('the analysis setting and its override, Holm, the conversion window, power 
   assert.equal(fixed.decision.variant, 'x');
   assert.match(fixed.decision.reason, /^Variant x beats the control/);
   assert.equal(fixed.power.target_uplift, 0.2);
-  assert.equal(fixed.power.users_needed_per_variant, Math.ceil((2.801585 ** 2 * (0.05 * 0.95 + 0.06 * 0.94)) / 0.01 ** 2));
+  // Planned on the control's 5 %, for the fixed analysis, at 0.05 / 2 comparisons (statistics.unit.test.ts checks the plan against SciPy).
+  const planned = usersNeededPerVariant({ analysis: 'fixed', comparisons: 2, kind: 'rate', mean: 0.05, variance: 0, reduction: 0, perLook: null }, 0.2);
+  assert.deepEqual([fixed.power.users_needed_per_variant, fixed.power.comparisons, fixed.power.analysis], [planned, 2, 'fixed']);
   const sequential = await results(url, keys.secret, 'win', '?analysis=sequential');
   assert.equal(sequential.analysis, 'sequential');
   assert.ok(sequential.variants[1].uplift.p_value > x.uplift.p_value);
@@ -216,13 +227,13 @@ test('the analysis setting and its override, Holm, the conversion window, power 
   assert.equal((await bad.json()).code, 'invalid_query');
 });
 
-test('winsorizing caps each payer at the nearest-rank percentile, and a revenue primary metric decides on revenue', async (t) => {
+test('winsorizing caps each payer at the nearest-rank percentile for inference only, and a revenue primary metric decides on revenue', async (t) => {
   const { url, keys } = await startTestServer(t);
   const variants = [
     { id: 'c', weight: 1 },
     { id: 'v', weight: 1 },
   ];
-  await publish(url, keys.secret, 'cap', document(variants, { revenue_winsorize_percentile: 90, primary_metric: 'revenue:USD' }));
+  await publish(url, keys.secret, 'cap', document(variants, { revenue_winsorize_percentile: 90, primary_metric: 'revenue:USD', min_payers_per_variant: 5 }));
   const now = Date.now();
   const events = [...users('cap', 'c', 100, 0, now), ...users('cap', 'v', 100, 0, now)];
   // Ten payers per variant paying 1…10; one whale in v pays 1000 (and 5 in EUR, capped on its own).
@@ -237,12 +248,18 @@ test('winsorizing caps each payer at the nearest-rank percentile, and a revenue 
   const body = await results(url, keys.secret, 'cap');
   const usd = (variant: Json) => variant.revenue.find((entry: Json) => entry.currency === 'USD');
   // 20 USD payers: 1,1,2,2,…,9,9,10,1000; the 90th percentile by nearest rank is the 18th smallest, 9.
-  assert.equal(usd(body.variants[0]).winsorized_at, 9);
+  assert.deepEqual([usd(body.variants[0]).cap_value, usd(body.variants[0]).winsorized_at], [9, 9]);
+  // Totals and per-user revenue are never capped; the cap applies to what the interval and the tests read:
   // c: 1…9 and 10 capped at 9; v: 1…9 and the whale capped at 9.
-  assert.equal(usd(body.variants[0]).total, 45 + 9);
-  assert.equal(usd(body.variants[1]).total, 45 + 9);
+  assert.deepEqual([usd(body.variants[0]).total, usd(body.variants[1]).total], [55, 1045]);
+  assert.deepEqual([usd(body.variants[0]).gross - usd(body.variants[0]).refunded, usd(body.variants[1]).per_exposed_user], [55, 10.45]);
+  assert.deepEqual([usd(body.variants[0]).per_exposed_user_capped, usd(body.variants[1]).per_exposed_user_capped], [0.54, 0.54]);
+  assert.deepEqual([usd(body.variants[0]).users_capped, usd(body.variants[1]).users_capped], [1, 1]);
+  assert.equal(usd(body.variants[1]).difference.value, 0);
+  const [low, high] = usd(body.variants[0]).per_exposed_user_ci95;
+  assert.ok(low < 0.54 && high > 0.54 && Math.abs(low + high - 1.08) < 1e-9, 'the interval is about the capped mean');
   assert.equal(body.variants[1].revenue[0].currency, 'EUR');
-  assert.equal(body.variants[1].revenue[0].winsorized_at, 5);
+  assert.equal(body.variants[1].revenue[0].cap_value, 5);
   assert.equal(body.primary_metric, 'revenue:USD');
   // Equal capped revenue: no conclusion, said of revenue in USD.
   assert.equal(body.decision.status, 'keep_running');

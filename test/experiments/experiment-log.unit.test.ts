@@ -1,7 +1,7 @@
 /** ExperimentLog, the experiment logs' columns in blocks: entries across block boundaries, and the stored chunks read back. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHUNK_ENTRIES, ExperimentLog, timeAt } from '../../src/experiments/fold/experiment-log.ts';
+import { CHUNK_ENTRIES, ExperimentLog, timeAt } from '../../src/analytics/fold/experiment-log.ts';
 
 const ENTRIES = 2 * CHUNK_ENTRIES + 1234;
 const DAY_MS = 86_400_000;

@@ -5,6 +5,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { KeyRegistry } from '../../src/keys/registry.ts';
 import type { KeyStore } from '../../src/keys/store.ts';
+import { TEST_CHANGE } from './change.ts';
 import { tempDir } from './temp.ts';
 
 /** The real key registry over a fresh database with one project, for tests of the bare edge. */
@@ -13,7 +14,7 @@ export async function keyRegistry(t: TestContext): Promise<{ auth: KeyRegistry; 
   migrate(db);
   const storage = openSqliteStorage(db);
   t.after(() => storage.close());
-  const { project, keys } = await storage.projects.create('edge');
+  const { project, keys } = await storage.projects.create('edge', TEST_CHANGE);
   const auth = new KeyRegistry(storage.keys);
   await auth.reload();
   return { auth, sdk: keys.sdk, secret: keys.secret, store: storage.keys, projectId: project.id };

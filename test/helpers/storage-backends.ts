@@ -29,6 +29,8 @@ export interface StorageBackend {
    * method's writes are all or nothing; resolves to the undo.
    */
   refuseInserts(storage: Storage, table: string): Promise<() => Promise<void>>;
+  /** Runs a statement on the storage's own database, as an operator's SQL would (what the stores never do). */
+  run(storage: Storage, statement: string): Promise<void>;
 }
 
 const sqliteConnections = new WeakMap<Storage, Database>();
@@ -51,6 +53,9 @@ const sqlite: StorageBackend = {
     return async () => {
       db.exec(`DROP TRIGGER temp.${trigger}`);
     };
+  },
+  async run(storage, statement) {
+    sqliteConnections.get(storage)!.exec(statement);
   },
 };
 
@@ -76,6 +81,9 @@ const postgres: StorageBackend = {
     return async () => {
       await sql.unsafe(`DROP TRIGGER ${trigger} ON ${table}`);
     };
+  },
+  async run(storage, statement) {
+    await postgresPools.get(storage)!.unsafe(statement);
   },
 };
 

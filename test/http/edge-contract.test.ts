@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
 import type { Route } from '../../src/http/route.ts';
+import { asPerson, firstOwner } from '../helpers/accounts.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
 interface Listed {
@@ -15,13 +16,14 @@ interface Listed {
   route: Route;
 }
 
-/** A concrete path of a pattern: every parameter becomes `x` (or 1 for revision numbers). */
-function pathOf(pattern: string): string {
-  return pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => (name === 'revision' ? '1' : 'x'));
+/** A concrete path of a pattern: every parameter becomes `x` (or 1 for revision numbers, the project for `:project`). */
+function pathOf(pattern: string, project = 'x'): string {
+  return pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => (name === 'revision' ? '1' : name === 'project' ? project : 'x'));
 }
 
+/** Routes that take an API key (sessions' own routes take none). */
 function keyed(routes: Listed[]): Listed[] {
-  return routes.filter(({ route }) => route.doc.auth !== 'none');
+  return routes.filter(({ route }) => route.doc.auth === 'sdk' || route.doc.auth === 'secret');
 }
 
 async function codeOf(response: Response): Promise<string> {
@@ -48,11 +50,11 @@ function answerWhileBodyPending(port: number, head: string): Promise<{ answer: s
 }
 
 test('every route that needs a key answers 401 without one (or with an unknown one) and 403 with the wrong scope', async (t) => {
-  const { url, server, keys } = await startTestServer(t);
+  const { url, server, keys, projectId } = await startTestServer(t);
   const routes = keyed(server.router.routes());
   assert.ok(routes.length >= 15, `only ${routes.length} keyed routes found`);
   for (const { method, pattern, route } of routes) {
-    const target = `${url}${pathOf(pattern)}`;
+    const target = `${url}${pathOf(pattern, projectId)}`;
     const label = `${method} ${pattern}`;
     if (!route.doc.keyOptional) {
       const missing = await fetch(target, { method });
@@ -74,6 +76,16 @@ test('every route that needs a key answers 401 without one (or with an unknown o
     const secret = await fetch(target, { method, headers: bearer(keys.secret) });
     assert.ok(secret.status !== 401 && secret.status !== 403, `${label}: ${secret.status}`);
     await secret.arrayBuffer();
+  }
+  // A person's own routes take a session, never a key.
+  const sessionRoutes = server.router.routes().filter(({ route }) => route.doc.auth === 'session');
+  assert.ok(sessionRoutes.length >= 3);
+  for (const { method, pattern } of sessionRoutes) {
+    for (const headers of [{}, bearer(keys.secret)]) {
+      const response = await fetch(`${url}${pattern}`, { method, headers });
+      assert.equal(response.status, 401, `${method} ${pattern}`);
+      assert.equal(await codeOf(response), 'invalid_session', `${method} ${pattern}`);
+    }
   }
 });
 
@@ -141,7 +153,9 @@ test('HEAD answers headers only on every GET route, so the next response on the 
 });
 
 test('a malformed JSON body is refused without echoing any of it', async (t) => {
-  const { server, keys } = await startTestServer(t);
+  const testServer = await startTestServer(t);
+  const { server, keys, projectId } = testServer;
+  const owner = await firstOwner(testServer);
   // Short, because V8's message quotes only a few characters around the error.
   const marker = 'QzX';
   const bodyRoutes = server.router.routes().filter(({ route }) => route.maxBody !== undefined);
@@ -149,9 +163,9 @@ test('a malformed JSON body is refused without echoing any of it', async (t) => 
     // A store's notification is parsed only once its origin is known: unsigned, it is refused before any parse.
     const parsedLater = route.body !== undefined && 'unparsed' in route.body;
     for (const broken of [`{"a": ${marker}}`, `${marker}`, `{"${marker}": 1,}`, `["${marker}"`, `{"a": "${marker}" "b"}`]) {
-      const response = await fetch(`http://127.0.0.1:${server.port}${pathOf(pattern)}`, {
+      const response = await fetch(`http://127.0.0.1:${server.port}${pathOf(pattern, projectId)}`, {
         method,
-        headers: { ...bearer(keys.secret), 'content-type': 'application/json' },
+        headers: { ...(route.doc.auth === 'session' ? asPerson(owner) : bearer(keys.secret)), 'content-type': 'application/json' },
         body: broken,
       });
       const text = await response.text();

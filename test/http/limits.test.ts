@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serveConfig } from '../../src/config.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { metric } from '../helpers/metrics.ts';
 import { rawRequest } from '../helpers/raw.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -14,7 +15,7 @@ function status(answer: string): number {
 test('the management limit counts per key, however the Authorization header is spelled, and 429s are counted in /metrics', async (t) => {
   const { url, server, keys, projectId } = await startTestServer(t, { rateLimitApi: 2 });
   // A second key reads the metrics: it has a bucket of its own.
-  const reader = (await server.ctx.keys.create(projectId, 'secret')).key;
+  const reader = (await server.ctx.keys.create(projectId, 'secret', '', TEST_CHANGE)).key;
   const spellings = [`Bearer ${keys.secret}`, `Bearer   ${keys.secret}`, `bearer ${keys.secret}`, `BEARER ${keys.secret}  `, `Bearer  ${keys.secret} `];
   const statuses: number[] = [];
   for (const authorization of spellings) statuses.push((await fetch(`${url}/api/keys`, { headers: { authorization } })).status);

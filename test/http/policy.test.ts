@@ -8,9 +8,18 @@ import type { Route, RouteDoc } from '../../src/http/route.ts';
 import { Router } from '../../src/http/router.ts';
 import { HttpServer } from '../../src/http/server.ts';
 import { Logger } from '../../src/log.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { keyRegistry } from '../helpers/keys.ts';
 
-const doc = (auth: RouteDoc['auth']): RouteDoc => ({ operationId: 'test', errors: [], summary: 'test', tag: 'test', auth, responses: {} });
+const doc = (auth: RouteDoc['auth']): RouteDoc => ({
+  operationId: 'test',
+  errors: [],
+  summary: 'test',
+  tag: 'test',
+  auth,
+  ...(auth === 'secret' ? { access: 'view' as const } : {}),
+  responses: {},
+});
 
 /** A bare edge with the real key registry: an sdk, a secret and a public route. */
 async function edge(t: TestContext, policy: Partial<EdgePolicy>, log = new Logger('error')) {
@@ -87,7 +96,7 @@ test('management routes are limited per key id, whatever the spelling of the hea
   const get = (authorization: string) => fetch(`${url}/manage`, { headers: { authorization } }).then((r) => r.status);
   // Spaces and the scheme's case change the text, not the key: one bucket.
   assert.deepEqual([await get(`Bearer ${keys.secret}`), await get(`bearer   ${keys.secret}`), await get(`BEARER ${keys.secret}  `)], [200, 200, 429]);
-  const other = await keys.store.create(keys.projectId, 'secret');
+  const other = await keys.store.create(keys.projectId, 'secret', '', TEST_CHANGE);
   await keys.auth.reload();
   assert.equal(await get(`Bearer ${other.key}`), 200);
   // Unknown keys share the client's bucket, however many are tried.

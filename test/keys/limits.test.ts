@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openStorage } from '../../src/db/open-storage.ts';
 import { parseTarget } from '../../src/db/target.ts';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { metric } from '../helpers/metrics.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
@@ -11,7 +12,7 @@ async function keysWrittenElsewhere(db: string, projectId: string, count: number
   const storage = await openStorage(parseTarget(db));
   try {
     const steps = async () => {
-      for (let i = 0; i < count; i++) await storage.keys.create(projectId, 'sdk');
+      for (let i = 0; i < count; i++) await storage.keys.create(projectId, 'sdk', '', TEST_CHANGE);
     };
     await (storage.atomically ? storage.atomically(steps) : steps());
   } finally {

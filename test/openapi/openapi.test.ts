@@ -55,7 +55,7 @@ test('every $ref resolves inside the document; the paywall tree is one named rec
   const body = put.requestBody.content['application/json'].schema;
   assert.deepEqual(body.properties.root, { $ref: '#/components/schemas/ComponentNode' });
   assert.ok(document.components.schemas.ComponentNode.oneOf.length >= 9);
-  assert.deepEqual(put.security, [{ secretKey: [] }]);
+  assert.deepEqual(put.security, [{ secretKey: [] }, { session: [] }]);
 
   const resolve = document.paths['/api/sdk/config'].get;
   assert.deepEqual(resolve.security, [{ sdkKey: [] }, { secretKey: [] }]);
@@ -96,9 +96,13 @@ test('errors are one Problem schema; each operation lists its error statuses, ea
   const codes = (path: string, method: string, status: number) =>
     op(path, method).responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
   // Edge codes come from the route's declaration: auth, rate limit, body and JSON, path parameters.
-  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 401), ['invalid_api_key', 'invalid_authorization', 'missing_api_key']);
-  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 403), ['insufficient_scope']);
-  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 400), ['invalid_path', 'malformed_json']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 401), ['invalid_api_key', 'invalid_authorization', 'invalid_session', 'missing_api_key']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 403), ['csrf_rejected', 'forbidden', 'insufficient_scope']);
+  assert.deepEqual(codes('/api/paywalls/{id}', 'put', 400), ['invalid_path', 'malformed_json', 'project_required']);
+  // A read needs no CSRF header; a person's own routes take no key.
+  assert.deepEqual(codes('/api/paywalls/{id}', 'get', 403), ['forbidden', 'insufficient_scope']);
+  assert.deepEqual(codes('/api/auth/me', 'get', 401), ['invalid_session']);
+  assert.deepEqual(op('/api/auth/logout', 'post').security, [{ session: [] }]);
   assert.deepEqual(codes('/api/paywalls/{id}', 'put', 413), ['body_too_large']);
   assert.deepEqual(codes('/api/paywalls/{id}', 'put', 408), ['body_timeout']);
   assert.deepEqual(codes('/api/paywalls/{id}', 'put', 415), ['unsupported_media_type']);
@@ -113,7 +117,7 @@ test('errors are one Problem schema; each operation lists its error statuses, ea
 
   assert.deepEqual(document.servers, [{ url: '/', description: 'the server that serves this document' }]);
   assert.deepEqual(document.info.license, { name: 'MIT', identifier: 'MIT' });
-  assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['sdkKey', 'secretKey']);
+  assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['sdkKey', 'secretKey', 'session']);
   assert.equal(op('/api/sdk/config', 'get').operationId, 'resolvePaywall');
   assert.equal(op('/api/sdk/events', 'post').operationId, 'sendEvents');
 });

@@ -106,6 +106,17 @@ describe('valid documents', () => {
       spacer: { type: 'spacer' },
       icon: { type: 'icon', props: { name: 'star.fill', size: 24, color: '#FFD700FF' } },
       link: { type: 'link', props: { text: 'Terms', url: 'https://example.com/terms', kind: 'terms' } },
+      package_group: { type: 'package_group', props: { default_slot: 'primary' }, children: [{ type: 'package', props: { slot: 'primary' } }] },
+      // A package lives in a group: the group is the root.
+      package: {
+        type: 'package_group',
+        props: { default_slot: 'secondary' },
+        children: [{ type: 'package', props: { slot: 'secondary', badge_key: 'title' }, children: [{ type: 'text', props: { text: '{{secondary.price}}' } }] }],
+      },
+      toggle: { type: 'toggle', props: { text_key: 'title', slot_on: 'primary', slot_off: 'secondary', default: false } },
+      pages: { type: 'pages', props: { indicator: 'none' }, children: [{ type: 'spacer' }] },
+      countdown: { type: 'countdown', props: { duration_seconds: 60, text_key: 'title', expired: 'show' } },
+      video: { type: 'video', props: { url: 'https://cdn.example.com/hero.mp4', poster_url: 'https://cdn.example.com/hero.jpg' } },
     };
     assert.deepEqual(Object.keys(minimal), [...COMPONENT_TYPES]);
     for (const node of Object.values(minimal)) {
@@ -150,6 +161,14 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
         message: `Unknown component type; expected one of: ${COMPONENT_TYPES.join(', ')}`,
       },
     ]);
+  });
+
+  test('a guardrail named twice, at its second mention; each once is valid', () => {
+    const doc = example();
+    doc.experiment = { guardrails: ['refund_rate', 'conversion', 'refund_rate'] };
+    assert.deepEqual(errorsOf(doc), [{ path: '/experiment/guardrails/2', message: 'Must not name a metric twice' }]);
+    doc.experiment.guardrails = ['refund_rate', 'conversion'];
+    assert.ok(validatePaywall(doc, deps).ok);
   });
 
   test('missing component type', () => {

@@ -1,6 +1,7 @@
 /** The paywall management API through HTTP: revisions, publishing, rollback, archiving, preconditions, isolation. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { example } from '../helpers/example-paywall.ts';
 import type { Json } from '../helpers/json.ts';
 import { type Api, api, seedProducts, single } from '../helpers/paywalls.ts';
@@ -226,7 +227,7 @@ test("another project's paywall is a 404 everywhere, and the same id can exist i
   await client.putPaywall('onboarding', single({ en: { title: 'Ours' } }));
   await client.publish('onboarding');
 
-  const other = await server.server.ctx.projects.create('other');
+  const other = await server.server.ctx.projects.create('other', TEST_CHANGE);
   await server.server.ctx.auth.reload();
   const theirs = api({ url: server.url, keys: other.keys });
   for (const [method, path] of [

@@ -62,7 +62,7 @@ async function refused(t: TestContext, doc: Json, errors: { path: string; messag
 
 const UNKNOWN_SLOT = 'A price variable names a slot not defined in slots';
 const UNKNOWN_NAME = 'Unknown price variable; NAME is one of: price, price_per_month, price_per_week, period, trial, intro_price, intro_period, product_name';
-const MALFORMED = 'Text between {{ and }} must be a price variable, {{SLOT.NAME}}';
+const MALFORMED = 'Text between {{ and }} must be a variable: {{SLOT.NAME}}, {{SLOT.savings_vs.OTHER}} or {{countdown}}';
 
 test('resolve keeps price variables as written and lists them on each node that holds them', async (t) => {
   const c = await client(t);

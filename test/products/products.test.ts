@@ -1,6 +1,7 @@
 /** The product catalog through HTTP. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import type { Json } from '../helpers/json.ts';
 import { api, single } from '../helpers/paywalls.ts';
 import { problem } from '../helpers/problem.ts';
@@ -102,7 +103,7 @@ test("another project's products are invisible (404) and do not satisfy a slot",
   const server = await startTestServer(t);
   const client = api(server);
   await client.putProduct('pro_annual', annual);
-  const other = await server.server.ctx.projects.create('other');
+  const other = await server.server.ctx.projects.create('other', TEST_CHANGE);
   await server.server.ctx.auth.reload();
   const theirs = api({ url: server.url, keys: other.keys });
   await problem(await theirs.request('GET', '/api/products/pro_annual'), 404, 'product_not_found');

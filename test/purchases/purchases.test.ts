@@ -1,6 +1,7 @@
 /** POST /api/purchases: stored durably, deduplicated by (project, id), rejected by index with a reason. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { TEST_CHANGE } from '../helpers/change.ts';
 import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -35,7 +36,7 @@ test('valid records are stored, a repeated id is a duplicate within a request an
 
 test('the same id in two projects is two records', async (t) => {
   const { url, keys, server, projectId } = await startTestServer(t);
-  const other = await server.ctx.projects.create('other');
+  const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   assert.equal(((await (await send(url, keys.secret, { purchases: [purchase('same')] })).json()) as any).accepted, 1);
   assert.equal(((await (await send(url, other.keys.secret, { purchases: [purchase('same')] })).json()) as any).accepted, 1);

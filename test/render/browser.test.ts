@@ -242,6 +242,8 @@ test('renderPaywall draws a resolved paywall with store prices, in two locales, 
   assert.equal(await restore.evaluate((el) => getComputedStyle(el).transitionDuration), '0.12s');
   assert.equal(await paywall.locator('.pw-root').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 255, 255)');
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  // The renderer follows the system's scheme: it draws again in dark.
+  await paywall.locator('.pw-root.pw-dark').waitFor();
   assert.equal(await restore.evaluate((el) => getComputedStyle(el).transitionDuration), '0s');
   assert.equal(await paywall.locator('.pw-root').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(22, 22, 26)');
   assert.equal(await restore.evaluate((el) => getComputedStyle(el).color), 'rgb(241, 241, 244)');
@@ -249,6 +251,7 @@ test('renderPaywall draws a resolved paywall with store prices, in two locales, 
   assert.equal(await paywall.getByText('Rated 4.8').evaluate((el) => getComputedStyle(el).color), 'rgb(17, 17, 17)');
   assert.deepEqual(await axeViolations(page), []);
   await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  await paywall.locator('.pw-root:not(.pw-dark)').waitFor();
 
   // update(): the German answer and euro prices, the focus kept on the control that had it.
   await restore.focus();

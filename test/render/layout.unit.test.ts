@@ -197,7 +197,7 @@ test('fallbacks: for a type the renderer does not know, and for every node as an
 
 test('a holdout answer lays out nothing', () => {
   const holdout: ResolvedInput = { locale: 'en', root: null, product_slots: [] };
-  assert.deepEqual(layoutModel(holdout, {} as Prices), { locale: 'en', root: null });
+  assert.deepEqual(layoutModel(holdout, {} as Prices), { locale: 'en', scheme: 'light', selected: null, accent: null, fonts: [], root: null });
 });
 
 test('no text of any shape shows a {{…}}: texts of braces, dots and variables, filled or not', () => {

@@ -1,6 +1,8 @@
 /**
- * The management API as the dashboard uses it: JSON in and out, the secret
- * key as a Bearer token, problems as ApiError. The shapes it exchanges are
+ * The management API as the dashboard uses it: JSON in and out, problems as
+ * ApiError. Pages hand `call` a credential: a secret key (a Bearer token),
+ * or a session's (the cookie goes by itself; changes carry the CSRF header
+ * and each request the project: docs/teams.md). The shapes it exchanges are
  * the server's schemas' types (`import type`, erased from the bundle).
  */
 import type { FieldError } from '../../shared/errors.ts';
@@ -29,6 +31,20 @@ export function whenUnauthorized(listener: (error: ApiError) => void): void {
   onUnauthorized = listener;
 }
 
+const SESSION = 'session:';
+
+/** The credential of a signed-in person acting in a project ('' for their own account's routes): what pages pass as `key`. */
+export function sessionCredential(projectId: string): string {
+  return SESSION + projectId;
+}
+
+/** The headers a credential sends: a key's Authorization, or a session's CSRF header and project (its cookie goes by itself). */
+export function authHeaders(credential: string): Record<string, string> {
+  if (!credential.startsWith(SESSION)) return credential === '' ? {} : { authorization: `Bearer ${credential}` };
+  const project = credential.slice(SESSION.length);
+  return { 'x-paywalld-request': '1', ...(project === '' ? {} : { 'x-paywalld-project': project }) };
+}
+
 /** A read refused with 429 is tried this many times in all. */
 const MAX_READ_ATTEMPTS = 5;
 
@@ -38,7 +54,7 @@ export async function call<T>(
   path: string,
   options: { body?: unknown; headers?: Record<string, string>; signOutOn401?: boolean } = {},
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...options.headers };
+  const headers: Record<string, string> = { ...authHeaders(key), ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   for (let attempt = 1; ; attempt++) {
@@ -48,6 +64,7 @@ export async function call<T>(
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         cache: 'no-store',
+        credentials: 'same-origin',
       });
     } catch {
       throw new ApiError(0, 'network', 'The server cannot be reached. Is paywalld still running?');

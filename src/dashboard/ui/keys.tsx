@@ -1,27 +1,31 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { CreatedKey, KeyInfo, KeyList } from '../../keys/schema.ts';
+import { NotAllowed, useAccess } from './access.tsx';
 import { call, enc } from './api.ts';
-import { Confirm, CopyButton, Problem, when } from './widgets.tsx';
+import { ago, Confirm, CopyButton, Problem, when } from './widgets.tsx';
 
 export function Keys({ secret }: { secret: string }): JSX.Element {
+  const { can } = useAccess();
   const [keys, setKeys] = useState<KeyInfo[] | null>(null);
   const [scope, setScope] = useState<'sdk' | 'secret'>('sdk');
+  const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyInfo | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   const refresh = () => call<KeyList>(secret, 'GET', '/api/keys').then(({ body }) => setKeys(body.keys), setError);
   useEffect(() => {
-    refresh();
+    if (can('analyze')) refresh();
   }, [secret]);
 
   const create = async (event: Event) => {
     event.preventDefault();
     setError(null);
     try {
-      const { body } = await call<CreatedKey>(secret, 'POST', '/api/keys', { body: { scope } });
+      const { body } = await call<CreatedKey>(secret, 'POST', '/api/keys', { body: { scope, name: name.trim() } });
       setCreated(body);
+      setName('');
       refresh();
     } catch (failure) {
       setError(failure);
@@ -50,7 +54,9 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
         in this dashboard.
       </p>
       <Problem error={error} />
-      <form class="card" onSubmit={create} aria-labelledby="new-key-title">
+      <NotAllowed permission="analyze" what="Seeing the keys" />
+      <NotAllowed permission="administer" what="Creating and revoking keys" />
+      <form class="card" hidden={!can('administer')} onSubmit={create} aria-labelledby="new-key-title">
         <h2 id="new-key-title">New key</h2>
         <div class="fields">
           <div class="field">
@@ -59,6 +65,10 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
               <option value="sdk">sdk (for apps)</option>
               <option value="secret">secret (management)</option>
             </select>
+          </div>
+          <div class="field">
+            <label for="key-name">What it is for</label>
+            <input id="key-name" value={name} maxLength={100} placeholder="iOS app, CI" onInput={(e) => setName(e.currentTarget.value)} />
           </div>
           <button type="submit" class="button primary">
             Create key
@@ -82,7 +92,7 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
           </div>
         </div>
       ) : null}
-      {keys === null ? (
+      {!can('analyze') ? null : keys === null ? (
         <p class="muted">Loading…</p>
       ) : (
         <div class="table-wrap">
@@ -91,7 +101,9 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
               <tr>
                 <th scope="col">Key</th>
                 <th scope="col">Scope</th>
+                <th scope="col">For</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
                 <th scope="col">Status</th>
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
@@ -106,10 +118,12 @@ export function Keys({ secret }: { secret: string }): JSX.Element {
                     {isMine(key) ? <span class="badge badge-draft">this session</span> : null}
                   </td>
                   <td data-label="Scope">{key.scope}</td>
+                  <td data-label="For">{key.name || '—'}</td>
                   <td data-label="Created">{when(key.created_at)}</td>
+                  <td data-label="Last used">{key.last_used_at ? ago(key.last_used_at) : 'never'}</td>
                   <td data-label="Status">{key.revoked_at ? `revoked ${when(key.revoked_at)}` : 'active'}</td>
                   <td class="actions">
-                    {key.revoked_at ? null : (
+                    {key.revoked_at || !can('administer') ? null : (
                       <button type="button" class="button small danger" onClick={() => setRevoking(key)}>
                         Revoke<span class="visually-hidden"> {key.prefix}</span>
                       </button>

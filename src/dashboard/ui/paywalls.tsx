@@ -2,11 +2,10 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Stats } from '../../events/schema.ts';
 import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
-import type { ProductList } from '../../products/schema.ts';
-import { ID_PATTERN } from '../../shared/id-pattern.ts';
-import { ApiError, call, enc } from './api.ts';
-import { go, href } from './route.ts';
-import { starterDocument } from './starter.ts';
+import { NotAllowed, useAccess } from './access.tsx';
+import { call, enc } from './api.ts';
+import { CreatePaywall } from './create-paywall.tsx';
+import { href } from './route.ts';
 import { ago, Problem, StatusBadge } from './widgets.tsx';
 
 /** The first UTC day of the last seven, today included, as the stats endpoint takes it. */
@@ -15,6 +14,7 @@ function sevenDaysAgo(): string {
 }
 
 export function Paywalls({ secret }: { secret: string }): JSX.Element {
+  const { can } = useAccess();
   const [paywalls, setPaywalls] = useState<PaywallInfo[] | null>(null);
   const [impressions, setImpressions] = useState<Record<string, number | null>>({});
   const [error, setError] = useState<unknown>(null);
@@ -48,7 +48,7 @@ export function Paywalls({ secret }: { secret: string }): JSX.Element {
         <h1 id="paywalls-title">Paywalls</h1>
       </div>
       <Problem error={error} />
-      <CreatePaywall secret={secret} />
+      {can('edit') ? <CreatePaywall secret={secret} /> : <NotAllowed permission="edit" what="Creating paywalls" />}
       {paywalls === null ? (
         <p class="muted">Loading…</p>
       ) : paywalls.length === 0 ? (
@@ -96,77 +96,5 @@ export function Paywalls({ secret }: { secret: string }): JSX.Element {
         </div>
       )}
     </section>
-  );
-}
-
-function CreatePaywall({ secret }: { secret: string }): JSX.Element {
-  const [id, setId] = useState('');
-  const [name, setName] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  /** How many products the catalog has: with none, the template would have no purchase button. */
-  const [products, setProducts] = useState<number | null>(null);
-  useEffect(() => {
-    call<ProductList>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products.length), setError);
-  }, [secret]);
-  const idProblem = id !== '' && !ID_PATTERN.test(id) ? 'Use 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.' : null;
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (!ID_PATTERN.test(id)) return setError(new Error('Choose an id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.'));
-    setBusy(true);
-    setError(null);
-    try {
-      const { body } = await call<ProductList>(secret, 'GET', '/api/products');
-      const document = starterDocument(
-        name.trim() || id,
-        body.products.map((product) => product.id),
-      );
-      // If-None-Match: * creates only; an existing paywall with this id is never overwritten from here.
-      await call(secret, 'PUT', `/api/paywalls/${enc(id)}`, { body: document, headers: { 'if-none-match': '*' } });
-      go('paywalls', id);
-    } catch (failure) {
-      setError(
-        failure instanceof ApiError && failure.status === 412
-          ? new Error(`A paywall with the id "${id}" exists already; open it from the list or pick another id.`)
-          : failure,
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="card create" onSubmit={submit} aria-labelledby="create-title">
-      <h2 id="create-title">New paywall</h2>
-      <div class="fields">
-        <div class="field">
-          <label for="new-paywall-id">Id (what apps ask for)</label>
-          <input
-            id="new-paywall-id"
-            value={id}
-            onInput={(e) => setId(e.currentTarget.value.trim())}
-            placeholder="onboarding"
-            aria-invalid={idProblem ? 'true' : 'false'}
-            aria-describedby="new-paywall-id-help"
-          />
-          <small id="new-paywall-id-help" class={idProblem ? 'error-text' : 'muted'}>
-            {idProblem ?? 'Letters, digits, "_", "." or "-".'}
-          </small>
-        </div>
-        <div class="field">
-          <label for="new-paywall-name">Name</label>
-          <input id="new-paywall-name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Onboarding" />
-        </div>
-        <button type="submit" class="button primary" disabled={busy || products === 0}>
-          Create from template
-        </button>
-      </div>
-      {products === 0 ? (
-        <p class="banner banner-warning" role="status">
-          Create a product first: a paywall's purchase button sells a product of the catalog, and the template puts the first two in its slots.{' '}
-          <a href={href('products')}>Go to Products</a>
-        </p>
-      ) : null}
-      <Problem error={error} />
-    </form>
   );
 }

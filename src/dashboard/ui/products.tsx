@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Product, ProductList, StoreIds } from '../../products/schema.ts';
+import { NotAllowed, useAccess } from './access.tsx';
 import { ApiError, call, enc } from './api.ts';
 import { Confirm, Problem } from './widgets.tsx';
 
@@ -20,6 +21,7 @@ interface Draft {
 const blank = (): Draft => ({ id: '', name: '', store_ids: { app_store: '', play_store: '', stripe: '', web: '' }, existing: false });
 
 export function Products({ secret }: { secret: string }): JSX.Element {
+  const editable = useAccess().can('edit');
   const [products, setProducts] = useState<Product[] | null>(null);
   const [draft, setDraft] = useState<Draft>(blank);
   const [error, setError] = useState<unknown>(null);
@@ -90,7 +92,8 @@ export function Products({ secret }: { secret: string }): JSX.Element {
         </p>
       ) : null}
       <Problem error={error} />
-      <form class="card" onSubmit={submit} aria-labelledby="product-form-title">
+      <NotAllowed permission="edit" what="Changing the catalog" />
+      <form class="card" hidden={!editable} onSubmit={submit} aria-labelledby="product-form-title">
         <h2 id="product-form-title">{draft.existing ? `Edit ${draft.id}` : 'New product'}</h2>
         <div class="fields">
           <div class="field">
@@ -173,6 +176,7 @@ export function Products({ secret }: { secret: string }): JSX.Element {
                     <button
                       type="button"
                       class="button small"
+                      disabled={!editable}
                       onClick={() =>
                         setDraft({
                           id: product.id,
@@ -189,7 +193,7 @@ export function Products({ secret }: { secret: string }): JSX.Element {
                     >
                       Edit<span class="visually-hidden"> {product.id}</span>
                     </button>
-                    <button type="button" class="button small danger" onClick={() => setDeleting(product)}>
+                    <button type="button" class="button small danger" disabled={!editable} onClick={() => setDeleting(product)}>
                       Delete<span class="visually-hidden"> {product.id}</span>
                     </button>
                   </td>

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { PaywallInfo, PaywallList } from '../../paywalls/schema.ts';
-import { call, enc } from './api.ts';
+import { authHeaders, call, enc } from './api.ts';
 import { Chart } from './results-chart.tsx';
 import { ResultsSummary } from './results-summary.tsx';
 import { VariantsTable } from './results-table.tsx';
@@ -16,7 +16,8 @@ import { Problem, SelectField } from './widgets.tsx';
 export function ResultsPage({ secret, route }: { secret: string; route: string[] }): JSX.Element {
   const [paywalls, setPaywalls] = useState<PaywallInfo[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const id = route[1];
+  // With a single published paywall there is nothing to choose: its results open at once.
+  const id = route[1] ?? (paywalls?.length === 1 ? paywalls[0]!.id : undefined);
   useEffect(() => {
     call<PaywallList>(secret, 'GET', '/api/paywalls')
       .then(({ body }) => setPaywalls(body.paywalls.filter((paywall) => paywall.status !== 'draft')))
@@ -112,12 +113,12 @@ function PaywallResults({ secret, id, phaseParam, audienceParam }: { secret: str
   );
 }
 
-/** The CSV needs the key in a header, so it is fetched and handed to the browser as a download. */
+/** The CSV needs the key (or a session's project) in a header, so it is fetched and handed to the browser as a download. */
 function DownloadCsv({ secret, path, name }: { secret: string; path: string; name: string }): JSX.Element {
   const [error, setError] = useState<unknown>(null);
   const download = async () => {
     try {
-      const response = await fetch(path, { headers: { authorization: `Bearer ${secret}` }, cache: 'no-store' });
+      const response = await fetch(path, { headers: authHeaders(secret), cache: 'no-store', credentials: 'same-origin' });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const url = URL.createObjectURL(await response.blob());
       const link = document.createElement('a');

@@ -17,6 +17,7 @@ export const ADVISORY_LOCKS = {
   /**
    * For each transaction that inserts purchase records: as for events, seq order is then commit order,
    * and the results' reader (src/events/writer/postgres/purchase-feed.ts) reads `seq > last` without skipping one.
+   * Identify's links take it too: the sdk key's rule reads the records and links it must not miss.
    */
   purchases: BASE + 4n,
   /** Held for its session by the one instance doing the background work that must run once (retention). */

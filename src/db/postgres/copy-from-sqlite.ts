@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DERIVED_TABLES } from '../../events/derived/checkpoint.ts';
+import { DERIVED_TABLES } from '../../analytics/checkpoint.ts';
 import type { Database } from '../database.ts';
 import type { Sql } from './connection.ts';
 
@@ -24,16 +24,28 @@ export const COPIED_TABLES = [
   'user_tokens',
   'integrations',
   'integration_customers',
+  'api_key_usage',
+  'users',
+  'memberships',
+  'sessions',
+  'invitations',
+  'sign_in_failures',
+  'audit_log',
+  'webhooks',
+  'webhook_deliveries',
+  'experiment_decisions',
   'event_public_names',
 ] as const;
 
 /**
  * Tables of the SQLite schema not copied, and why: the versions and the
- * generation counter belong to the target; the rest is the SQLite event
- * writer's derived state (checkpoint, indexes, the user dictionary and
- * user_token_progress, a position in it), rebuilt from the events.
+ * generation counter belong to the target, as does SQLite's own counter of
+ * AUTOINCREMENT keys (audit_log's: the identity continues past the copied
+ * rows); the rest is the SQLite event writer's derived state (checkpoint,
+ * indexes, the user dictionary and user_token_progress, a position in it),
+ * rebuilt from the events.
  */
-export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', ...DERIVED_TABLES];
+export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'sqlite_sequence', 'user_token_progress', ...DERIVED_TABLES];
 
 /**
  * Tables of the PostgreSQL schema not filled from SQLite: its own versions
@@ -45,7 +57,14 @@ export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'us
 export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints', 'event_names_changed'] as const;
 
 /** Tables with an identity column, whose sequence must continue past the copied values. */
-const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = { projects: 'seq', api_keys: 'seq', events: 'seq', purchases: 'seq' };
+const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> = {
+  projects: 'seq',
+  api_keys: 'seq',
+  events: 'seq',
+  purchases: 'seq',
+  audit_log: 'seq',
+  webhook_deliveries: 'seq',
+};
 
 /** What COPY is sent in: big enough that a chunk costs little, small enough to keep memory flat. */
 const CHUNK_CHARACTERS = 256 * 1024;

@@ -1,5 +1,8 @@
 /** The PostgreSQL backend of the storage seam: every store on one pool. */
 
+import { PostgresSessionStore } from '../../accounts/postgres-session-store.ts';
+import { PostgresAccountStore } from '../../accounts/postgres-store.ts';
+import { PostgresAuditStore } from '../../audit/postgres-store.ts';
 import { PostgresEventNameStore } from '../../events/names/postgres-store.ts';
 import { PostgresPhaseStore } from '../../experiments/postgres-store.ts';
 import { PostgresIdentityStore, PostgresIdentityWrites } from '../../identity/postgres-store.ts';
@@ -9,6 +12,8 @@ import { PostgresPaywallStore } from '../../paywalls/postgres-store.ts';
 import { PostgresProductStore } from '../../products/postgres-store.ts';
 import { PostgresProjectStore } from '../../projects/postgres-store.ts';
 import { PostgresPurchaseStore } from '../../purchases/postgres-store.ts';
+import { PostgresOutbox } from '../../webhooks/postgres-outbox.ts';
+import { PostgresWebhookStore } from '../../webhooks/postgres-store.ts';
 import type { Storage } from '../storage.ts';
 import { closePool, type Sql } from './connection.ts';
 
@@ -19,17 +24,26 @@ import { closePool, type Sql } from './connection.ts';
  * step, as against a server.
  */
 export function openPostgresStorage(sql: Sql): Storage {
-  const keys = new PostgresKeyStore(sql);
-  const integrations = new PostgresIntegrationStore(sql);
+  // Every store records its changes through the audit log, in its own transaction.
+  // The change log they record through is the webhooks' outbox: it appends the entry, then queues the change's events, in that transaction.
+  const auditLog = new PostgresAuditStore(sql);
+  const audit = new PostgresOutbox(sql, auditLog);
+  const keys = new PostgresKeyStore(sql, audit);
+  const integrations = new PostgresIntegrationStore(sql, audit);
   return {
-    projects: new PostgresProjectStore(sql, keys),
+    projects: new PostgresProjectStore(sql, keys, audit),
     keys,
-    products: new PostgresProductStore(sql),
-    paywalls: new PostgresPaywallStore(sql),
+    products: new PostgresProductStore(sql, audit),
+    paywalls: new PostgresPaywallStore(sql, audit),
     phases: new PostgresPhaseStore(sql),
     identity: new PostgresIdentityStore(sql),
-    purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations }),
+    purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations, outbox: audit }),
     integrations,
+    audit: auditLog,
+    accounts: new PostgresAccountStore(sql, audit),
+    sessions: new PostgresSessionStore(sql, audit),
+    webhooks: new PostgresWebhookStore(sql, audit, audit),
+    outbox: audit,
     eventNames: new PostgresEventNameStore(sql),
     atomically: undefined,
     close: () => closePool(sql),

@@ -1,6 +1,6 @@
+import type { NameKind } from '../../analytics/name-budget.ts';
 import type { Sql } from '../../db/postgres/connection.ts';
 import { storeCall } from '../../db/postgres/store-call.ts';
-import type { NameKind } from './budget.ts';
 import type { EventNameStore, StoredPublicName } from './store.ts';
 
 interface Row {

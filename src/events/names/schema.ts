@@ -1,4 +1,4 @@
-/** The public names an owner sees and clears (GET and DELETE /api/event-names): names/budget.ts says what they are. */
+/** The public names an owner sees and clears (GET and DELETE /api/event-names): analytics/name-budget.ts says what they are. */
 import * as v from 'valibot';
 
 export const NAME_KINDS = ['event_type', 'paywall', 'variant', 'audience'] as const;

@@ -1,4 +1,4 @@
-import { budgetLimit, type NameKind, PUBLIC_WINDOW_MS } from './budget.ts';
+import { budgetLimit, type NameKind, PUBLIC_WINDOW_MS } from '../../analytics/name-budget.ts';
 import type { NAME_KINDS, PublicNamesInfo } from './schema.ts';
 import type { EventNameStore } from './store.ts';
 
@@ -7,7 +7,7 @@ const LISTED = 5000;
 
 const KIND_NAMES: Record<NameKind, (typeof NAME_KINDS)[number]> = { t: 'event_type', p: 'paywall', v: 'variant', a: 'audience' };
 
-/** What filled the budget of names sent without a secret key (names/budget.ts), for an owner to see and clear. */
+/** What filled the budget of names sent without a secret key (analytics/name-budget.ts), for an owner to see and clear. */
 export class EventNameService {
   constructor(private readonly store: EventNameStore) {}
 

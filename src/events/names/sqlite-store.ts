@@ -1,6 +1,6 @@
+import type { NameKind } from '../../analytics/name-budget.ts';
 import type { Database } from '../../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../../db/sqlite-transaction.ts';
-import type { NameKind } from './budget.ts';
 import type { EventNameStore, StoredPublicName } from './store.ts';
 
 interface Row {

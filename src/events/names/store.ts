@@ -1,10 +1,10 @@
 /**
- * The public names of each project (names/budget.ts) as owners see and
+ * The public names of each project (analytics/name-budget.ts) as owners see and
  * clear them. The writer thread reads and stores them on its own connection
  * (events/writer/public-names.ts); this is the interface every backend
  * implements for the API and the CLI (CONTRIBUTING.md, "The storage seam").
  */
-import type { NameKind } from './budget.ts';
+import type { NameKind } from '../../analytics/name-budget.ts';
 
 export interface StoredPublicName {
   kind: NameKind;

@@ -1,58 +1,17 @@
-import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
-import type { LimitCode } from '../derived/limits.ts';
-import type { Stats } from '../schema.ts';
-
 /**
- * What the server and its event-writer thread say to each other. Rows are
- * tuples rather than objects: each one crosses the thread boundary by
- * structured clone, and a tuple carries no property names.
+ * What the server and its event-writer thread say to each other (rows are
+ * EventRows: ../event-row.ts).
  */
-export type EventRow = [
-  projectId: string,
-  paywallId: string,
-  type: string,
-  /** ms, corrected for clock skew */
-  ts: number,
-  /** ms as the client sent it: part of the dedup key */
-  clientTs: number,
-  sentAt: number | null,
-  receivedAt: number,
-  eventId: string | null,
-  userId: string | null,
-  variantId: string | null,
-  productId: string | null,
-  /** JSON text */
-  properties: string | null,
-  /** The segment of the experiment: the resolve answer's variant.audience, null for the default split. */
-  audience: string | null,
-  /** purchase_complete: amount in major units of `currency`. */
-  revenue: number | null,
-  currency: string | null,
-];
-
-/** The columns of `events` in the order of an EventRow. */
-export const EVENT_COLUMNS = [
-  'project_id',
-  'paywall_id',
-  'type',
-  'ts',
-  'client_ts',
-  'sent_at',
-  'received_at',
-  'event_id',
-  'user_id',
-  'variant_id',
-  'product_id',
-  'properties',
-  'audience',
-  'revenue',
-  'currency',
-] as const;
+import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
+import type { LimitCode } from '../../analytics/limits.ts';
+import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
+import type { EventRow } from '../event-row.ts';
+import type { Stats } from '../schema.ts';
 
 /**
  * One transaction's outcome, per request: how many rows were new, and which
  * rows (by index) an ingestion limit refused, 'public' when it was the
- * budget of names sent without a secret key (events/names/budget.ts).
+ * budget of names sent without a secret key (analytics/name-budget.ts).
  */
 export interface Written {
   inserted: number[];
@@ -76,9 +35,11 @@ export type ToWriter =
   /**
    * One request's accepted events: committed together, never split across
    * transactions. `marks`: per row, what the server knows of its names
-   * (events/names/budget.ts, MARK); without them, a secret key's.
+   * (analytics/name-budget.ts, MARK); without them, a secret key's.
    */
   | { kind: 'write'; id: number; rows: EventRow[]; marks?: number[] }
+  /** One identify: the links that arrived meanwhile are committed together (IdentityStore.link), answered with 'linked' or 'failed'. */
+  | { kind: 'link'; id: number; request: LinkRequest }
   /** Statistics from the derived state (answered with a 'stats' message of the same id). */
   | { kind: 'stats'; id: number; projectId: string; paywallId: string; fromDay: number; toDay: number }
   /** Experiment counts of one segment over one phase (answered with a 'results' message of the same id). */
@@ -98,7 +59,7 @@ export type FromWriter =
   | { kind: 'start_failed'; error: string; unavailable?: string }
   | { kind: 'stats'; id: number; variants: Stats['variants'] }
   | { kind: 'results'; id: number; result: FoldResult }
-  /** A result could not be computed: the purchase records it needs could not be read (PostgreSQL); `unavailable` as for 'failed'. */
+  /** A result could not be computed: the purchase records it needs could not be read; `unavailable` as for 'failed'. */
   | { kind: 'results_failed'; id: number; error: string; unavailable?: string }
   /** This instance took (true) or lost (false) the background work that runs on one instance at a time (PostgreSQL). */
   | { kind: 'leadership'; leading: boolean }
@@ -111,8 +72,10 @@ export type FromWriter =
   | { kind: 'filter_failed'; error: string }
   /** One transaction committed: for each request in it, how many of its rows were new, which were refused (the rest were duplicates). */
   | ({ kind: 'written'; ids: number[] } & Written)
+  /** One transaction of links committed: the outcome of each request, in the order of `ids`. */
+  | { kind: 'linked'; ids: number[]; outcomes: LinkOutcome[] }
   /**
-   * One transaction rolled back: none of these requests' rows are stored. `unavailable` says why
+   * One transaction rolled back: none of these requests' rows (or links) are stored. `unavailable` says why
    * when the database itself failed (a lock held elsewhere, a full disk, a read-only or failing file).
    */
   | { kind: 'failed'; ids: number[]; error: string; unavailable?: string }

@@ -1,12 +1,13 @@
 /**
- * The public names of events/names/budget.ts as the SQLite writer reads and
+ * The public names of analytics/name-budget.ts as the SQLite writer reads and
  * writes them: on its own connection, inside the transaction that admits the
  * events, loaded per project when an event brings a name no paywall
  * declares (rare: the common event brings none) and forgotten after the
  * transaction, so an owner's clear from another connection counts at once.
  */
+
+import { type ProjectNames, PUBLIC_WINDOW_MS, type PublicName, type PublicNames, projectNames } from '../../analytics/name-budget.ts';
 import type { Database } from '../../db/database.ts';
-import { type ProjectNames, PUBLIC_WINDOW_MS, type PublicName, type PublicNames, projectNames } from '../names/budget.ts';
 
 /** Grouped per counter: every stored name, and those counting in the budget now (not cleared, first seen within the window). */
 const GROUPED_NAMES = `SELECT kind, scope, count(*) AS every, coalesce(sum(CASE WHEN counted = 1 AND first_at > ? THEN 1 ELSE 0 END), 0) AS recent

@@ -10,10 +10,16 @@ export function notStored(detail: string): DomainError {
   return new DomainError('ingestion_failed', detail, { retryAfterSeconds: 1 });
 }
 
-/** Why a refused batch was not stored: the database's own failure (a held lock, a full disk, …) answers as every write does; else the writer's. */
-export function refused(unavailable: string | undefined): DomainError {
-  if (unavailable === undefined) return notStored('the events were not stored; retry');
-  return new DomainError('database_unavailable', `the events were not stored: ${unavailable}`, { retryAfterSeconds: 1 });
+/** What a request waiting when the thread died is answered: it was rolled back, or (with a crash between commit and reply) stored. */
+export function mayNotBeStored(what: 'events' | 'link'): DomainError {
+  return notStored(what === 'link' ? 'the link may not have been stored; retry' : 'the events may not have been stored; retry with the same ids');
+}
+
+/** Why a refused batch (or link) was not stored: the database's own failure (a held lock, a full disk, …) answers as every write does; else the writer's. */
+export function refused(unavailable: string | undefined, what: 'events' | 'link' = 'events'): DomainError {
+  const subject = what === 'link' ? 'the link was' : 'the events were';
+  if (unavailable === undefined) return notStored(`${subject} not stored; retry`);
+  return new DomainError('database_unavailable', `${subject} not stored: ${unavailable}`, { retryAfterSeconds: 1 });
 }
 
 /** Why a result was not answered: the database's own failure answers as every read does; anything else is a bug (500). */

@@ -1,5 +1,5 @@
+import { idHash } from '../../analytics/id-hash.ts';
 import type { Database } from '../../db/database.ts';
-import { idHash } from '../derived/id-hash.ts';
 import { DAY_MS } from '../time.ts';
 
 /** Rows per delete transaction: small, so event writes never wait long behind a retention pass. */

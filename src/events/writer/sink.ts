@@ -1,9 +1,10 @@
+import type { DerivedStore } from '../../analytics/checkpoint.ts';
+import { type DerivedEvent, derivedEvent } from '../../analytics/derived-event.ts';
+import { idHash } from '../../analytics/id-hash.ts';
+import { Admission, refusedRow, UNLOADED } from '../../analytics/limits.ts';
 import type { Database } from '../../db/database.ts';
-import type { DerivedStore } from '../derived/checkpoint.ts';
-import { type DerivedEvent, derivedEvent } from '../derived/derived-event.ts';
-import { idHash } from '../derived/id-hash.ts';
-import { Admission, refusedRow, UNLOADED } from '../derived/limits.ts';
-import { EVENT_COLUMNS, type EventRow, type Written } from './protocol.ts';
+import { EVENT_COLUMNS, type EventRow } from '../event-row.ts';
+import type { Written } from './protocol.ts';
 import { SqlitePublicNames } from './public-names.ts';
 
 interface Staged {
@@ -16,7 +17,7 @@ interface Staged {
  * the last checkpoint are in memory, older ones in event_dedup: read only
  * when the key filter says the key may be there, and checked against the
  * stored id there, as event_dedup holds a hash of it), the ingestion limits
- * (derived/limits.ts: a new event is refused when the derived state would
+ * (analytics/limits.ts: a new event is refused when the derived state would
  * pass one) and the append of the raw row, nothing else. Only once the
  * transaction has committed are the
  * stored rows counted into the derived state, so a rolled-back transaction

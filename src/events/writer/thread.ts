@@ -5,7 +5,7 @@
  * one (group commit), so under load one fsync covers many requests, and the
  * server's event loop never waits for a commit.
  *
- * It also owns the derived state (src/events/derived/): it loads the last
+ * It also owns the derived state (src/analytics/): it loads the last
  * checkpoint and replays the raw events after it before anything else,
  * counts every committed event in memory, answers the statistics from it,
  * and writes a checkpoint every few seconds and before it ends.

@@ -4,13 +4,17 @@
  * between commits at start, retention passes, and the close. thread.ts
  * wires the worker's port to one of these.
  */
+
+import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../../analytics/checkpoint.ts';
 import type { Database } from '../../db/database.ts';
+import { openSqliteStorage } from '../../db/sqlite-storage.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
-import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../derived/checkpoint.ts';
-import { PurchaseFeed } from '../derived/purchase-feed.ts';
 import { collectGarbage } from './collect-garbage.ts';
-import { type QueuedWrite, takeGroup } from './group-commit.ts';
+import { describe, unavailableReason } from './failure.ts';
+import { type QueuedWrite, rowsAndMarks, takeGroup } from './group-commit.ts';
+import { LinkQueue } from './link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
+import { ResultInputs } from './result-inputs.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
 
@@ -19,15 +23,13 @@ const RETENTION_EVERY_MS = 10 * 60 * 1000;
 /** How often the derived state is checkpointed while events arrive: what a restart replays at most. */
 const CHECKPOINT_EVERY_MS = 5000;
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
 export class WriterThread {
   private readonly derived: DerivedStore;
   private readonly sink: EventSink;
   /** Purchase records and identity links, which results read. */
-  private readonly purchases: PurchaseFeed;
+  private readonly purchases: ResultInputs;
+  /** Identify's links, committed a group at a time beside the events. */
+  private readonly links: LinkQueue;
   private readonly retention: Retention | undefined;
   private readonly queue: QueuedWrite[] = [];
   private flushScheduled = false;
@@ -51,7 +53,10 @@ export class WriterThread {
   ) {
     this.derived = new DerivedStore(db);
     this.sink = new EventSink(db, this.derived);
-    this.purchases = new PurchaseFeed(db);
+    // The stores on the thread's connection; the thread closes it itself.
+    const storage = openSqliteStorage(db);
+    this.purchases = new ResultInputs(storage);
+    this.links = new LinkQueue(storage.identity, send);
     this.retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => this.derived.checkpointedSeq);
   }
 
@@ -89,13 +94,24 @@ export class WriterThread {
       return;
     }
     if (message.kind === 'results') {
-      const { id, projectId, paywallId, audience, query } = message;
-      this.send({ kind: 'results', id, result: state.results(projectId, paywallId, audience, query, this.purchases) });
+      void this.answerResults(message);
       return;
     }
     if (message.kind === 'write') this.queue.push(message);
+    else if (message.kind === 'link') this.links.push(message);
     else this.closing = true;
     this.scheduleFlush();
+  }
+
+  /** Reads the project's records and links stored since its last results, then folds. */
+  private async answerResults({ id, projectId, paywallId, audience, query }: Extract<ToWriter, { kind: 'results' }>): Promise<void> {
+    try {
+      await this.purchases.refresh(projectId);
+    } catch (error) {
+      this.send({ kind: 'results_failed', id, error: describe(error), unavailable: unavailableReason(error) });
+      return;
+    }
+    this.send({ kind: 'results', id, result: this.derived.state.results(projectId, paywallId, audience, query, this.purchases) });
   }
 
   /** Writes a checkpoint when events were counted since the last one; a failure is reported and retried later. */
@@ -124,19 +140,14 @@ export class WriterThread {
 
   private flush(): void {
     this.flushScheduled = false;
+    // A commit of links that waits for a lock another process holds goes on while events commit; at its end, a close may go on.
+    if (!this.links.idle) void this.links.commit().then(() => this.closing && this.scheduleFlush());
     const queue = this.queue;
     if (queue.length > 0) {
       const batch = takeGroup(queue);
       const ids = batch.map((request) => request.id);
       try {
-        this.send({
-          kind: 'written',
-          ids,
-          ...this.sink.write(
-            batch.map((request) => request.rows),
-            batch.map((request) => request.marks),
-          ),
-        });
+        this.send({ kind: 'written', ids, ...this.sink.write(...rowsAndMarks(batch)) });
       } catch (error) {
         this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
       }
@@ -144,7 +155,7 @@ export class WriterThread {
     if (this.derived.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
     this.reportUnrepresentable();
     if (queue.length > 0) this.scheduleFlush();
-    else if (this.closing) this.close();
+    else if (this.closing && this.links.idle) this.close();
   }
 
   /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */

@@ -1,10 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import type { FoldQuery, FoldResult } from '../../experiments/fold/fold-types.ts';
+import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
+import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
 import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
+import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
-import type { EventRow, FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
-import { notStored, refused, refusedResult, warmingUp } from './refusals.ts';
+import type { FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
+import { mayNotBeStored, notStored, refused, refusedResult, warmingUp } from './refusals.ts';
+import { logThreadNews } from './thread-news.ts';
 import { threadScript } from './thread-script.ts';
 
 interface EventWriterOptions extends WriterOptions {
@@ -20,7 +23,9 @@ interface EventWriterOptions extends WriterOptions {
 interface Waiting {
   size: number;
   bytes: number;
-  resolve: (outcome: RequestWritten) => void;
+  /** What the request hands over, for the errors that say it was not stored. */
+  what: 'events' | 'link';
+  resolve: (outcome: RequestWritten | LinkOutcome) => void;
   reject: (error: DomainError) => void;
 }
 
@@ -128,25 +133,41 @@ export class EventWriter {
   }
 
   /**
-   * Resolves with how many of `rows` were stored and which an ingestion
-   * limit refused (the others were duplicates) once they are committed.
-   * `marks`: per row, what is known of its names (events/names/budget.ts);
-   * without them the rows are a secret key's and declare nothing.
+   * Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once
+   * they are committed. `marks`: per row, what is known of its names (analytics/name-budget.ts); none: a secret key's.
    */
   write(rows: EventRow[], marks?: number[]): Promise<RequestWritten> {
-    if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
     let bytes = 0;
     for (const row of rows) bytes += rowBytes(row);
+    return this.enqueue('events', rows.length, bytes, (id) => (marks === undefined ? { kind: 'write', id, rows } : { kind: 'write', id, rows, marks }));
+  }
+
+  /**
+   * Resolves with what became of the link once it is committed, with the
+   * links that arrived meanwhile, in one transaction of the thread
+   * (IdentityStore.link): the request thread never waits for a disk.
+   * Links wait in the events' queue and count against its bounds.
+   */
+  link(request: LinkRequest): Promise<LinkOutcome> {
+    return this.enqueue('link', 1, 64 + request.anonymousId.length + request.userId.length, (id) => ({ kind: 'link', id, request }));
+  }
+
+  private enqueue<T extends RequestWritten | LinkOutcome>(what: Waiting['what'], size: number, bytes: number, message: (id: number) => ToWriter): Promise<T> {
+    if (this.closing) return Promise.reject(notStored('the server is shutting down; retry'));
     // An empty queue takes any request: a batch larger than a bound alone is still stored.
-    if (this.pending > 0 && (this.pending + rows.length > this.options.queueLimit || this.pendingBytes + bytes > this.options.queueBytes)) {
-      return Promise.reject(new DomainError('ingestion_overloaded', 'too many events are waiting to be written; retry shortly', { retryAfterSeconds: 1 }));
+    if (this.pending > 0 && (this.pending + size > this.options.queueLimit || this.pendingBytes + bytes > this.options.queueBytes)) {
+      return Promise.reject(
+        new DomainError('ingestion_overloaded', `too many ${what === 'link' ? 'links and events' : 'events'} are waiting to be written; retry shortly`, {
+          retryAfterSeconds: 1,
+        }),
+      );
     }
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { size: rows.length, bytes, resolve, reject });
-      this.pending += rows.length;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { size, bytes, what, resolve: resolve as Waiting['resolve'], reject });
+      this.pending += size;
       this.pendingBytes += bytes;
-      this.post(marks === undefined ? { kind: 'write', id, rows } : { kind: 'write', id, rows, marks });
+      this.post(message(id));
     });
   }
 
@@ -190,7 +211,7 @@ export class EventWriter {
       // commit and reply) stored, which a retry with the same event ids turns into duplicates.
       if (this.waiting.size > 0) {
         this.options.log.error('event writer exited with requests waiting', { code, requests: this.waiting.size });
-        for (const id of [...this.waiting.keys()]) this.settle(id, undefined, notStored('the events may not have been stored; retry with the same ids'));
+        for (const [id, { what }] of [...this.waiting]) this.settle(id, undefined, mayNotBeStored(what));
       }
     });
     this.ready = false;
@@ -208,6 +229,7 @@ export class EventWriter {
   }
 
   private receive(message: FromWriter): void {
+    if (logThreadNews(this.options.log, message)) return;
     switch (message.kind) {
       case 'ready':
         this.ready = true;
@@ -217,26 +239,18 @@ export class EventWriter {
           replayed_events: message.replayed,
         });
         return;
-      case 'unrepresentable':
-        this.options.log.warn('stored events left out of the experiment results: too many variants or currencies in a segment', { events: message.events });
-        return;
       case 'start_failed':
         this.options.log.error('loading the event statistics failed', { error: message.error });
         // The thread handles no write before it is ready: the batches sent to it are not stored. It is
         // let go now, so that the next batch (a client's retry) starts a new thread instead of meeting this one's exit.
         this.letGo();
-        for (const id of [...this.waiting.keys()]) this.settle(id, undefined, refused(message.unavailable));
+        for (const [id, { what }] of [...this.waiting]) this.settle(id, undefined, refused(message.unavailable, what));
         return;
-      case 'stats': {
-        const asked = this.asking.get(message.id);
-        this.asking.delete(message.id);
-        asked?.resolve(message.variants);
-        return;
-      }
+      case 'stats':
       case 'results': {
         const asked = this.asking.get(message.id);
         this.asking.delete(message.id);
-        asked?.resolve(message.result);
+        asked?.resolve(message.kind === 'stats' ? message.variants : message.result);
         return;
       }
       case 'results_failed': {
@@ -250,18 +264,6 @@ export class EventWriter {
         this.leader = message.leading;
         this.options.log.info(message.leading ? 'leading the background event work' : 'no longer leading the background event work', {});
         return;
-      case 'checkpoint_written':
-        this.options.log.info('event checkpoint written', { seq: message.seq, bytes: message.bytes, ms: message.ms });
-        return;
-      case 'checkpoint_failed':
-        this.options.log.error('event checkpoint failed; it is retried', { error: message.error });
-        return;
-      case 'filter_filled':
-        this.options.log.info('dedup key filter filled', { fill_ms: message.ms, keys: message.keys });
-        return;
-      case 'filter_failed':
-        this.options.log.error('filling the dedup key filter failed; duplicates are checked in the database instead', { error: message.error });
-        return;
       case 'written': {
         this.committed++;
         let rows = 0;
@@ -270,23 +272,22 @@ export class EventWriter {
         for (const [i, id] of message.ids.entries()) this.settle(id, { inserted: message.inserted[i]!, refused: message.refused[i]! }, undefined);
         return;
       }
+      case 'linked':
+        for (const [i, id] of message.ids.entries()) this.settle(id, message.outcomes[i], undefined);
+        return;
       case 'failed': {
         this.options.log.error('event transaction failed', { requests: message.ids.length, error: message.error });
-        const error = refused(message.unavailable);
-        for (const id of message.ids) this.settle(id, undefined, error);
+        for (const id of message.ids) this.settle(id, undefined, refused(message.unavailable, this.waiting.get(id)?.what));
         return;
       }
       case 'retention':
         this.deleted += message.deleted;
         this.options.log.info('old events deleted', { deleted: message.deleted, retention_days: this.options.retentionDays });
         return;
-      case 'retention_failed':
-        this.options.log.error('retention pass failed', { error: message.error });
-        return;
     }
   }
 
-  private settle(id: number, outcome: RequestWritten | undefined, error: DomainError | undefined): void {
+  private settle(id: number, outcome: RequestWritten | LinkOutcome | undefined, error: DomainError | undefined): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return;
     this.waiting.delete(id);

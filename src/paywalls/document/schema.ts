@@ -5,6 +5,7 @@ import { storableText } from '../../shared/text.ts';
 import { ComponentNodeSchema } from './components.ts';
 import { ExperimentSettingsSchema } from './experiment.ts';
 import { LocaleSchema } from './primitives.ts';
+import { ThemeSchema } from './theme.ts';
 
 /** Weights are relative; the cap keeps their sum an exact integer whatever the number of variants. */
 const MAX_WEIGHT = 1_000_000;
@@ -58,6 +59,8 @@ export const PaywallSchema = v.strictObject({
   audiences: v.optional(v.array(AudienceSchema), () => []),
   /** How experiment results are read (analysis, primary metric, target, windows); changing it starts no phase. */
   experiment: v.optional(ExperimentSettingsSchema),
+  /** Colours (light and dark) and fonts the nodes reference as "@NAME". */
+  theme: v.optional(ThemeSchema),
 });
 
 export type PaywallOutput = v.InferOutput<typeof PaywallSchema>;

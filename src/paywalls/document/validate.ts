@@ -3,11 +3,14 @@ import { describeIssue, issuePath } from '../../shared/issues.ts';
 import { type Path, pointer } from '../../shared/pointer.ts';
 import { validateCondition } from '../targeting/condition.ts';
 import { arraysGivenForObjects } from './arrays.ts';
+import { SELECTED } from './components.ts';
+import { guardrailErrors } from './experiment.ts';
 import { limitErrors } from './limits.ts';
 import { treeReferenceErrors } from './node-rules.ts';
 import { comparePointers } from './pointer.ts';
 import { type PaywallOutput, PaywallSchema } from './schema.ts';
 import { type StoreCatalog, storeIdWarnings } from './store-id-warnings.ts';
+import { themeErrors } from './theme-rules.ts';
 import { variableErrors } from './variable-rules.ts';
 import { type PaywallWarning, paywallWarnings } from './warnings.ts';
 
@@ -23,9 +26,11 @@ export interface PaywallDeps {
 type PaywallValidation = { ok: true; value: PaywallOutput; warnings: PaywallWarning[] } | { ok: false; errors: DocumentError[] };
 
 function slotProductErrors(slots: Readonly<Record<string, string>>, slotsPath: Path, productExists: (productId: string) => boolean): DocumentError[] {
-  return Object.entries(slots)
-    .filter(([, productId]) => !productExists(productId))
-    .map(([slot]) => ({ path: pointer([...slotsPath, slot]), message: 'No product with this id exists in the project' }));
+  return Object.entries(slots).flatMap(([slot, productId]) => {
+    if (slot === SELECTED)
+      return [{ path: pointer([...slotsPath, slot]), message: `"${SELECTED}" is reserved: it names the slot a package_group or toggle selects` }];
+    return productExists(productId) ? [] : [{ path: pointer([...slotsPath, slot]), message: 'No product with this id exists in the project' }];
+  });
 }
 
 function duplicateIdErrors(items: readonly { id: string }[], listPath: Path, what: string): DocumentError[] {
@@ -59,6 +64,7 @@ function variantErrors(doc: PaywallOutput, productExists: (productId: string) =>
         ...treeReferenceErrors(variant.root, ['variants', i, 'root'], {
           strings: { ...doc.strings[doc.default_locale], ...variant.strings?.[doc.default_locale] },
           slots: { ...doc.slots, ...variant.slots },
+          theme: doc.theme,
         }),
       );
     }
@@ -102,10 +108,12 @@ function documentErrors(doc: PaywallOutput, deps: PaywallDeps): DocumentError[] 
   }
   errors.push(
     ...slotProductErrors(doc.slots, ['slots'], productExists),
-    ...treeReferenceErrors(doc.root, ['root'], { strings: doc.strings[doc.default_locale] ?? {}, slots: doc.slots }),
+    ...treeReferenceErrors(doc.root, ['root'], { strings: doc.strings[doc.default_locale] ?? {}, slots: doc.slots, theme: doc.theme }),
     ...variantErrors(doc, productExists),
     ...audienceErrors(doc),
     ...variableErrors(doc),
+    ...themeErrors(doc.theme),
+    ...guardrailErrors(doc.experiment),
   );
   doc.variants.forEach((variant, i) => {
     if (variant.control === true && doc.variants.findIndex((other) => other.control === true) < i) {
@@ -137,5 +145,5 @@ export function validatePaywall(input: unknown, deps: PaywallDeps): PaywallValid
   const errors = [...arraysGivenForObjects(input, parsed.output), ...documentErrors(parsed.output, deps)];
   if (errors.length > 0) return failure(errors);
   const storeWarnings = deps.catalog ? storeIdWarnings(parsed.output, deps.catalog) : [];
-  return { ok: true, value: parsed.output, warnings: [...paywallWarnings(parsed.output), ...storeWarnings] };
+  return { ok: true, value: parsed.output, warnings: [...paywallWarnings(parsed.output, Date.now()), ...storeWarnings] };
 }

@@ -1,5 +1,5 @@
 import { type Path, pointer } from '../../shared/pointer.ts';
-import type { ComponentNode } from './components.ts';
+import { type ComponentNode, NEWER_TYPES } from './components.ts';
 import { comparePointers } from './pointer.ts';
 import type { PaywallOutput } from './schema.ts';
 import { walkTree } from './tree.ts';
@@ -11,7 +11,9 @@ type PaywallWarningCode =
   | 'no_privacy_link'
   | 'missing_translations'
   | 'keyless_elsewhere'
-  | 'no_store_id';
+  | 'no_store_id'
+  | 'missing_fallback'
+  | 'countdown_ended';
 
 /** Something a valid paywall most likely should have; the document is stored anyway. */
 export interface PaywallWarning {
@@ -46,6 +48,29 @@ function treeWarnings(root: ComponentNode, rootPath: Path): PaywallWarning[] {
   return warnings;
 }
 
+/**
+ * An app too old for a node's type shows its fallback, else nothing: each
+ * node of a newer type that such an app meets (one not inside another node
+ * of a newer type, whose fallback stands in for it all) without a fallback
+ * is a hole in older apps. And a countdown that ended before now shows as
+ * ended from the start.
+ */
+function newerTypeWarnings(root: ComponentNode, rootPath: Path, now: number): PaywallWarning[] {
+  const warnings: PaywallWarning[] = [];
+  const covered = new Set<ComponentNode>();
+  for (const { node, path, inFallback, parent } of walkTree(root, rootPath)) {
+    if (inFallback) continue;
+    if (parent && (NEWER_TYPES.has(parent.type) || covered.has(parent))) covered.add(node);
+    else if (NEWER_TYPES.has(node.type) && node.fallback === undefined) {
+      warnings.push({ path: pointer(path), code: 'missing_fallback', message: `Apps too old for ${node.type} show nothing here: give it a fallback` });
+    }
+    if (node.type === 'countdown' && node.props.ends_at !== undefined && Date.parse(node.props.ends_at) <= now) {
+      warnings.push({ path: pointer([...path, 'props', 'ends_at']), code: 'countdown_ended', message: 'This time has passed: the countdown shows as ended' });
+    }
+  }
+  return warnings;
+}
+
 type Strings = PaywallOutput['strings'];
 
 /** One warning per locale of `locales` that lacks keys of the default locale; such texts fall back to it. */
@@ -75,17 +100,19 @@ function mergeStrings(base: Strings, override: Strings): Strings {
 }
 
 /**
- * Warnings of a valid document. Trees are checked as served: the paywall's
+ * Warnings of a valid document, at `now` (a publish checks again). Trees are checked as served: the paywall's
  * root when some variant shows it, and each variant's own root. A variant's
  * strings are checked for the locales it overrides, with the paywall's
  * strings merged in.
  */
-export function paywallWarnings(doc: PaywallOutput): PaywallWarning[] {
+export function paywallWarnings(doc: PaywallOutput, now: number): PaywallWarning[] {
   const warnings: PaywallWarning[] = [];
-  if (doc.variants.some((variant) => !variant.holdout && variant.root === undefined)) warnings.push(...treeWarnings(doc.root, ['root']));
+  if (doc.variants.some((variant) => !variant.holdout && variant.root === undefined)) {
+    warnings.push(...treeWarnings(doc.root, ['root']), ...newerTypeWarnings(doc.root, ['root'], now));
+  }
   // A valid holdout variant has neither a root nor strings.
   doc.variants.forEach((variant, i) => {
-    if (variant.root) warnings.push(...treeWarnings(variant.root, ['variants', i, 'root']));
+    if (variant.root) warnings.push(...treeWarnings(variant.root, ['variants', i, 'root']), ...newerTypeWarnings(variant.root, ['variants', i, 'root'], now));
     if (variant.strings) {
       const merged = mergeStrings(doc.strings, variant.strings);
       warnings.push(...translationWarnings(merged, doc.default_locale, Object.keys(variant.strings), ['variants', i, 'strings']));

@@ -36,6 +36,7 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
         summary: 'Validate a paywall document exactly as PUT would, without storing it: 200 with warnings, or the 422 a PUT would answer',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the document is valid', schema: DraftValidationSchema } },
       },
       handler: async (req, { params, body: document }) => {
@@ -55,6 +56,7 @@ export function paywallDraftsApi(drafts: PaywallDrafts): RouteDefinition[] {
           'Resolve a document that is not (necessarily) live, for a chosen variant, locale, platform and country, as the SDK endpoint would serve it; revision is 0',
         tag: 'paywalls',
         auth: 'secret',
+        access: 'view',
         responses: { 200: { description: 'the resolved paywall', schema: ResolvedPaywallSchema } },
       },
       handler: async (req, { params, body: request }) => {

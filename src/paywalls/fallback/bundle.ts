@@ -26,6 +26,7 @@ export function fallbackEntry(compiled: CompiledPaywall): FallbackPaywall {
     variant: base.variant,
     default_locale: base.locale,
     metadata: base.metadata,
+    ...(base.theme ? { theme: base.theme } : {}),
     trees,
     product_slots: base.product_slots.map(({ slot, product_id }) => {
       const product = compiled.product(product_id);

@@ -19,7 +19,7 @@ export const FallbackQuerySchema = v.object({
   ),
 });
 
-/** One live paywall's default variant, rendered in every locale it has, with its products' ids in every store. */
+/** One live paywall's default variant, rendered in every locale it has, with its products' ids in every store; fonts, images, videos and posters as URLs, never their bytes. */
 export const FallbackPaywallSchema = v.object({
   paywall_id: v.string(),
   revision: v.pipe(v.number(), v.integer()),
@@ -27,6 +27,7 @@ export const FallbackPaywallSchema = v.object({
   variant: ResolvedPaywallSchema.entries.variant,
   default_locale: v.pipe(v.string(), v.description("the locale served when none of the app's locales is in `trees`")),
   metadata: v.record(v.string(), v.unknown()),
+  theme: ResolvedPaywallSchema.entries.theme,
   trees: v.pipe(
     v.record(v.string(), v.nullable(v.record(v.string(), v.unknown()))),
     v.description('normalised locale tag → the resolved tree in that locale, with store_product_id null; null trees are a holdout variant'),

@@ -3,6 +3,7 @@ import { storeProductId } from '../../products/store-product-id.ts';
 import { digestTag } from '../../shared/digest.ts';
 import type { ComponentNode } from '../document/components.ts';
 import type { PaywallOutput } from '../document/schema.ts';
+import { initialSelection } from '../document/structure-rules.ts';
 import { type Attributes, compileCondition } from '../targeting/condition.ts';
 import { assignBucketAfter, pickByWeights, seedHash } from '../targeting/hash.ts';
 import { pickLocale } from '../targeting/locale.ts';
@@ -30,6 +31,8 @@ interface CompiledVariant {
   id: string;
   holdout: boolean;
   root: ComponentNode | null;
+  /** The slot the root's selection holds when it opens, if it has one. */
+  selected: string | undefined;
   /** Slot → product id, the paywall's slots with the variant's merged over them. */
   slots: readonly (readonly [slot: string, productId: string])[];
   strings: LocaleStrings;
@@ -107,7 +110,7 @@ export class CompiledPaywall {
   readonly revision: number;
   /** Every product some variant's slots name. */
   readonly productIds: ReadonlySet<string>;
-  /** The ids of its variants and audiences: names its events may bring that the ingestion limits never refuse (events/names/budget.ts). */
+  /** The ids of its variants and audiences: names its events may bring that the ingestion limits never refuse (analytics/name-budget.ts). */
   readonly variantIds: ReadonlySet<string>;
   readonly audienceIds: ReadonlySet<string>;
   /** The current phase's seed suffix, and the seed users are hashed with: the document's seed (else the paywall id) and that suffix. */
@@ -118,6 +121,7 @@ export class CompiledPaywall {
   private readonly variants: CompiledVariant[];
   private readonly split: Split;
   private readonly audiences: CompiledAudience[];
+  private readonly theme: PaywallOutput['theme'];
   /** Every possible Choice, made once, at choiceIndex(): the hot path allocates none. */
   private readonly choices: Choice[] = [];
   private readonly products = new Map<string, CatalogProduct | undefined>();
@@ -136,13 +140,16 @@ export class CompiledPaywall {
     this.seedSuffix = input.seedSuffix ?? '';
     this.seedText = (doc.seed ?? input.paywallId) + this.seedSuffix;
     this.seed = seedHash(this.seedText);
+    this.theme = doc.theme;
     this.variants = doc.variants.map((variant): CompiledVariant => {
       const holdout = variant.holdout === true;
       const strings = new LocaleStrings(doc.default_locale, doc.strings, variant.strings);
+      const root = holdout ? null : (variant.root ?? doc.root);
       return {
         id: variant.id,
         holdout,
-        root: holdout ? null : (variant.root ?? doc.root),
+        root,
+        selected: root ? initialSelection(root) : undefined,
         slots: holdout ? [] : Object.entries({ ...doc.slots, ...variant.slots }),
         strings,
         locales: strings.locales(),
@@ -252,7 +259,8 @@ export class CompiledPaywall {
       },
       locale,
       metadata: variant.metadata,
-      root: variant.root && resolveTree(variant.root, { text, product: (slot) => slotProducts.get(slot) }),
+      ...(this.theme && !variant.holdout ? { theme: this.theme } : {}),
+      root: variant.root && resolveTree(variant.root, { text, product: (slot) => slotProducts.get(slot), selected: variant.selected }),
       product_slots: [...slotProducts].map(([slot, product]) => ({
         slot,
         product_id: product.id,

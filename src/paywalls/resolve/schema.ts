@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ThemeSchema } from '../document/theme.ts';
 
 const PLATFORMS = ['ios', 'android', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -37,10 +38,13 @@ export const ResolvedPaywallSchema = v.object({
   }),
   locale: v.string(),
   metadata: v.record(v.string(), v.unknown()),
+  theme: v.optional(
+    v.pipe(ThemeSchema, v.description('The document\'s theme, when it has one: colours the tree names as "@NAME" (light and dark) and fonts (their URLs)')),
+  ),
   root: v.pipe(
     v.nullable(v.record(v.string(), v.unknown())),
     v.description(
-      'The component tree with every text_key replaced by text (and alt_key by alt) in the chosen locale, every node with a slot carrying `product`, and every node whose text or alt holds price variables (`{{SLOT.NAME}}`, kept as written) listing them in `variables`: `[{prop, slot, name, token}]`; null for a holdout variant',
+      'The component tree with every text_key replaced by text (alt_key by alt, badge_key by badge) in the chosen locale, every node with a slot carrying `product` (for slot "selected", the product selected when the paywall opens: what an app that knows no selection buys), a toggle carrying `product_on` and `product_off`, `show_if` kept for the device to decide, and every node whose text, alt or badge holds variables (`{{SLOT.NAME}}`, `{{SLOT.savings_vs.OTHER}}`, `{{countdown}}`, kept as written) listing them in `variables`: `[{prop, slot, name, versus?, token}]` (no slot for countdown); null for a holdout variant',
     ),
   ),
   product_slots: v.array(v.object({ slot: v.string(), product_id: v.string(), store_product_id: v.nullable(v.string()) })),

@@ -1,4 +1,4 @@
-import type { ComponentNode } from '../document/components.ts';
+import { type ComponentNode, SELECTED } from '../document/components.ts';
 import { type PriceVariable, scanVariables } from '../document/variables.ts';
 
 /** What a node bound to a slot carries for the app: the product in that slot. */
@@ -13,10 +13,12 @@ interface TreeBindings {
   text(key: string): string | undefined;
   /** The product of a slot for the requested platform. */
   product(slot: string): SlotProduct | undefined;
+  /** The slot the tree's selection holds when it opens, if it has one. */
+  selected: string | undefined;
 }
 
 /** Props whose value is a string key, and the literal prop that replaces each. */
-const KEYED_PROPS: Readonly<Record<string, string>> = { text_key: 'text', alt_key: 'alt' };
+const KEYED_PROPS: Readonly<Record<string, string>> = { text_key: 'text', alt_key: 'alt', badge_key: 'badge' };
 
 function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBindings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -29,15 +31,16 @@ function resolveProps(props: Readonly<Record<string, unknown>>, bindings: TreeBi
   return out;
 }
 
-/** A price variable as resolve lists it: the prop whose text holds it, beside the variable. */
-type ListedVariable = PriceVariable & { prop: string };
+/** A variable as resolve lists it: the prop whose text holds it, beside the variable ({{countdown}} has no slot). */
+type ListedVariable = Omit<PriceVariable, 'slot'> & { prop: string; slot?: string };
 
-/** The price variables of a node's resolved texts, so that an app need not parse them. */
+/** The variables of a node's resolved texts, so that an app need not parse them. */
 function variablesOf(props: Readonly<Record<string, unknown>>): ListedVariable[] {
   const listed: ListedVariable[] = [];
-  for (const prop of ['text', 'alt']) {
+  for (const prop of ['text', 'alt', 'badge']) {
     const text = props[prop];
-    if (typeof text === 'string') for (const variable of scanVariables(text).variables) listed.push({ prop, ...variable });
+    if (typeof text !== 'string') continue;
+    for (const { slot, ...variable } of scanVariables(text).variables) listed.push(slot === '' ? { prop, ...variable } : { prop, slot, ...variable });
   }
   return listed;
 }
@@ -45,8 +48,11 @@ function variablesOf(props: Readonly<Record<string, unknown>>): ListedVariable[]
 /**
  * The tree an app renders: the document's nodes, in the author's key order,
  * with string keys replaced by text and slot-bound nodes (product,
- * purchase_button) carrying their product, and nodes whose texts hold price
- * variables listing them in `variables` (absent when there are none).
+ * purchase_button, package) carrying their product ("selected": the one
+ * selected when the paywall opens, for apps that know no selection; the
+ * device knows what the user picks), a toggle its two (`product_on`,
+ * `product_off`), and nodes whose texts hold variables listing them in
+ * `variables` (absent when there are none).
  * Fallback nodes are resolved the same way, since older apps render them.
  * Recursion is bounded by the write-time depth limit.
  */
@@ -63,6 +69,12 @@ export function resolveTree(node: ComponentNode, bindings: TreeBindings): Record
     else out[name] = value;
   }
   const slot = (node.props as { slot?: string } | undefined)?.slot;
-  if (slot !== undefined) out.product = bindings.product(slot) ?? null;
+  // "selected" carries what is selected when the paywall opens: an app that knows no selection buys that.
+  const bound = slot === SELECTED ? bindings.selected : slot;
+  if (slot !== undefined) out.product = (bound !== undefined && bindings.product(bound)) || null;
+  if (node.type === 'toggle') {
+    out.product_on = bindings.product(node.props.slot_on) ?? null;
+    out.product_off = bindings.product(node.props.slot_off) ?? null;
+  }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { RevisionDetail, RevisionInfo, RevisionList } from '../../../paywalls/schema.ts';
+import { useAccess } from '../access.tsx';
 import { ApiError, call, enc } from '../api.ts';
 import { Problem, SelectField, when } from '../widgets.tsx';
 import { DiffView } from './diff-view.tsx';
@@ -18,6 +19,7 @@ export function History(props: {
   etag: string | null;
   onPublished: (etag: string | null) => void;
 }): JSX.Element {
+  const editable = useAccess().can('edit');
   const [revisions, setRevisions] = useState<RevisionInfo[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [rollback, setRollback] = useState<number | null>(null);
@@ -74,8 +76,11 @@ export function History(props: {
           <li key={r.revision}>
             <span class="rev">r{r.revision}</span>
             {r.live ? <span class="badge badge-live">live</span> : null}
-            <span class="muted small">{when(r.created_at)}</span>
-            {r.live ? null : (
+            <span class="muted small">
+              {when(r.created_at)}
+              {r.created_by ? ` by ${r.created_by.label}` : ''}
+            </span>
+            {r.live || !editable ? null : (
               <button type="button" class="button small" onClick={() => setRollback(r.revision)}>
                 {r.revision === revisions[0]?.revision ? 'Publish this' : 'Roll back to this'}
                 <span class="visually-hidden"> r{r.revision}</span>

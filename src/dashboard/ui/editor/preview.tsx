@@ -8,27 +8,47 @@ import type { RevisionDetail } from '../../../paywalls/schema.ts';
 import { type ApiError, call, enc } from '../api.ts';
 import { SelectField } from '../widgets.tsx';
 import { PaywallCanvas } from './paywall-canvas.tsx';
-import { type SamplePrice, SamplePrices, samplePrices } from './sample-prices.tsx';
+import { type SamplePrice, SamplePrices, type SampleProduct, samplePrices } from './sample-prices.tsx';
 
 /**
  * The server's resolve of the draft (the document as last validated) or of
  * the live revision, for a variant, locale, platform and country the author
- * picks, drawn by dist/render with sample store prices the author sets.
+ * picks, drawn by dist/render with sample store prices the author sets, in
+ * light or dark, for a user the store says is eligible for intro offers or
+ * one it says is not. Clicking a node selects it in the editor's outline.
  */
-export function Preview(props: { secret: string; id: string; draft: PaywallInput | null; liveRevision: number | null }): JSX.Element {
+export function Preview(props: {
+  secret: string;
+  id: string;
+  draft: PaywallInput | null;
+  liveRevision: number | null;
+  /** The variant and locale shown ('' for what a request without them gets): the editor edits texts in this locale. */
+  variant: string;
+  onVariant: (variant: string) => void;
+  locale: string;
+  onLocale: (locale: string) => void;
+  /** A node of the drawing was clicked: its path below the root (dist/render's data-pw-path). */
+  onPick: (path: string) => void;
+}): JSX.Element {
+  const { variant, locale, onVariant: setVariant, onLocale: setLocale } = props;
   const [source, setSource] = useState<'draft' | 'live'>('draft');
   const [live, setLive] = useState<RevisionDetail['document'] | null>(null);
-  const [variant, setVariant] = useState('');
-  const [locale, setLocale] = useState('');
   const [platform, setPlatform] = useState<NonNullable<PreviewRequest['platform']> | ''>('');
   const [country, setCountry] = useState('');
   const [asOlderApp, setAsOlderApp] = useState(false);
+  const [dark, setDark] = useState(false);
+  const [eligible, setEligible] = useState(true);
   const [resolved, setResolved] = useState<ResolvedPaywall | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [action, setAction] = useState<string | null>(null);
   const [samples, setSamples] = useState<Record<string, SamplePrice>>({});
-  const productIds = useMemo(() => [...new Set(resolved?.product_slots.map((slot) => slot.product_id))], [resolved]);
-  const prices = useMemo(() => samplePrices(productIds, samples), [productIds, samples]);
+  // Each product once, with the words that say how it is billed: the slots it is in, and its id.
+  const products = useMemo<SampleProduct[]>(() => {
+    const words = new Map<string, string>();
+    for (const { slot, product_id } of resolved?.product_slots ?? []) words.set(product_id, `${words.get(product_id) ?? ''} ${slot} ${product_id}`);
+    return [...words].map(([id, text]) => ({ id, words: text }));
+  }, [resolved]);
+  const prices = useMemo(() => samplePrices(products, samples, eligible), [products, samples, eligible]);
   const sequence = useRef(0);
 
   useEffect(() => {
@@ -122,6 +142,12 @@ export function Preview(props: { secret: string; id: string; draft: PaywallInput
         <label class="check">
           <input type="checkbox" checked={asOlderApp} onChange={(e) => setAsOlderApp(e.currentTarget.checked)} /> Show fallbacks (as an older app)
         </label>
+        <label class="check">
+          <input type="checkbox" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={eligible} onChange={(e) => setEligible(e.currentTarget.checked)} /> Eligible for intro offers
+        </label>
       </div>
       {problem ? (
         <p class="banner banner-warning" role="status">
@@ -141,13 +167,20 @@ export function Preview(props: { secret: string; id: string; draft: PaywallInput
             , locale <strong>{resolved.locale}</strong>
           </p>
           <SamplePrices
-            productIds={productIds}
+            products={products}
             samples={samples}
             onChange={(productId, sample) => setSamples((current) => ({ ...current, [productId]: sample }))}
           />
           <div class="phone" data-testid="preview">
             {resolved.root ? (
-              <PaywallCanvas resolved={resolved} prices={prices} asOlderApp={asOlderApp} onAction={(a) => setAction(describe(a))} />
+              <PaywallCanvas
+                resolved={resolved}
+                prices={prices}
+                asOlderApp={asOlderApp}
+                colorScheme={dark ? 'dark' : 'light'}
+                onAction={(a) => setAction(describe(a))}
+                onPick={props.onPick}
+              />
             ) : (
               <p class="holdout">This variant is a holdout: its users see no paywall.</p>
             )}
@@ -171,6 +204,8 @@ function describe(action: PaywallAction): string {
       return `The app would open ${action.url}.`;
     case 'custom':
       return `Button: the app would handle its custom action${action.node_id ? ` "${action.node_id}"` : ''}.`;
+    case 'select':
+      return `Selected ${action.slot}: the purchase button now buys ${action.product_id ?? 'nothing (empty slot)'}.`;
     default:
       return `Button: the app would ${action.type}.`;
   }

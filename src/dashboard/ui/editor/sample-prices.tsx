@@ -1,5 +1,6 @@
 import type { JSX } from 'preact';
 import type { Prices, StorePrice } from '../../../../render/index.ts';
+import { type ProductPeriod, productPeriod } from '../product-period.ts';
 import { SelectField } from '../widgets.tsx';
 
 /** One product's sample price as the form holds it: text inputs as typed, so that a half-typed amount does not jump. */
@@ -9,23 +10,34 @@ export interface SamplePrice {
   currency: string;
   period: string;
   trial: string;
-  eligible: boolean;
   introAmount: string;
   introPeriod: string;
   introCycles: string;
 }
 
-const DEFAULT_SAMPLE: SamplePrice = {
-  priced: true,
-  amount: '9.99',
-  currency: 'USD',
-  period: 'P1M',
-  trial: 'P7D',
-  eligible: true,
-  introAmount: '',
-  introPeriod: 'P1M',
-  introCycles: '3',
+/** A product of the preview, and the words (its slot, its id) that say how it is billed. */
+export interface SampleProduct {
+  id: string;
+  words: string;
+}
+
+/** A store's usual price for each way of billing, with a week's trial on the annual plan. */
+const USUAL: Readonly<Record<ProductPeriod, { amount: string; period: string; trial: string }>> = {
+  P1Y: { amount: '49.99', period: 'P1Y', trial: 'P7D' },
+  P6M: { amount: '29.99', period: 'P6M', trial: '' },
+  P3M: { amount: '19.99', period: 'P3M', trial: '' },
+  P1M: { amount: '9.99', period: 'P1M', trial: '' },
+  P1W: { amount: '2.99', period: 'P1W', trial: '' },
+  lifetime: { amount: '149.99', period: '', trial: '' },
 };
+
+/** The sample a product starts with: a price that fits how its slot and id say it is billed (an annual product is not $9.99 a month). */
+function defaultSample(product: SampleProduct): SamplePrice {
+  return { priced: true, currency: 'USD', introAmount: '', introPeriod: 'P1M', introCycles: '3', ...USUAL[productPeriod(product.words)] };
+}
+
+const sampleOf = (product: SampleProduct, samples: Readonly<Record<string, SamplePrice>>): SamplePrice =>
+  Object.hasOwn(samples, product.id) ? samples[product.id]! : defaultSample(product);
 
 const PERIODS = [
   { value: 'P1W', label: 'Week' },
@@ -41,42 +53,46 @@ const TRIALS = [
   { value: 'P1M', label: '1 month' },
 ];
 
-/** What the renderer takes: the products' priced samples (the default for those not changed yet), each as a store would report it. */
-export function samplePrices(productIds: readonly string[], samples: Readonly<Record<string, SamplePrice>>): Prices {
+/**
+ * What the renderer takes: the products' priced samples (the default for
+ * those not changed yet), each as a store would report it, every one
+ * eligible for its intro offer or none (the preview's switch).
+ */
+export function samplePrices(products: readonly SampleProduct[], samples: Readonly<Record<string, SamplePrice>>, eligible: boolean): Prices {
   const prices: Record<string, StorePrice> = {};
-  for (const productId of productIds) {
-    const sample = Object.hasOwn(samples, productId) ? samples[productId]! : DEFAULT_SAMPLE;
+  for (const product of products) {
+    const sample = sampleOf(product, samples);
     const amount = Number(sample.amount);
     if (!sample.priced || sample.amount.trim() === '' || !Number.isFinite(amount)) continue;
-    const price: StorePrice = { amount, currency: sample.currency.trim().toUpperCase(), eligible_for_intro: sample.eligible };
+    const price: StorePrice = { amount, currency: sample.currency.trim().toUpperCase(), eligible_for_intro: eligible };
     if (sample.period !== '') price.period = sample.period;
     if (sample.trial !== '') price.trial = sample.trial;
     const introAmount = Number(sample.introAmount);
     if (sample.introAmount.trim() !== '' && Number.isFinite(introAmount)) {
       price.intro = { amount: introAmount, period: sample.introPeriod, cycles: Math.max(1, Math.trunc(Number(sample.introCycles) || 1)) };
     }
-    prices[productId] = price;
+    prices[product.id] = price;
   }
   return prices;
 }
 
 /** The sample store prices of the products a preview shows, which the author changes to see every case: unpriced, not eligible… */
 export function SamplePrices(props: {
-  productIds: readonly string[];
+  products: readonly SampleProduct[];
   samples: Readonly<Record<string, SamplePrice>>;
   onChange: (productId: string, sample: SamplePrice) => void;
 }): JSX.Element | null {
-  if (props.productIds.length === 0) return null;
+  if (props.products.length === 0) return null;
   return (
     <details class="sample-prices">
       <summary>Sample store prices</summary>
-      {props.productIds.map((productId, i) => {
-        const sample = Object.hasOwn(props.samples, productId) ? props.samples[productId]! : DEFAULT_SAMPLE;
-        const set = (change: Partial<SamplePrice>) => props.onChange(productId, { ...sample, ...change });
+      {props.products.map((product, i) => {
+        const sample = sampleOf(product, props.samples);
+        const set = (change: Partial<SamplePrice>) => props.onChange(product.id, { ...sample, ...change });
         const id = `sample-${i}`;
         return (
-          <fieldset key={productId} class="preview-controls">
-            <legend>{productId}</legend>
+          <fieldset key={product.id} class="preview-controls">
+            <legend>{product.id}</legend>
             <label class="check">
               <input type="checkbox" checked={sample.priced} onChange={(e) => set({ priced: e.currentTarget.checked })} /> Priced
             </label>
@@ -126,9 +142,6 @@ export function SamplePrices(props: {
                 onInput={(e) => set({ introCycles: e.currentTarget.value })}
               />
             </div>
-            <label class="check">
-              <input type="checkbox" checked={sample.eligible} onChange={(e) => set({ eligible: e.currentTarget.checked })} /> Eligible for trial and intro
-            </label>
           </fieldset>
         );
       })}

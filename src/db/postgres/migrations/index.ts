@@ -19,9 +19,12 @@ import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
 import { configChangeOrigin } from './011_config_change_origin.ts';
 import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
-import { refundsSetAside } from './014_refunds_set_aside.ts';
-import { keylessOwner } from './015_keyless_owner.ts';
-import { eventPublicNames } from './016_event_public_names.ts';
+import { teams } from './014_teams.ts';
+import { identityLinks } from './015_identity_links.ts';
+import { webhooks } from './016_webhooks.ts';
+import { refundsSetAside } from './017_refunds_set_aside.ts';
+import { keylessOwner } from './018_keyless_owner.ts';
+import { eventPublicNames } from './019_event_public_names.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -37,6 +40,9 @@ export const postgresMigrations: readonly Migration[] = [
   configChangeOrigin,
   eventNamesChanged,
   creationOrder,
+  teams,
+  identityLinks,
+  webhooks,
   refundsSetAside,
   keylessOwner,
   eventPublicNames,

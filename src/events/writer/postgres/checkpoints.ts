@@ -7,9 +7,10 @@
  * written whole in one statement, read whole in one, with no merge of
  * changed rows across instances (docs/scale-out.md, "Checkpoints").
  */
+
+import { restoreState, SNAPSHOT_FORMAT, snapshotState } from '../../../analytics/snapshot.ts';
+import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
-import { restoreState, SNAPSHOT_FORMAT, snapshotState } from '../../derived/snapshot.ts';
-import { DerivedState } from '../../derived/state.ts';
 
 interface LoadedCheckpoint {
   state: DerivedState;

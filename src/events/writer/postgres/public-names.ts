@@ -1,13 +1,14 @@
 /**
- * The public names of events/names/budget.ts as the PostgreSQL writer reads
+ * The public names of analytics/name-budget.ts as the PostgreSQL writer reads
  * and writes them: loaded under the events lock for the projects of a group
  * whose admission needs them (then no other instance stores a name until
  * the commit), stored in the same transaction, forgotten after it. Ahead
  * of the lock they are not loaded: an event that needs them takes the
  * locked path (sink.ts).
  */
+
+import { type ProjectNames, PUBLIC_WINDOW_MS, type PublicName, type PublicNames, projectNames } from '../../../analytics/name-budget.ts';
 import type { Transaction } from '../../../db/postgres/connection.ts';
-import { type ProjectNames, PUBLIC_WINDOW_MS, type PublicName, type PublicNames, projectNames } from '../../names/budget.ts';
 
 type GroupedRow = { project_id: string; kind: string; scope: string; every: number; recent: number };
 

@@ -4,7 +4,7 @@
  * "Commit order is read order", gives each step and why):
  *
  * 1. admission against the instance's state, before the lock, as the
- *    SQLite writer does (derived/limits.ts);
+ *    SQLite writer does (analytics/limits.ts);
  * 2. sent together: `pg_advisory_xact_lock(events)`, which serializes event
  *    commits across instances so that seq order is commit order (tail.ts
  *    relies on it); the seq of the newest commit that brought a new name
@@ -24,12 +24,14 @@
  * answer was lost, or whose catch-up failed, are folded by the tail, as
  * another instance's would be).
  */
+
+import { type DerivedEvent, derivedEvent } from '../../../analytics/derived-event.ts';
+import { Admission, type Refusal, refusedRow, UNLOADED } from '../../../analytics/limits.ts';
+import type { DerivedState } from '../../../analytics/state.ts';
 import { ADVISORY_LOCKS } from '../../../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../../../db/postgres/connection.ts';
-import { type DerivedEvent, derivedEvent } from '../../derived/derived-event.ts';
-import { Admission, type Refusal, refusedRow, UNLOADED } from '../../derived/limits.ts';
-import type { DerivedState } from '../../derived/state.ts';
-import { EVENT_COLUMNS, type EventRow, type Written } from '../protocol.ts';
+import { EVENT_COLUMNS, type EventRow } from '../../event-row.ts';
+import type { Written } from '../protocol.ts';
 import { PostgresPublicNames } from './public-names.ts';
 import type { EventTail } from './tail.ts';
 

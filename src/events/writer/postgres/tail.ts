@@ -7,9 +7,10 @@
  * to some seq (gaps are numbers rolled back or deleted, never a row that
  * commits later), and `seq > last` never skips one.
  */
+
+import { derivedEvent, SEQ_COLUMN, STORED_EVENT_COLUMNS, type StoredEventRow } from '../../../analytics/derived-event.ts';
+import type { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
-import { derivedEvent, SEQ_COLUMN, STORED_EVENT_COLUMNS, type StoredEventRow } from '../../derived/derived-event.ts';
-import type { DerivedState } from '../../derived/state.ts';
 
 /** Events read per query: the start-up rebuild reads the whole table this way. */
 const PAGE = 50_000;

@@ -2,23 +2,27 @@
  * The PostgreSQL event writer: the same protocol as the SQLite thread
  * (../protocol.ts), so that EventWriter and everything above it do not
  * know which database is behind them. It keeps the instance's derived state
- * in memory (../../derived/state.ts, as on SQLite), built at start from the
+ * in memory (src/analytics/state.ts, as on SQLite), built at start from the
  * events table and then kept up to date with every instance's commits:
  * its own once committed, with the others' committed before them
  * (sink.ts), and the others' through LISTEN paywalld_events and a poll
- * every second (tail.ts). Statistics and results
- * are answered from that memory. Retention runs on one instance at a time
- * (leadership.ts). Everything that touches the state or the database runs
- * one step after another (`serial`): a commit, a catch-up, a results read.
+ * every second (tail.ts). Statistics and results are answered from that
+ * memory. Retention runs on one instance at a time (leadership.ts).
+ * Everything that touches the state or the database runs one step after
+ * another (`serial`): a commit, a catch-up, a results read.
  */
+
+import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
+import { openPostgresStorage } from '../../../db/postgres/storage.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
-import { DerivedState } from '../../derived/state.ts';
-import { type QueuedWrite, takeGroup } from '../group-commit.ts';
+import { describe, unavailableReason } from '../failure.ts';
+import { type QueuedWrite, rowsAndMarks, takeGroup } from '../group-commit.ts';
+import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
+import { ResultInputs } from '../result-inputs.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
-import { PostgresPurchaseFeed } from './purchase-feed.ts';
 import { retentionStep } from './retention.ts';
 import { PostgresEventSink } from './sink.ts';
 import { EventTail } from './tail.ts';
@@ -34,15 +38,12 @@ const STEP_LIMIT_MS = 30_000;
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 const CHANNEL = 'paywalld_events';
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
 export class PostgresWriterThread {
   private state = new DerivedState();
   private tail = new EventTail(this.state);
   private sink: PostgresEventSink;
-  private readonly purchases: PostgresPurchaseFeed;
+  private readonly purchases: ResultInputs;
+  private readonly links: LinkQueue;
   private readonly leadership: Leadership;
   private readonly queue: QueuedWrite[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -70,7 +71,10 @@ export class PostgresWriterThread {
     private readonly ended: () => void,
   ) {
     this.sink = new PostgresEventSink(sql, this.state, this.tail);
-    this.purchases = new PostgresPurchaseFeed(sql);
+    // The stores on the thread's pool; the thread closes it itself.
+    const storage = openPostgresStorage(sql);
+    this.purchases = new ResultInputs(storage);
+    this.links = new LinkQueue(storage.identity, send);
     this.leadership = new Leadership(
       options.dbPath,
       (leading) => {
@@ -152,7 +156,7 @@ export class PostgresWriterThread {
         try {
           await this.purchases.refresh(projectId);
         } catch (error) {
-          this.send({ kind: 'results_failed', id, error: describe(error), unavailable: asUnavailable(error)?.message });
+          this.send({ kind: 'results_failed', id, error: describe(error), unavailable: unavailableReason(error) });
           return;
         }
         this.send({ kind: 'results', id, result: this.state.results(projectId, paywallId, audience, query, this.purchases) });
@@ -160,6 +164,7 @@ export class PostgresWriterThread {
       return;
     }
     if (message.kind === 'write') this.queue.push(message);
+    else if (message.kind === 'link') this.links.push(message);
     else this.closing = true;
     this.scheduleFlush();
   }
@@ -205,6 +210,7 @@ export class PostgresWriterThread {
 
   private async flush(): Promise<void> {
     this.flushScheduled = false;
+    await this.links.commit();
     const queue = this.queue;
     if (queue.length > 0) {
       await this.commit(takeGroup(queue));
@@ -215,23 +221,14 @@ export class PostgresWriterThread {
   }
 
   /**
-   * Commits a group of requests in one transaction. When it fails for
-   * another reason than the database's (a value PostgreSQL refuses, such as
-   * a NUL character in a text, which the edge refuses before it gets here:
-   * src/shared/text.ts), each request is committed alone, so that
-   * one request's rows do not fail the others'.
+   * Commits a group of requests in one transaction. When it fails for another reason than the database's (a value PostgreSQL refuses,
+   * such as a NUL character in a text, which the edge refuses before it gets here: src/shared/text.ts), each request is committed
+   * alone, so that one request's rows do not fail the others'.
    */
   private async commit(group: QueuedWrite[]): Promise<void> {
     const ids = group.map((request) => request.id);
     try {
-      this.send({
-        kind: 'written',
-        ids,
-        ...(await this.sink.write(
-          group.map((request) => request.rows),
-          group.map((request) => request.marks),
-        )),
-      });
+      this.send({ kind: 'written', ids, ...(await this.sink.write(...rowsAndMarks(group))) });
     } catch (error) {
       const unavailable = asUnavailable(error)?.message;
       if (unavailable === undefined && group.length > 1) {

@@ -1,0 +1,257 @@
+/**
+ * The moments of one currency's revenue per variant at each look of a fold
+ * (the end of each day, then now): per user y, their net revenue up to the
+ * look, capped, and x, what they spent before their first exposure. Only
+ * the users with revenue or a covariate are listed; the other exposed users
+ * of the look are zeros, joined analytically.
+ *
+ * Now is exact: a running (Welford) mean, then the spread around it in a
+ * second pass, so that a revenue the same for every user has a spread of
+ * exactly 0. The past looks (each day's end, for the sequential readout)
+ * cost one pass over the users' changes, not one per day: each user's terms
+ * (y − K)², (x − L)², (x − L)(y − K) around now's means K and L enter the
+ * day their value starts and leave the day it changes, summed per day with
+ * Neumaier's compensation, so that a term that enters and leaves cancels
+ * exactly; a look whose spread is below what its sums can resolve (1e-9 of
+ * them: a near-constant revenue far from now's mean) has none.
+ */
+import type { Moments } from './fold-types.ts';
+
+/** An exposed user with revenue or a covariate in the currency. */
+export interface Sparse {
+  variant: number;
+  key: number;
+  /** First exposure (ms). */
+  exposed: number;
+  /** Net revenue before the first exposure. */
+  x: number;
+  /** Changes since: time, signed amount, 1 for a payment or −1 for a refund (UserRevenue). */
+  changes: number[] | undefined;
+}
+
+interface Look {
+  payers: number;
+  capped: number;
+  moments: Moments;
+}
+
+/** Below this share of its sum of squares around now's mean, a past look's spread is rounding: 0. */
+const RESOLVABLE = 1e-9;
+
+/** n − m zeros joined to the moments of m listed users (Chan's pairwise update with an all-zero group). */
+function withZeros(n: number, m: number, meanY: number, m2y: number, meanX: number, m2x: number, c: number): Moments {
+  if (m === 0 || n === 0) return { n, meanY: 0, m2y: 0, meanX: 0, m2x: 0, c: 0 };
+  const w = (m * (n - m)) / n;
+  return { n, meanY: (meanY * m) / n, m2y: m2y + meanY * meanY * w, meanX: (meanX * m) / n, m2x: m2x + meanX * meanX * w, c: c + meanX * meanY * w };
+}
+
+/** A user's changes in time order, as UserRevenue keeps them (time, amount, kind triples): most are in order already. */
+function sortedChanges(entry: Sparse): number[] {
+  const changes = entry.changes ?? [];
+  let ordered = true;
+  for (let j = 3; j < changes.length && ordered; j += 3) ordered = changes[j - 3]! <= changes[j]!;
+  if (ordered) return changes;
+  const order = Array.from({ length: changes.length / 3 }, (_, j) => j).sort((a, b) => changes[3 * a]! - changes[3 * b]!);
+  return order.flatMap((j) => [changes[3 * j]!, changes[3 * j + 1]!, changes[3 * j + 2]!]);
+}
+
+/** Whether change j of a user's (sorted) changes is a payment (a refund, or a payment of nothing, does not make a payer). */
+const payment = (changes: number[], j: number) => changes[j + 2]! > 0 && changes[j + 1]! > 0;
+
+/** Now, exactly: Welford means, then the spreads around them. */
+function exactNow(list: Sparse[], changes: number[][], cap: number, exposed: number[]): Look[] {
+  const k = exposed.length;
+  const count = new Float64Array(k);
+  const meanY = new Float64Array(k);
+  const meanX = new Float64Array(k);
+  const payers = new Float64Array(k);
+  const capped = new Float64Array(k);
+  const y = new Float64Array(list.length);
+  list.forEach((entry, i) => {
+    const own = changes[i]!;
+    let net = 0;
+    let paid = 0;
+    for (let j = 0; j < own.length; j += 3) {
+      net += own[j + 1]!;
+      if (payment(own, j)) paid = 1;
+    }
+    const v = entry.variant;
+    y[i] = Math.min(cap, net);
+    count[v]!++;
+    meanY[v]! += (y[i]! - meanY[v]!) / count[v]!;
+    meanX[v]! += (entry.x - meanX[v]!) / count[v]!;
+    payers[v]! += paid;
+    if (net > cap) capped[v]!++;
+  });
+  const m2y = new Float64Array(k);
+  const m2x = new Float64Array(k);
+  const c = new Float64Array(k);
+  list.forEach((entry, i) => {
+    const v = entry.variant;
+    const dy = y[i]! - meanY[v]!;
+    const dx = entry.x - meanX[v]!;
+    m2y[v]! += dy * dy;
+    m2x[v]! += dx * dx;
+    c[v]! += dx * dy;
+  });
+  return exposed.map((n, v) => ({
+    payers: payers[v]!,
+    capped: capped[v]!,
+    moments: withZeros(n, count[v]!, meanY[v]!, m2y[v]!, meanX[v]!, m2x[v]!, c[v]!),
+  }));
+}
+
+/** Per day and variant, sums with Neumaier's compensation: slot s of SUMS at (day · k + variant) · SUMS + s. */
+const SUMS = 6;
+const [LISTED, SY, SYY, SX, SXX, SXY] = [0, 1, 2, 3, 4, 5];
+
+class DaySums {
+  readonly sum: Float64Array;
+  readonly compensation: Float64Array;
+  constructor(size: number) {
+    this.sum = new Float64Array(size);
+    this.compensation = new Float64Array(size);
+  }
+
+  add(at: number, value: number): void {
+    const sum = this.sum[at]!;
+    const next = sum + value;
+    this.compensation[at]! += Math.abs(sum) >= Math.abs(value) ? sum - next + value : value - next + sum;
+    this.sum[at] = next;
+  }
+
+  value(at: number): number {
+    return this.sum[at]! + this.compensation[at]!;
+  }
+}
+
+/**
+ * For each look (its end in ms, and the exposed users of each variant by
+ * then, cumulative), per variant: the users who paid by then, those whose
+ * revenue is above `cap`, and the moments of the look's exposed users.
+ */
+export function revenueMoments(list: Sparse[], cap: number, exposedPerLook: number[][], lookEnds: number[]): Look[][] {
+  const k = exposedPerLook[0]?.length ?? 0;
+  const changes = list.map(sortedChanges);
+  const now = exactNow(list, changes, cap, exposedPerLook.at(-1)!);
+  const days = lookEnds.length - 1;
+  if (days === 0) return [now];
+  // The first look whose end is after t (days: a change after the last day's end only counts now).
+  const lookOf = (t: number) => {
+    let low = 0;
+    let high = days;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (t < lookEnds[middle]!) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  };
+  const sums = new DaySums(days * k * SUMS);
+  const paidFrom = new Float64Array(days * k);
+  const cappedFrom = new Float64Array(days * k);
+  list.forEach((entry, i) => {
+    const v = entry.variant;
+    const K = now[v]!.moments.meanY;
+    const L = now[v]!.moments.meanX;
+    const dx = entry.x - L;
+    // The terms of a value of y, entering (sign 1) or leaving (−1) at a day.
+    const terms = (day: number, y: number, sign: number) => {
+      const at = (day * k + v) * SUMS;
+      const dy = Math.min(cap, y) - K;
+      sums.add(at + SY, sign * dy);
+      sums.add(at + SYY, sign * dy * dy);
+      sums.add(at + SXY, sign * dx * dy);
+    };
+    const start = lookOf(entry.exposed);
+    if (start >= days) return;
+    const at = (start * k + v) * SUMS;
+    sums.add(at + LISTED, 1);
+    sums.add(at + SX, dx);
+    sums.add(at + SXX, dx * dx);
+    let net = 0;
+    let paid = false;
+    let over = false;
+    let day = start;
+    const own = changes[i]!;
+    // Changes up to the end of the exposure's day are part of its first value.
+    let j = 0;
+    for (; j < own.length && lookOf(own[j]!) <= start; j += 3) {
+      net += own[j + 1]!;
+      paid ||= payment(own, j);
+    }
+    terms(day, net, 1);
+    if (paid) paidFrom[day * k + v]!++;
+    if (net > cap) {
+      over = true;
+      cappedFrom[day * k + v]!++;
+    }
+    while (j < own.length) {
+      day = lookOf(own[j]!);
+      if (day >= days) break;
+      const before = net;
+      for (; j < own.length && lookOf(own[j]!) === day; j += 3) {
+        net += own[j + 1]!;
+        if (payment(own, j) && !paid) {
+          paid = true;
+          paidFrom[day * k + v]!++;
+        }
+      }
+      terms(day, before, -1);
+      terms(day, net, 1);
+      if (net > cap !== over) {
+        over = !over;
+        cappedFrom[day * k + v]! += over ? 1 : -1;
+      }
+    }
+  });
+  const looks: Look[][] = [];
+  const running = new Float64Array(k * SUMS);
+  const runningCompensation = new Float64Array(k * SUMS);
+  const payers = new Float64Array(k);
+  const capped = new Float64Array(k);
+  for (let day = 0; day < days; day++) {
+    const look: Look[] = [];
+    for (let v = 0; v < k; v++) {
+      for (let s = 0; s < SUMS; s++) {
+        // The running total, compensated too: each day's sum and its compensation carry on.
+        const at = (day * k + v) * SUMS + s;
+        const r = v * SUMS + s;
+        const value = sums.value(at);
+        const total = running[r]! + value;
+        runningCompensation[r]! += Math.abs(running[r]!) >= Math.abs(value) ? running[r]! - total + value : value - total + running[r]!;
+        running[r] = total;
+      }
+      payers[v]! += paidFrom[day * k + v]!;
+      capped[v]! += cappedFrom[day * k + v]!;
+      const get = (s: number) => running[v * SUMS + s]! + runningCompensation[v * SUMS + s]!;
+      look.push({ payers: payers[v]!, capped: capped[v]!, moments: pastMoments(exposedPerLook[day]![v]!, get, now[v]!.moments) });
+    }
+    looks.push(look);
+  }
+  looks.push(now);
+  return looks;
+}
+
+/**
+ * A past look's moments from its sums around now's means (K, L), the n − m
+ * users not listed being zeros: Σ(y − K) over them is −(n − m)·K, and so on.
+ */
+function pastMoments(n: number, get: (s: number) => number, around: Moments): Moments {
+  if (n === 0) return { n, meanY: 0, m2y: 0, meanX: 0, m2x: 0, c: 0 };
+  const K = around.meanY;
+  const L = around.meanX;
+  const zeros = n - get(LISTED);
+  const sy = get(SY) - zeros * K;
+  const syy = get(SYY) + zeros * K * K;
+  const sx = get(SX) - zeros * L;
+  const sxx = get(SXX) + zeros * L * L;
+  const sxy = get(SXY) + zeros * K * L;
+  const spread = (squares: number, s: number) => {
+    const m2 = squares - (s * s) / n;
+    return m2 > RESOLVABLE * squares ? m2 : 0;
+  };
+  const m2y = spread(syy, sy);
+  const m2x = spread(sxx, sx);
+  return { n, meanY: K + sy / n, m2y, meanX: L + sx / n, m2x, c: m2y === 0 || m2x === 0 ? 0 : sxy - (sx * sy) / n };
+}
