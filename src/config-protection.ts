@@ -39,6 +39,6 @@ export interface ProtectionConfig {
   rateLimitHooks: number;
   /** Requests per second per project and provider on /hooks/* (burst: twice that); 0 turns the limit off. */
   rateLimitHooksProject: number;
-  /** The key connector secrets are sealed with (integrations/secret-box.ts); undefined: beside a SQLite file, none on PostgreSQL. */
+  /** The key connector secrets are sealed with (shared/secret-box.ts); undefined: beside a SQLite file, none on PostgreSQL. */
   secretsKeyFile: string | undefined;
 }

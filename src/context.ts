@@ -19,7 +19,6 @@ import { type DatabaseProbe, Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
 import { googleApis } from './integrations/providers/google-play-api.ts';
-import { SecretBox, secretsKeyFile } from './integrations/secret-box.ts';
 import { IntegrationService } from './integrations/service.ts';
 import { KeyRegistry } from './keys/registry.ts';
 import { KeyService } from './keys/service.ts';
@@ -34,6 +33,7 @@ import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
 import { DomainError } from './shared/errors.ts';
+import { SecretBox, secretsKeyFile } from './shared/secret-box.ts';
 import { webhookWork } from './webhooks/background.ts';
 import { DecisionWatch } from './webhooks/decisions.ts';
 import { WebhookService } from './webhooks/service.ts';
@@ -125,20 +125,23 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
 }
 
 /**
- * Seals connector configurations an earlier version stored in plaintext
- * (integrations/secret-box.ts), then on SQLite moves the WAL into the file
- * and empties it: with secure_delete (server-sqlite.ts) the plaintext is
- * then gone from the file's bytes, not only from its rows.
+ * Seals the secrets an earlier version stored in plaintext (connector
+ * configurations, webhook endpoints' signing secrets: shared/secret-box.ts),
+ * then on SQLite moves the WAL into the file and empties it: with
+ * secure_delete (server-sqlite.ts) the plaintext is then gone from the
+ * file's bytes, not only from its rows.
  */
-async function sealStoredSecrets(integrations: IntegrationConfiguration, sqlite: Database | undefined, log: Logger): Promise<void> {
-  try {
-    const sealed = await integrations.sealStored(cliChange('serve'));
-    if (sealed === 0) return;
-    sqlite?.pragma('wal_checkpoint(TRUNCATE)');
-    log.info('connector configurations stored in plaintext were sealed', { configurations: sealed });
-  } catch (error) {
-    if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
-    log.warn('connector configurations stored in plaintext stay so', { reason: error.message });
+async function sealStoredSecrets(sealers: Record<string, () => Promise<number>>, sqlite: Database | undefined, log: Logger): Promise<void> {
+  for (const [what, seal] of Object.entries(sealers)) {
+    try {
+      const sealed = await seal();
+      if (sealed === 0) continue;
+      sqlite?.pragma('wal_checkpoint(TRUNCATE)');
+      log.info(`${what} stored in plaintext were sealed`, { count: sealed });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
+      log.warn(`${what} stored in plaintext stay so`, { reason: error.message });
+    }
   }
 }
 
@@ -211,15 +214,28 @@ export async function createContext(
   const purchases = new PurchaseService(storage.purchases, metrics, log);
   const secrets = new SecretBox(secretsKeyFile(config.secretsKeyFile, file));
   const integrations = new IntegrationConfiguration(storage.integrations, secrets);
-  await sealStoredSecrets(integrations, sqlite, log);
+  const webhookService = new WebhookService(storage.webhooks, config.webhooks.allowPrivate, secrets);
+  await sealStoredSecrets(
+    { 'connector configurations': () => integrations.sealStored(cliChange('serve')), 'webhook secrets': () => webhookService.sealStored() },
+    sqlite,
+    log,
+  );
   const decisions = new DecisionWatch(storage.outbox, log);
   const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
-  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, sqlite !== undefined, {
-    projects,
-    paywalls,
-    phases: paywallManager,
-    results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
-  });
+  const webhooks = webhookWork(
+    storage.outbox,
+    config.webhooks,
+    metrics,
+    log,
+    sqlite !== undefined,
+    {
+      projects,
+      paywalls,
+      phases: paywallManager,
+      results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
+    },
+    secrets,
+  );
   hooks.start.push(() => webhooks.start());
   hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
@@ -248,7 +264,7 @@ export async function createContext(
     sessions,
     members: new Members(storage.accounts),
     audit,
-    webhooks: new WebhookService(storage.webhooks, config.webhooks.allowPrivate),
+    webhooks: webhookService,
   };
   return { ctx, hooks };
 }

@@ -3,7 +3,7 @@ import { cliChange } from '../audit/cli-change.ts';
 import { databaseTarget, readEnv } from '../config.ts';
 import { realDatabasePath } from '../db/owner.ts';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
-import { SecretBox, secretsKeyFile } from '../integrations/secret-box.ts';
+import { SecretBox, secretsKeyFile } from '../shared/secret-box.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:

@@ -3,10 +3,10 @@ import * as v from 'valibot';
 import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
 import { issuesToErrors } from '../shared/issues.ts';
+import { isSealed, type SecretBox } from '../shared/secret-box.ts';
 import type { Connector } from './connector.ts';
 import { CONNECTORS } from './connectors.ts';
 import { type Integration, isProvider, type Provider } from './schema.ts';
-import { isSealed, type SecretBox } from './secret-box.ts';
 import type { IntegrationStore } from './store.ts';
 
 /** What a sealed configuration is bound to: a value moved to another row does not open. */
@@ -22,7 +22,7 @@ function fingerprint(secret: string): string {
   return `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
 }
 
-/** Each project's connector configurations: written whole and sealed (secret-box.ts), read back without their secrets (the API and the CLI). */
+/** Each project's connector configurations: written whole and sealed (shared/secret-box.ts), read back without their secrets (the API and the CLI). */
 export class IntegrationConfiguration {
   constructor(
     private readonly store: IntegrationStore,

@@ -1,20 +1,22 @@
 /**
- * Connector configurations at rest (docs/revenue.md, "Secrets at rest"):
- * sealed with AES-256-GCM under a key kept in a file outside the database,
- * so that a copy of the database alone (a backup, a stolen file, a dump)
- * does not hold the Stripe signing secret or RevenueCat's Authorization.
+ * Secrets at rest (docs/revenue.md, "Secrets at rest"): connector
+ * configurations and outgoing webhooks' signing secrets are sealed with
+ * AES-256-GCM under a key kept in a file outside the database, so that a
+ * copy of the database alone (a backup, a stolen file, a dump) does not
+ * hold the Stripe signing secret, RevenueCat's Authorization or what signs
+ * paywalld's own deliveries.
  * The key file is 32 random bytes in base64, mode 0600, created on first
  * need: beside a SQLite file (`<db>-secrets.key`), or where
  * `--secrets-key-file` says (which PostgreSQL needs: every instance must
  * read the same key). Each sealed value names its key by a fingerprint and
- * is bound to its project and provider (additional data), so a key that is
+ * is bound to its row (additional data: project and provider, or webhook), so a key that is
  * not the one it was sealed with, or a value moved to another row, is told
  * apart from a damaged one.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DomainError } from '../shared/errors.ts';
+import { DomainError } from './errors.ts';
 
 /** A sealed configuration as the store keeps it (JSON like the plaintext it replaces). */
 interface Sealed {
@@ -30,7 +32,7 @@ export function isSealed(value: unknown): value is Sealed {
 }
 
 function unavailable(why: string): DomainError {
-  return new DomainError('secrets_unavailable', `connector secrets cannot be used: ${why}`);
+  return new DomainError('secrets_unavailable', `stored secrets cannot be used: ${why}`);
 }
 
 /** Where a server or command keeps the key: the setting, else beside a SQLite file; undefined on PostgreSQL without the setting. */
@@ -62,7 +64,7 @@ export class SecretBox {
       decipher.setAuthTag(data.subarray(12, 28));
       return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
     } catch {
-      throw unavailable('the stored configuration does not open with its key: it was damaged or moved to another project');
+      throw unavailable('the stored secret does not open with its key: it was damaged or moved to another row');
     }
   }
 
@@ -85,7 +87,7 @@ export class SecretBox {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch {
-      throw unavailable(`the key file ${file} cannot be read (the configurations were sealed with it; restore it from where you keep it)`);
+      throw unavailable(`the key file ${file} cannot be read (the secrets were sealed with it; restore it from where you keep it)`);
     }
     const bytes = Buffer.from(text.trim(), 'base64');
     if (bytes.length !== 32) throw unavailable(`${file} does not hold a key (32 bytes in base64)`);
