@@ -16,7 +16,7 @@ export function sealSecret(box: SecretBox, projectId: string, webhookId: string,
 }
 
 /** Whether a stored secret is sealed (JSON) rather than the plaintext an earlier version wrote. */
-export function isSealedSecret(stored: string): boolean {
+function isSealedSecret(stored: string): boolean {
   return stored.startsWith('{');
 }
 
