@@ -129,6 +129,7 @@ export type EventInput = {
   variant_id?: string | null | undefined;
   product_id?: string | null | undefined;
   audience?: string | null | undefined;
+  placement?: string | null | undefined;
   revenue?: number | null | undefined;
   currency?: string | null | undefined;
   properties?: Record<string, unknown> | null | undefined;

@@ -132,6 +132,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       event.audience ?? null,
       revenue,
       event.currency ?? null,
+      event.placement ?? null,
     ]);
   });
   return { rows, indexes, rejected };

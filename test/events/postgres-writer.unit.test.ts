@@ -69,6 +69,7 @@ function event(n: number, overrides: Partial<Record<'type' | 'userId' | 'variant
     overrides.audience ?? null,
     revenue,
     revenue === null ? null : 'USD',
+    null,
   ];
 }
 

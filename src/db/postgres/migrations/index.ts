@@ -21,6 +21,7 @@ import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
 import { teams } from './014_teams.ts';
 import { identityLinks } from './015_identity_links.ts';
+import { placements } from './016_placements.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -38,4 +39,5 @@ export const postgresMigrations: readonly Migration[] = [
   creationOrder,
   teams,
   identityLinks,
+  placements,
 ];

@@ -35,7 +35,24 @@ import type { Written } from '../protocol.ts';
 import type { EventTail } from './tail.ts';
 
 /** The PostgreSQL array type of each column of an EventRow, in order. */
-const COLUMN_TYPES = ['text', 'text', 'text', 'int8', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'text'] as const;
+const COLUMN_TYPES = [
+  'text',
+  'text',
+  'text',
+  'int8',
+  'int8',
+  'int8',
+  'int8',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'float8',
+  'text',
+  'text',
+] as const;
 
 /**
  * The insert, on condition that no commit since seq $16 brought a name: an
