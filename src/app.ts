@@ -34,6 +34,7 @@ import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
+import { placementsApi } from './placements/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
@@ -60,6 +61,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
+    ...placementsApi(ctx.placementManager),
     ...templatesApi(new TemplateGallery()),
     ...dashboardApi(),
   ];

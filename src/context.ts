@@ -27,6 +27,8 @@ import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
+import { LivePlacements } from './placements/live.ts';
+import { PlacementManager } from './placements/management.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
@@ -70,6 +72,9 @@ export interface AppContext {
   /** Projects' members, invitations, password resets. */
   readonly members: Members;
   readonly audit: AuditLog;
+  /** The placements not archived, compiled in memory: GET /api/sdk/placement reads them without SQL. */
+  readonly placements: LivePlacements;
+  readonly placementManager: PlacementManager;
 }
 
 interface ContextHooks {
@@ -87,18 +92,24 @@ interface ConfigurationServices {
   /** Validate-only and preview of documents that are not stored (the dashboard's editor). */
   readonly drafts: PaywallDrafts;
   readonly products: ProductManager;
+  readonly placements: LivePlacements;
+  readonly placementManager: PlacementManager;
 }
 
-/** Builds the services and loads the live paywalls. */
+/** Builds the services and loads the live paywalls and placements. */
 export async function configurationServices(storage: Storage, log: Logger): Promise<ConfigurationServices> {
   const paywalls = new LivePaywalls(storage.paywalls, storage.products, log);
   await paywalls.reload();
+  const placements = new LivePlacements(storage.placements, log);
+  await placements.reload();
   return {
     projects: storage.projects,
     paywalls,
     paywallManager: new PaywallManager(storage.paywalls, storage.products, paywalls, storage.phases),
     drafts: new PaywallDrafts(storage.products),
     products: new ProductManager(storage.products, paywalls),
+    placements,
+    placementManager: new PlacementManager(storage.placements, placements, paywalls),
   };
 }
 
@@ -129,7 +140,7 @@ export async function createContext(
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
-  const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
+  const { projects, paywalls, paywallManager, drafts, products, placements, placementManager } = await configurationServices(storage, log);
   const auth = new KeyRegistry(storage.keys, log);
   await auth.reload();
   metrics.gauge(
@@ -140,6 +151,7 @@ export async function createContext(
   );
   metrics.gauge('paywalld_api_keys_active', 'Active API keys in memory, every project.', () => auth.size());
   metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
+  metrics.gauge('paywalld_placements_compiled', 'Placements compiled in memory for the placement endpoint.', () => placements.count());
   const fallbackBundles = new FallbackBundles();
   metrics.gauge(
     'paywalld_fallback_entries_rendered_total',
@@ -159,7 +171,11 @@ export async function createContext(
     paywalls,
   });
   const hooks: ContextHooks = {
-    externalChange: [reloadLogged(log, 'keys', () => auth.reload()), reloadLogged(log, 'paywalls', () => paywalls.reload())],
+    externalChange: [
+      reloadLogged(log, 'keys', () => auth.reload()),
+      reloadLogged(log, 'paywalls', () => paywalls.reload()),
+      reloadLogged(log, 'placements', () => placements.reload()),
+    ],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
   };
@@ -208,6 +224,8 @@ export async function createContext(
     sessions,
     members: new Members(storage.accounts),
     audit,
+    placements,
+    placementManager,
   };
   return { ctx, hooks };
 }

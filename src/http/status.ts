@@ -42,6 +42,8 @@ const STATUS: Record<ErrorCode, number> = {
   last_owner: 409,
   link_needs_secret_key: 403,
   too_many_links: 409,
+  placement_not_found: 404,
+  user_required: 400,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

@@ -50,7 +50,9 @@ export type ErrorCode =
   | 'already_member'
   | 'last_owner'
   | 'link_needs_secret_key'
-  | 'too_many_links';
+  | 'too_many_links'
+  | 'placement_not_found'
+  | 'user_required';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

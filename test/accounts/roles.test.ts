@@ -28,6 +28,10 @@ const ALLOWED: Record<string, Role[]> = {
   previewPaywall: EVERYONE,
   getPaywallStats: EVERYONE,
   getPaywallResults: EVERYONE,
+  listPlacements: EVERYONE,
+  getPlacement: EVERYONE,
+  listPlacementRevisions: EVERYONE,
+  getPlacementRevision: EVERYONE,
   // Everything but secrets: exports, keys and connectors as listed, members, the audit log, the server's metrics.
   exportEvents: ANALYSTS,
   listKeys: ANALYSTS,
@@ -41,6 +45,8 @@ const ALLOWED: Record<string, Role[]> = {
   putPaywall: EDITORS,
   publishPaywall: EDITORS,
   archivePaywall: EDITORS,
+  putPlacement: EDITORS,
+  archivePlacement: EDITORS,
   // Members, keys, connectors, purchase records.
   createKey: OWNERS,
   revokeKey: OWNERS,
