@@ -34,6 +34,7 @@ import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
+import { placementAnswerApi } from './placements/answer/routes.ts';
 import { placementsApi } from './placements/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
@@ -51,7 +52,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...productsApi(ctx.products),
     ...paywallsApi(ctx.paywallManager),
     ...paywallDraftsApi(ctx.drafts),
-    ...resolveApi(ctx.paywalls, ctx.explainer),
+    ...resolveApi(ctx.paywalls, ctx.explainer, ctx.facts),
     ...fallbackApi(ctx.paywalls, ctx.fallbackBundles),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...experimentsApi(ctx.experiments),
@@ -62,6 +63,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
     ...placementsApi(ctx.placementManager),
+    ...placementAnswerApi(ctx.placementAnswers),
     ...templatesApi(new TemplateGallery()),
     ...dashboardApi(),
   ];

@@ -27,8 +27,11 @@ import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
+import { PlacementAnswers } from './placements/answer/answers.ts';
+import { PurchaseFactsFeed } from './placements/facts/feed.ts';
 import { LivePlacements } from './placements/live.ts';
 import { PlacementManager } from './placements/management.ts';
+import { PlacementOpens } from './placements/opens.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
@@ -75,6 +78,10 @@ export interface AppContext {
   /** The placements not archived, compiled in memory: GET /api/sdk/placement reads them without SQL. */
   readonly placements: LivePlacements;
   readonly placementManager: PlacementManager;
+  /** What the purchase records say of each user (purchases.*), in memory, read from the stores as they grow. */
+  readonly facts: PurchaseFactsFeed;
+  /** GET /api/sdk/placement's decisions, from memory. */
+  readonly placementAnswers: PlacementAnswers;
 }
 
 interface ContextHooks {
@@ -160,6 +167,8 @@ export async function createContext(
     'counter',
   );
   metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
+  // What frequency caps count: told by the event writer thread, which counts every instance's events.
+  const opens = new PlacementOpens();
   const events = new EventService({
     dbPath: config.dbPath,
     postgres,
@@ -169,6 +178,7 @@ export async function createContext(
     log,
     metrics,
     paywalls,
+    onPlacementOpens: (full, news) => opens.take(full, news),
   });
   const hooks: ContextHooks = {
     externalChange: [
@@ -189,6 +199,13 @@ export async function createContext(
   pruneSessions.unref();
   hooks.shutdown.push(() => clearInterval(pruneSessions));
   if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
+  const facts = new PurchaseFactsFeed(storage, log);
+  // Before the server listens: an audience on purchases.* answers from every record stored so far.
+  await facts.read();
+  hooks.shutdown.push(facts.follow(config.watchIntervalMs));
+  metrics.gauge('paywalld_purchase_facts_users', 'User ids whose purchases.* facts are kept in memory (linked ids included), every project.', () =>
+    facts.users(),
+  );
   const identity = new IdentityService(storage.identity, events);
   const purchases = new PurchaseService(storage.purchases, metrics);
   const ctx: AppContext = {
@@ -226,6 +243,8 @@ export async function createContext(
     audit,
     placements,
     placementManager,
+    facts,
+    placementAnswers: new PlacementAnswers(placements, paywalls, facts, opens),
   };
   return { ctx, hooks };
 }

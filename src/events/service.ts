@@ -1,5 +1,6 @@
 import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
 import { LIMIT_MESSAGES } from '../analytics/limits.ts';
+import type { PlacementOpen } from '../analytics/placement-opens.ts';
 import type { Sql } from '../db/postgres/connection.ts';
 import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
@@ -32,6 +33,8 @@ interface EventServiceOptions {
   metrics: MetricsRegistry;
   /** Attributes keyless events and derives variants, without SQL. */
   paywalls: PaywallDirectory;
+  /** Told of the placement opens the writer thread counted: every one it holds (`full`), then the new ones. */
+  onPlacementOpens?: (full: boolean, opens: PlacementOpen[]) => void;
 }
 
 /** A time range as the caller gave it, in epoch milliseconds; absent ends take the defaults. */
@@ -61,6 +64,7 @@ export class EventService {
       queueBytes: options.queueBytes,
       log: options.log,
       onTransaction: (rows) => this.count.transaction(rows),
+      onOpens: (news) => options.onPlacementOpens?.(news.full, news.opens),
     });
     this.count = eventMetrics(options.metrics, this.writer);
   }

@@ -7,15 +7,17 @@
  * database.
  */
 
-import { type Attributes, compileCondition } from '../paywalls/targeting/condition.ts';
+import { type Attributes, type Condition, compileCondition } from '../paywalls/targeting/condition.ts';
 import { assignBucketAfter, seedHash } from '../paywalls/targeting/hash.ts';
 import { usesServerAttributes } from '../paywalls/targeting/server-attributes.ts';
 import { digestTag } from '../shared/digest.ts';
 import { type Frequency, NO_DEFAULT, type NoShowReason, type PlacementDocument } from './schema.ts';
 
-interface CompiledRule {
+export interface CompiledRule {
   readonly index: number;
   readonly paywallId: string;
+  /** The audience as written (for explain); undefined: every user. */
+  readonly audience: Condition | undefined;
   readonly matches: (attributes: Attributes) => boolean;
   /** Buckets of 10,000 held out: holdout_percent × 100. */
   readonly holdoutBuckets: number;
@@ -23,7 +25,7 @@ interface CompiledRule {
 }
 
 /** A body served as is, with its ETag; the same headers for every answer but Content-Type's presence. */
-interface ServedAnswer {
+export interface ServedAnswer {
   body: Buffer;
   etag: string;
   headers: Readonly<Record<string, string>>;
@@ -46,7 +48,7 @@ function served(body: Buffer, etag: string): ServedAnswer {
 }
 
 /** The seed a placement's holdout hashes users with: apart from any paywall's (a paywall may share the placement's id). */
-function holdoutSeed(placementId: string): string {
+export function holdoutSeed(placementId: string): string {
   return `placement:${placementId}`;
 }
 
@@ -69,6 +71,7 @@ export class CompiledPlacement {
     this.rules = document.rules.map((rule, index) => ({
       index,
       paywallId: rule.paywall_id,
+      audience: rule.audience,
       matches: rule.audience === undefined ? () => true : compileCondition(rule.audience),
       holdoutBuckets: Math.round((rule.holdout_percent ?? 0) * 100),
       frequency: rule.frequency ?? null,

@@ -14,10 +14,10 @@ import { storableText } from '../shared/text.ts';
 /** The most rules a placement holds: each is tried per request, in order. */
 const MAX_RULES = 100;
 const MAX_HOLDOUT_PERCENT = 50;
-const MAX_FREQUENCY_LIMIT = 100;
+export const MAX_FREQUENCY_LIMIT = 100;
 
 const FREQUENCY_PERIODS = ['session', 'day', 'week', 'ever'] as const;
-type FrequencyPeriod = (typeof FREQUENCY_PERIODS)[number];
+export type FrequencyPeriod = (typeof FREQUENCY_PERIODS)[number];
 
 /** `default` naming no paywall. */
 export const NO_DEFAULT = 'none';
@@ -55,7 +55,6 @@ const RuleSchema = v.strictObject({
   ),
   frequency: v.optional(FrequencySchema),
 });
-type PlacementRule = v.InferOutput<typeof RuleSchema>;
 
 /** The document a client writes with PUT; validatePlacement adds the checks a schema cannot express. */
 export const PlacementSchema = v.strictObject({
@@ -112,7 +111,7 @@ const NO_SHOW_REASONS = ['no_rule_matched', 'holdout', 'frequency_cap', 'paywall
 export type NoShowReason = (typeof NO_SHOW_REASONS)[number];
 
 /** The answer of GET /api/sdk/placement. */
-const PlacementAnswerSchema = v.variant('show', [
+export const PlacementAnswerSchema = v.variant('show', [
   v.object({
     show: v.literal(true),
     placement: v.string(),
@@ -139,12 +138,11 @@ const PlacementAnswerSchema = v.variant('show', [
     ),
   }),
 ]);
-type PlacementAnswer = v.InferOutput<typeof PlacementAnswerSchema>;
 
 const { paywallId: _asked, explain: _explain, ...asking } = SdkConfigQuerySchema.entries;
 
 /** The query of GET /api/sdk/placement: /api/sdk/config's, with `placement` where it has `paywallId`. */
-const PlacementQuerySchema = v.object({
+export const PlacementQuerySchema = v.object({
   placement: v.pipe(v.string(), v.maxLength(64), v.description('The placement asked for')),
   ...asking,
   explain: v.optional(

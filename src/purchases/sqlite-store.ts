@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { isCumulativeRefund, isPaidPeriod, paidPeriod, refundSince } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
+import type { PurchaseBatch, PurchaseStore, RecordForFacts, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 type Row = [
@@ -37,6 +37,7 @@ export class SqlitePurchaseStore implements PurchaseStore {
   readonly insert;
   readonly list;
   readonly recordsAfter;
+  readonly factsAfter;
 
   constructor(db: Database, companions: BatchCompanions) {
     const insertRow = db.prepare<Row>(
@@ -103,5 +104,10 @@ export class SqlitePurchaseStore implements PurchaseStore {
        WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
     this.recordsAfter = sqliteRead(db, (projectId: string, seq: number, limit: number): RecordForResults[] => after.all(projectId, seq, limit));
+    const forFacts = db.prepare<[number, number], RecordForFacts>(
+      `SELECT seq, project_id AS projectId, user_id AS userId, type, ts, product_id AS productId, store, store_product_id AS storeProductId,
+         original_transaction_id AS originalTransactionId FROM purchases WHERE seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.factsAfter = sqliteRead(db, (seq: number, limit: number): RecordForFacts[] => forFacts.all(seq, limit));
   }
 }

@@ -25,7 +25,7 @@ const ATTR_PREFIX = 'attr.';
 const NO_LOCALES: readonly string[] = [];
 
 /** What every request that resolves for a user says of them, whatever it asks for (a paywall, a placement). */
-type RequestAttributes = Omit<ResolveRequest, 'paywallId'>;
+export type RequestAttributes = Omit<ResolveRequest, 'paywallId'>;
 
 /**
  * Builds an endpoint's request from the id it asks for and what the query
@@ -48,7 +48,7 @@ type Assemble<T> = (
  * asked for (`paywallId`, or `placement` for GET /api/sdk/placement); the
  * other parameters are /api/sdk/config's, read alike.
  */
-class RequestReader<T> {
+export class RequestReader<T> {
   private readonly rules;
   /** A value per rule, none yet: copied per request, which costs less than building a new array. */
   private readonly noValues: (string | undefined)[];

@@ -12,7 +12,7 @@ import { pointer as pointerOf } from '../../shared/pointer.ts';
 const PURCHASE_FACTS = ['is_subscriber', 'had_trial', 'lapsed_days', 'count', 'products', 'first_purchase_days'] as const;
 
 /** The attribute under which the facts sit: `purchases.is_subscriber` is the path purchases → is_subscriber. */
-const PURCHASES = 'purchases';
+export const PURCHASES = 'purchases';
 
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 
