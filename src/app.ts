@@ -62,7 +62,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
-    ...placementsApi(ctx.placementManager),
+    ...placementsApi(ctx.placementManager, ctx.placementResults),
     ...placementAnswerApi(ctx.placementAnswers),
     ...templatesApi(new TemplateGallery()),
     ...dashboardApi(),

@@ -32,6 +32,7 @@ import { PurchaseFactsFeed } from './placements/facts/feed.ts';
 import { LivePlacements } from './placements/live.ts';
 import { PlacementManager } from './placements/management.ts';
 import { PlacementOpens } from './placements/opens.ts';
+import { PlacementResults } from './placements/results.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
@@ -82,6 +83,8 @@ export interface AppContext {
   readonly facts: PurchaseFactsFeed;
   /** GET /api/sdk/placement's decisions, from memory. */
   readonly placementAnswers: PlacementAnswers;
+  /** Shown against held out, from the event writer's counts. */
+  readonly placementResults: PlacementResults;
 }
 
 interface ContextHooks {
@@ -245,6 +248,7 @@ export async function createContext(
     placementManager,
     facts,
     placementAnswers: new PlacementAnswers(placements, paywalls, facts, opens),
+    placementResults: new PlacementResults(events, placementManager),
   };
   return { ctx, hooks };
 }

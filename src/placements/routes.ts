@@ -1,10 +1,12 @@
 import * as v from 'valibot';
+import { ResultsQuerySchema } from '../experiments/schema.ts';
 import { changeOf, projectOf } from '../http/auth.ts';
 import { taggedJson } from '../http/preconditions.ts';
 import { json } from '../http/reply.ts';
 import { jsonDocument, type PathParam, type RouteDefinition, route } from '../http/route.ts';
 import { entityTag } from '../shared/preconditions.ts';
 import { type PlacementManager, placementInfo, placementTag } from './management.ts';
+import { type PlacementResults, PlacementResultsSchema } from './results.ts';
 import {
   PlacementDetailSchema,
   PlacementInfoSchema,
@@ -24,7 +26,9 @@ const revisionNumber: PathParam<number> = {
 };
 
 /** The management API of placements (docs/placements.md): written, read, archived, their revisions listed. */
-export function placementsApi(placements: PlacementManager): RouteDefinition[] {
+const PlacementResultsQuerySchema = v.object({ analysis: ResultsQuerySchema.entries.analysis });
+
+export function placementsApi(placements: PlacementManager, results: PlacementResults): RouteDefinition[] {
   return [
     route({
       method: 'GET',
@@ -139,6 +143,22 @@ export function placementsApi(placements: PlacementManager): RouteDefinition[] {
         // A revision never changes: its number is its tag.
         return taggedJson(ifNoneMatch, revision, entityTag(`r${revision.revision}`));
       },
+    }),
+    route({
+      method: 'GET',
+      pattern: '/api/placements/:id/results',
+      query: PlacementResultsQuerySchema,
+      doc: {
+        operationId: 'getPlacementResults',
+        errors: ['invalid_query', 'placement_not_found', 'stats_warming_up', 'database_unavailable'],
+        summary: "A placement's results: users shown its paywall against those held out (the control), with the statistics and decision of experiments",
+        tag: 'placements',
+        auth: 'secret',
+        access: 'view',
+        responses: { 200: { description: 'the results (docs/placements.md, docs/experiments.md)', schema: PlacementResultsSchema } },
+      },
+      handler: async (req, { params, query: { analysis } }) =>
+        json(200, await results.results(projectOf(req), params.id, analysis), { 'Cache-Control': 'no-store' }),
     }),
   ];
 }

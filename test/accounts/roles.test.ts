@@ -32,6 +32,7 @@ const ALLOWED: Record<string, Role[]> = {
   getPlacement: EVERYONE,
   listPlacementRevisions: EVERYONE,
   getPlacementRevision: EVERYONE,
+  getPlacementResults: EVERYONE,
   // Everything but secrets: exports, keys and connectors as listed, members, the audit log, the server's metrics.
   exportEvents: ANALYSTS,
   listKeys: ANALYSTS,

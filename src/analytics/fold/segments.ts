@@ -17,7 +17,7 @@ export const DEFAULT_SEGMENT = '';
  */
 export const PLACEMENT_SEGMENT = '@placement:';
 export const SHOWN = 'shown';
-const HELD_OUT = 'held_out';
+export const HELD_OUT = 'held_out';
 const PLACEMENT_HOLDOUT = 'placement_holdout';
 
 export class ExperimentLogs {
