@@ -11,7 +11,7 @@
 
 import { UNKNOWN_VARIANT } from '../events/variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
-import { DEFAULT_SEGMENT } from './fold/segments.ts';
+import { DEFAULT_SEGMENT, PLACEMENT_SEGMENT } from './fold/segments.ts';
 import type { DerivedState } from './state.ts';
 
 const MAX_EVENT_TYPES_PER_PROJECT = 1000;
@@ -30,8 +30,11 @@ export const LIMIT_MESSAGES: Record<LimitCode, string> = {
   too_many_event_types: `the project has stored ${MAX_EVENT_TYPES_PER_PROJECT} distinct event types; an event of a new type is refused`,
   too_many_paywalls: `the project has stored events of ${MAX_PAYWALLS_PER_PROJECT} distinct paywall ids; an event of a new one is refused`,
   too_many_variants: `the paywall has ${MAX_VARIANTS_PER_PAYWALL} distinct variant ids (or the project ${MAX_VARIANTS_PER_PROJECT}); an event of a new one is refused`,
-  too_many_audiences: `the paywall has ${MAX_AUDIENCES_PER_PAYWALL} distinct audiences (or the project ${MAX_AUDIENCES_PER_PROJECT}); an event of a new one is refused`,
+  too_many_audiences: `the paywall has ${MAX_AUDIENCES_PER_PAYWALL} distinct audiences (or the project ${MAX_AUDIENCES_PER_PROJECT}, placements counted); an event of a new one is refused`,
 };
+
+/** The events that expose a user to a placement (segments.ts, placementExposure). */
+const PLACEMENT_EXPOSURES: ReadonlySet<string> = new Set(['screen_impression', 'placement_holdout']);
 
 /** Whether the event opens an experiment segment (DerivedState.apply): only those count against the audience limits. */
 function entersSegment(type: string, userId: string | null, variantId: string | null): boolean {
@@ -92,6 +95,15 @@ export class Admission {
         if (this.over(`a\0${projectId}\0${paywallId}`, experiments.countOf(projectId, paywallId), MAX_AUDIENCES_PER_PAYWALL)) return 'too_many_audiences';
         if (this.over(`a\0${projectId}`, experiments.countInProject(projectId), MAX_AUDIENCES_PER_PROJECT)) return 'too_many_audiences';
         (fresh ??= []).push([name, [`a\0${projectId}\0${paywallId}`, `a\0${projectId}`]]);
+      }
+    }
+    // A placement's results are a segment of the project too: a name an app makes up costs what an audience does.
+    const placement = event.placement === null ? undefined : PLACEMENT_SEGMENT + event.placement;
+    if (placement !== undefined && userId !== null && PLACEMENT_EXPOSURES.has(type) && !experiments.find(projectId, placement, DEFAULT_SEGMENT)) {
+      const name = `a\0${projectId}\0${placement}\0`;
+      if (!this.names.has(name)) {
+        if (this.over(`a\0${projectId}`, experiments.countInProject(projectId), MAX_AUDIENCES_PER_PROJECT)) return 'too_many_audiences';
+        (fresh ??= []).push([name, [`a\0${projectId}`]]);
       }
     }
     for (const [name, counters] of fresh ?? []) {
