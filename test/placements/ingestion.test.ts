@@ -28,7 +28,7 @@ test('exposures naming more placements than the project may keep segments are re
     }));
     const result = await ingest(url, keys.sdk, { events });
     accepted += result.accepted;
-    rejected.push(...result.rejected.map((r: { index: number; code: string }) => ({ index: from + r.index, code: r.code })));
+    rejected.push(...result.rejected.map((r) => ({ index: from + r.index, code: r.code })));
   }
   assert.equal(accepted, SEGMENTS_PER_PROJECT);
   assert.deepEqual(rejected, [{ index: SEGMENTS_PER_PROJECT, code: 'too_many_audiences' }]);
