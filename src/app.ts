@@ -35,6 +35,7 @@ import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
 import { placementAnswerApi } from './placements/answer/routes.ts';
+import { PlacementFallbacks } from './placements/fallback.ts';
 import { placementsApi } from './placements/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
@@ -53,7 +54,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...paywallsApi(ctx.paywallManager),
     ...paywallDraftsApi(ctx.drafts),
     ...resolveApi(ctx.paywalls, ctx.explainer, ctx.facts),
-    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles),
+    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles, new PlacementFallbacks(ctx.placements)),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...experimentsApi(ctx.experiments),
     ...identityApi(ctx.identity),

@@ -11,6 +11,7 @@ import { type Attributes, type Condition, compileCondition } from '../paywalls/t
 import { assignBucketAfter, seedHash } from '../paywalls/targeting/hash.ts';
 import { usesServerAttributes } from '../paywalls/targeting/server-attributes.ts';
 import { digestTag } from '../shared/digest.ts';
+import { holdoutSeed } from './holdout-seed.ts';
 import { type Frequency, NO_DEFAULT, type NoShowReason, type PlacementDocument } from './schema.ts';
 
 export interface CompiledRule {
@@ -45,11 +46,6 @@ interface PaywallBody {
 function served(body: Buffer, etag: string): ServedAnswer {
   const cache = { ETag: etag, 'Cache-Control': 'private, no-cache', Vary: 'Accept-Language' };
   return { body, etag, headers: { 'Content-Type': 'application/json', ...cache }, notModifiedHeaders: cache };
-}
-
-/** The seed a placement's holdout hashes users with: apart from any paywall's (a paywall may share the placement's id). */
-export function holdoutSeed(placementId: string): string {
-  return `placement:${placementId}`;
 }
 
 export class CompiledPlacement {

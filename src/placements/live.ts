@@ -25,6 +25,11 @@ export class LivePlacements {
     return this.byProject.get(projectId)?.get(placementId);
   }
 
+  /** The ids of the project's placements that are served, sorted. */
+  ids(projectId: string): string[] {
+    return [...(this.byProject.get(projectId)?.keys() ?? [])].sort();
+  }
+
   /** How many placements are compiled in memory (a /metrics gauge). */
   count(): number {
     let count = 0;

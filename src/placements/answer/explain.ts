@@ -6,7 +6,7 @@
  * hot path: it serialises afresh.
  */
 import { type Attributes, evalCondition, lookupPath } from '../../paywalls/targeting/condition.ts';
-import { holdoutSeed } from '../compiled.ts';
+import { holdoutSeed } from '../holdout-seed.ts';
 import type { Decision } from './answers.ts';
 
 const LOGICAL = new Set(['$and', '$or', '$nor', '$not']);
