@@ -11,7 +11,8 @@
  * the product), the time of its latest record and whether that record
  * ended it (an expiration or a refund) and whether it ever had a paid
  * period. The rare user with more (a second subscription, a 33rd product)
- * keeps the rest in a small object.
+ * keeps the rest in a flat array of numbers each (an object per
+ * subscription would cost several times as much).
  *
  * Every step is commutative: a subscription's state is its latest record's
  * (an end winning a tie), counts add, first times take the minimum, flags
@@ -30,7 +31,7 @@ const ENDED = 4;
 const PAID = 8;
 const MAX_COUNT = 0xffff;
 const DAY_MS = 86_400_000;
-/** Products kept as bits of the inline column; later ones in More. */
+/** Products kept as bits of the inline column; later ones in the products beyond. */
 const INLINE_PRODUCTS = 32;
 
 /** Paid purchases and renewals: what `count`, `first_purchase_days` and `products` count. */
@@ -54,11 +55,8 @@ interface Subscription {
   paid: boolean;
 }
 
-/** What a user has beyond the inline columns. */
-interface More {
-  subscriptions: Subscription[];
-  products: Set<number>;
-}
+/** A subscription beyond the inline one takes three numbers: its key, its time, its state (ENDED | PAID). */
+const SUBSCRIPTION_NUMBERS = 3;
 
 /** A record as the facts read it. */
 interface FactRecord {
@@ -105,7 +103,10 @@ export class ProjectFacts {
   private subKey = new Uint32Array(0);
   private subTs = new Uint32Array(0);
   private products = new Uint32Array(0);
-  private readonly more = new Map<number, More>();
+  /** user → the subscriptions beyond the inline one, flat (SUBSCRIPTION_NUMBERS each). */
+  private readonly moreSubscriptions = new Map<number, number[]>();
+  /** user → the indexes of the products beyond the inline bits. */
+  private readonly moreProducts = new Map<number, number[]>();
   private readonly productIndex = new Map<string, number>();
   private readonly productNames: string[] = [];
 
@@ -125,15 +126,13 @@ export class ProjectFacts {
     return at;
   }
 
-  private moreOf(user: number): More {
-    let more = this.more.get(user);
-    if (!more) this.more.set(user, (more = { subscriptions: [], products: new Set() }));
-    return more;
-  }
-
   private addProduct(user: number, index: number): void {
     if (index < INLINE_PRODUCTS) this.products[user]! |= 1 << index;
-    else this.moreOf(user).products.add(index);
+    else {
+      const more = this.moreProducts.get(user);
+      if (!more) this.moreProducts.set(user, [index]);
+      else if (!more.includes(index)) more.push(index);
+    }
   }
 
   /** Applies one state of a subscription (a record, or another user's state being joined). */
@@ -148,15 +147,22 @@ export class ProjectFacts {
       if (paid) flags[user]! |= PAID;
       return;
     }
-    const listed = this.more.get(user)?.subscriptions.find((subscription) => subscription.key === key);
-    if (listed) {
-      if (later(ts, ended, listed.ts, listed.ended)) [listed.ts, listed.ended] = [ts, ended];
-      listed.paid ||= paid;
+    const more = this.moreSubscriptions.get(user);
+    let at = -1;
+    if (more) for (let i = 0; i < more.length && at === -1; i += SUBSCRIPTION_NUMBERS) if (more[i] === key) at = i;
+    if (at !== -1) {
+      const state = more![at + 2]!;
+      if (later(ts, ended, more![at + 1]!, (state & ENDED) !== 0)) [more![at + 1], more![at + 2]] = [ts, ended ? state | ENDED : state & ~ENDED];
+      if (paid) more![at + 2]! |= PAID;
     } else if (!(held & SUB)) {
       subKey[user] = key;
       subTs[user] = ts;
       flags[user] = held | SUB | (ended ? ENDED : 0) | (paid ? PAID : 0);
-    } else this.moreOf(user).subscriptions.push({ key, ts, ended, paid });
+    } else {
+      const added = [key, ts, (ended ? ENDED : 0) | (paid ? PAID : 0)];
+      if (more) more.push(...added);
+      else this.moreSubscriptions.set(user, added);
+    }
   }
 
   /** Counts one record under the user its id counts as. */
@@ -194,12 +200,12 @@ export class ProjectFacts {
     products[to]! |= products[from]!;
     const held = flags[from]!;
     if (held & SUB) this.period(to, this.subKey[from]!, this.subTs[from]!, (held & ENDED) !== 0, (held & PAID) !== 0);
-    const more = this.more.get(from);
-    if (more) {
-      for (const s of more.subscriptions) this.period(to, s.key, s.ts, s.ended, s.paid);
-      for (const index of more.products) this.addProduct(to, index);
-      this.more.delete(from);
-    }
+    const more = this.moreSubscriptions.get(from) ?? [];
+    for (let i = 0; i < more.length; i += SUBSCRIPTION_NUMBERS)
+      this.period(to, more[i]!, more[i + 1]!, (more[i + 2]! & ENDED) !== 0, (more[i + 2]! & PAID) !== 0);
+    for (const index of this.moreProducts.get(from) ?? []) this.addProduct(to, index);
+    this.moreSubscriptions.delete(from);
+    this.moreProducts.delete(from);
     count[from] = 0;
     firstPaid[from] = 0;
     flags[from] = 0;
@@ -214,8 +220,10 @@ export class ProjectFacts {
     const user = this.root(ordinal);
     const held = this.flags[user]!;
     const subscriptions: Subscription[] = held & SUB ? [{ key: 0, ts: this.subTs[user]!, ended: (held & ENDED) !== 0, paid: (held & PAID) !== 0 }] : [];
-    const more = this.more.get(user);
-    if (more) subscriptions.push(...more.subscriptions);
+    const more = this.moreSubscriptions.get(user) ?? [];
+    for (let i = 0; i < more.length; i += SUBSCRIPTION_NUMBERS) {
+      subscriptions.push({ key: more[i]!, ts: more[i + 1]!, ended: (more[i + 2]! & ENDED) !== 0, paid: (more[i + 2]! & PAID) !== 0 });
+    }
     let active = false;
     let lastPaidEnd = 0;
     for (const s of subscriptions) {
@@ -226,7 +234,7 @@ export class ProjectFacts {
     const names: string[] = [];
     const bits = this.products[user]!;
     for (let i = 0; i < INLINE_PRODUCTS && i < this.productNames.length; i++) if (bits & (1 << i)) names.push(this.productNames[i]!);
-    for (const index of more?.products ?? []) names.push(this.productNames[index]!);
+    for (const index of this.moreProducts.get(user) ?? []) names.push(this.productNames[index]!);
     return {
       is_subscriber: active,
       had_trial: (held & HAD_TRIAL) !== 0,
