@@ -210,7 +210,10 @@ export async function createContext(
     facts.users(),
   );
   const identity = new IdentityService(storage.identity, events);
-  const purchases = new PurchaseService(storage.purchases, metrics);
+  // A purchase recorded through this instance is in its facts when the request is answered (other instances: the next read).
+  const purchases = new PurchaseService(storage.purchases, metrics, () =>
+    facts.read().catch((error: unknown) => log.warn('reading new purchase records into the purchases.* facts failed', { error: String(error) })),
+  );
   const ctx: AppContext = {
     config,
     db: sqlite,

@@ -52,9 +52,11 @@ function toRecord(input: unknown, receivedAt: number): PurchaseRecord | { code: 
 export class PurchaseService {
   private readonly counted;
 
+  /** `stored`: told after each batch is stored, and awaited (the purchases.* facts read it: the answer then reflects it). */
   constructor(
     private readonly store: PurchaseStore,
     metrics: MetricsRegistry,
+    private readonly stored: () => Promise<void> = async () => {},
   ) {
     const counter = metrics.counter('paywalld_purchases_total', 'Purchase records received, by source and outcome (stored, duplicate, rejected).');
     this.counted = (source: PurchaseSource, outcome: 'stored' | 'duplicate' | 'rejected', n: number) => {
@@ -93,6 +95,7 @@ export class PurchaseService {
    */
   async record(projectId: string, batch: PurchaseBatch): Promise<number> {
     const inserted = await this.store.insert(projectId, batch);
+    await this.stored();
     const source = batch.records[0]?.source;
     if (source) {
       this.counted(source, 'stored', inserted);

@@ -138,3 +138,14 @@ test('a request without a userId whose placement or paywall tests purchases.* an
   assert.equal(await shown(server, { placement: 'by_rule', userId: 'dan' }), 'plain');
   assert.equal(await shown(server, { placement: 'by_rule', userId: 'eve' }), '-no_rule_matched');
 });
+
+test('a purchase recorded through this server is in its facts when POST /api/purchases answers', async (t) => {
+  const server = await startTestServer(t);
+  await livePaywalls(server, ['winback']);
+  await putPlacement(server, 'offers', { name: 'Offers', rules: [{ audience: { 'purchases.lapsed_days': { $gte: 7 } }, paywall_id: 'winback' }] });
+  for (const user of ['fay', 'gus', 'hal']) {
+    await recordPurchases(server, [record(user, 'initial_purchase', 40), record(user, 'expiration', 9)]);
+    // No wait: the answer to the POST means the facts have it (the watch alone would take up to its interval).
+    assert.equal(await shown(server, { placement: 'offers', userId: user }), 'winback', `${user} lapsed as soon as recorded`);
+  }
+});
