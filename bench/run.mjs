@@ -19,6 +19,7 @@ import { memory } from './scenarios/memory.mjs';
 import { mixed } from './scenarios/mixed.mjs';
 import { placement } from './scenarios/placement.mjs';
 import { postgresEvents } from './scenarios/postgres-events.mjs';
+import { postgresPropagation } from './scenarios/postgres-propagation.mjs';
 import { postgresReads } from './scenarios/postgres-reads.mjs';
 import { postgresResolve } from './scenarios/postgres-resolve.mjs';
 import { resolve } from './scenarios/resolve.mjs';
@@ -26,7 +27,7 @@ import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
 
 const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify, placement };
-const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads };
+const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads, propagation: postgresPropagation };
 /** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir). */
 const PROFILED = new Set(['resolve', 'events', 'mixed', 'placement', 'postgres-resolve', 'postgres-events']);
 

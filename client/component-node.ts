@@ -4,7 +4,7 @@
  * every `text_key` replaced by `text`, `alt_key` by `alt` and `badge_key` by
  * `badge` in the chosen locale, and the nodes bound to a slot carrying their
  * `product`. A union on `type`, so that a renderer's `switch (node.type)`
- * narrows the props. test/client/types.test.ts holds each type's props to
+ * narrows the props. test/client/types.unit.test.ts holds each type's props to
  * the server's schemas.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Writes client/types.generated.ts: the client's types, printed from the
  * server's own valibot schemas, so that the client carries no dependency and
- * cannot drift from the server. test/client/types.test.ts fails when the
+ * cannot drift from the server. test/client/types.unit.test.ts fails when the
  * committed file differs from what this prints, and checks each printed type
  * against valibot's own inference.
  *

@@ -43,6 +43,7 @@ import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
 import { templatesApi } from './templates/routes.ts';
 import { TemplateGallery } from './templates/service.ts';
+import { webhooksApi } from './webhooks/routes.ts';
 
 /** Every feature's routes, in one list: each feature gets the services it uses, never the whole context. */
 function featureRoutes(ctx: AppContext): RouteDefinition[] {
@@ -66,6 +67,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...placementsApi(ctx.placementManager, ctx.placementResults),
     ...placementAnswerApi(ctx.placementAnswers),
     ...templatesApi(new TemplateGallery()),
+    ...webhooksApi(ctx.webhooks),
     ...dashboardApi(),
   ];
 }
@@ -217,6 +219,8 @@ export async function startServer(
       await server.close(0);
       throw error;
     }
+    // Once nothing can fail the start any more: the startup's own undo knows nothing of them.
+    for (const start of hooks.start) await start();
     const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
     let stopping: Promise<void> | undefined;
     const stop = () =>

@@ -12,6 +12,7 @@ import { type DatabaseTarget, parseTarget, serveDatabaseOf } from './db/target.t
 import { GOOGLE_SETTINGS, googleEndpoints } from './integrations/providers/google-endpoints.ts';
 import { isLevel } from './log.ts';
 import type { ServeConfig } from './serve-config.ts';
+import { WEBHOOK_SETTINGS } from './webhooks/settings.ts';
 
 export interface Setting {
   /** The variable that can set it instead of the flag. */
@@ -152,6 +153,7 @@ export const SETTINGS = {
   'backup-every': { env: 'PAYWALLD_BACKUP_EVERY', kind: 'duration', arg: 'T', default: '6h', help: 'interval of `--backup-dir` snapshots: `30m`, `6h`, `1d`' },
   'backup-keep': { env: 'PAYWALLD_BACKUP_KEEP', kind: 'integer', arg: 'N', default: '14', min: 1, max: 100_000, help: 'snapshots `--backup-dir` keeps' },
   ...GOOGLE_SETTINGS,
+  ...WEBHOOK_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export type Name = keyof typeof SETTINGS;
@@ -267,5 +269,6 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     keysFile: textOf('keys-file', flags, env),
     google: googleEndpoints((name) => textOf(name, flags, env)!),
     auditRetentionDays: optionalNumber('audit-retention-days', flags, env),
+    webhooks: { allowPrivate: boolean('webhooks-allow-private', flags, env), backoffScale: requiredNumber('webhooks-backoff-scale', flags, env) },
   };
 }

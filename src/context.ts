@@ -36,6 +36,9 @@ import { PlacementResults } from './placements/results.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import { webhookWork } from './webhooks/background.ts';
+import { DecisionWatch } from './webhooks/decisions.ts';
+import { WebhookService } from './webhooks/service.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
@@ -76,6 +79,8 @@ export interface AppContext {
   /** Projects' members, invitations, password resets. */
   readonly members: Members;
   readonly audit: AuditLog;
+  /** Outgoing webhooks' endpoints and deliveries (the sender runs beside: hooks.start). */
+  readonly webhooks: WebhookService;
   /** The placements not archived, compiled in memory: GET /api/sdk/placement reads them without SQL. */
   readonly placements: LivePlacements;
   readonly placementManager: PlacementManager;
@@ -92,6 +97,8 @@ interface ContextHooks {
   externalChange: (() => void)[];
   /** Run at graceful shutdown after the server stopped accepting requests, before the database closes. */
   shutdown: (() => void | Promise<void>)[];
+  /** Run once the server serves (after --seed): background work that must not share the start-up's transaction. */
+  start: (() => Promise<void>)[];
 }
 
 /** The configuration's services on one storage: the server's, and those of CLI commands that change a database. */
@@ -191,6 +198,7 @@ export async function createContext(
     ],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
+    start: [],
   };
   const sessions = new Sessions(storage.accounts, storage.sessions);
   const audit = new AuditLog(storage.audit);
@@ -214,6 +222,16 @@ export async function createContext(
   const purchases = new PurchaseService(storage.purchases, metrics, () =>
     facts.read().catch((error: unknown) => log.warn('reading new purchase records into the purchases.* facts failed', { error: String(error) })),
   );
+  const decisions = new DecisionWatch(storage.outbox, log);
+  const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
+  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, sqlite !== undefined, {
+    projects,
+    paywalls,
+    phases: paywallManager,
+    results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
+  });
+  hooks.start.push(() => webhooks.start());
+  hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
     config,
     db: sqlite,
@@ -231,7 +249,7 @@ export async function createContext(
     explainer: new ResolveExplainer(paywalls, storage.paywalls),
     products,
     events,
-    experiments: new ExperimentResults(events, paywallManager),
+    experiments,
     health: new Health(probe, lifecycle),
     identity,
     purchases,
@@ -247,6 +265,7 @@ export async function createContext(
     sessions,
     members: new Members(storage.accounts),
     audit,
+    webhooks: new WebhookService(storage.webhooks, config.webhooks.allowPrivate),
     placements,
     placementManager,
     facts,

@@ -4,6 +4,7 @@
  */
 import type { GoogleEndpoints } from './integrations/providers/google-endpoints.ts';
 import type { Level } from './log.ts';
+import type { WebhookSettings } from './webhooks/settings.ts';
 
 export interface ServeConfig {
   host: string;
@@ -47,4 +48,6 @@ export interface ServeConfig {
   auditRetentionDays: number | undefined;
   /** Google's endpoints, for the Google Play connector. */
   google: GoogleEndpoints;
+  /** Outgoing webhooks: private addresses, the retry schedule's scale. */
+  webhooks: WebhookSettings;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { DIST, runCli, spawnServe } from './helpers/cli.ts';
 import { tempDir } from './helpers/temp.ts';
+import { until } from './helpers/until.ts';
 
 test('the bundled dist/ runs from a temp directory with no source tree and no node_modules', async (t) => {
   const dir = tempDir(t);
@@ -43,11 +44,7 @@ test('SIGTERM stops accepting, finishes the request in flight, and exits 0', asy
   socket.write(body.slice(0, 5));
 
   const exited = server.stop('SIGTERM');
-  const deadline = Date.now() + 5000;
-  while (!server.output().includes('"msg":"shutting down"') && Date.now() < deadline) {
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  assert.match(server.output(), /"msg":"shutting down"/);
+  await until(() => server.output().includes('"msg":"shutting down"'), 'the server to log "shutting down"');
   // No new connections once draining has begun.
   await assert.rejects(new Promise((resolve, reject) => net.connect(server.port, '127.0.0.1').on('connect', resolve).on('error', reject)), /ECONNREFUSED/);
   socket.write(body.slice(5));

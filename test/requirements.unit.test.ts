@@ -81,5 +81,5 @@ test('npm run test:postgres takes the files that start a test server, directly o
   assert.equal(startsTestServers('test/client/identity.test.ts'), true);
   // A serve of its own on a file, and no server at all.
   assert.equal(startsTestServers('test/cli/serve-ownership.test.ts'), false);
-  assert.equal(startsTestServers('test/architecture/imports.test.ts'), false);
+  assert.equal(startsTestServers('test/architecture/imports.unit.test.ts'), false);
 });

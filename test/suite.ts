@@ -1,18 +1,13 @@
 /**
- * The whole test suite as `npm test` runs it: every test/**\/*.test.ts in
+ * The test suite as `npm test` and its tier scripts run it: test files in
  * node:test's own processes, with every test server's answers recorded
  * (helpers/answers.ts) into a directory, then the check that the OpenAPI
  * document declares each of those answers (openapi/declared-answers.check.ts),
  * which needs all of them and so runs once the files are done.
  *
- * `--no-http` (npm run test:no-http) runs only the tests that need no HTTP
- * server, known by place and name (isNoHttp): what .ci/run runs again under
- * Node 24, where no uWS build loads on Debian 12.
- *
- * `--postgres` (npm run test:postgres) runs the black-box tests whose servers
- * follow the test backend (startsTestServers) on PostgreSQL
- * (helpers/backend.ts), recorded and checked as npm test's: the unit tests
- * already run on both backends in npm test.
+ * A file's tier is in its name (tierOf; architecture/tiers.unit.test.ts checks
+ * that the name says what the file starts). `node --import tsx test/run.ts
+ * [tier…]` runs those tiers, all of them without one: see main.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ANSWERS_DIR_VARIABLE } from './helpers/answers.ts';
 import { BACKEND_VARIABLE } from './helpers/backend.ts';
+import { SCALE_VARIABLE } from './helpers/scale.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,14 +33,37 @@ export function testFiles(dir = path.join(ROOT, 'test')): string[] {
 }
 
 /**
- * A test that needs no HTTP server: a unit test (`*.unit.test.ts`: starts no
- * server, in process or child, and imports nothing that does; checked by
- * architecture/no-http.unit.test.ts), or a test of the runtimes
- * (`test/runtime/`: the bundle and the executable on whichever Node.js runs
- * them, starting serve only where a uWS build fits).
+ * What a test file needs, from the least to the most, each tier named by the
+ * end of its files' names:
+ * - `unit`, `x.unit.test.ts`: pure, no server, no PostgreSQL, no browser (the CLI on a SQLite file is fine); seconds in all;
+ * - `postgres`, `x.postgres.test.ts`: starts a PostgreSQL cluster (helpers/postgres.ts), and no server;
+ * - `server`, `x.test.ts`: a real paywalld on a real port, in process or `paywalld serve` (and PostgreSQL, if it likes);
+ * - `browser`, `x.browser.test.ts` (or a folder's `browser.test.ts`): opens Chromium;
+ * - `scale`, `x.scale.test.ts`: big data; `npm test` runs it at an everyday size, `npm run test:scale` at scale (helpers/scale.ts).
+ */
+export const TIERS = ['unit', 'postgres', 'server', 'browser', 'scale'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** The tier a test file's name puts it in. */
+export function tierOf(file: string): Tier {
+  const name = path.basename(file);
+  if (name.endsWith('.scale.test.ts')) return 'scale';
+  if (name.endsWith('.browser.test.ts') || name === 'browser.test.ts') return 'browser';
+  if (name.endsWith('.postgres.test.ts')) return 'postgres';
+  if (name.endsWith('.unit.test.ts')) return 'unit';
+  return 'server';
+}
+
+/**
+ * A test that needs no HTTP server: the pure and the PostgreSQL tiers, and
+ * the tests of the runtimes (`test/runtime/`: the bundle and the executable
+ * on whichever Node.js runs them, starting serve only where a uWS build
+ * fits). What .ci/run runs again under Node 24, where no uWS build loads on
+ * Debian 12.
  */
 export function isNoHttp(file: string): boolean {
-  return file.endsWith('.unit.test.ts') || file.startsWith(`test${path.sep}runtime${path.sep}`);
+  const tier = tierOf(file);
+  return tier === 'unit' || tier === 'postgres' || file.startsWith(`test${path.sep}runtime${path.sep}`);
 }
 
 /** What starts a server on the test backend (helpers/server.ts, which defines them, is not read for it). */
@@ -82,8 +101,14 @@ function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): number {
   return result.status ?? 1;
 }
 
-/** Runs the test files with the answers recorded into a new directory, then the check on what they recorded; fails when either does. */
+/**
+ * Runs the test files with the answers recorded into a new directory, then
+ * the check on what they recorded; fails when either does. Without the
+ * server tier there is too little to check (the check wants most operations
+ * reached, to know the recording works): the files just run.
+ */
 function recordedAndChecked(files: string[], env: NodeJS.ProcessEnv = {}): number {
+  if (!files.some((file) => tierOf(file) === 'server')) return nodeTest(files, env);
   const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-answers-'));
   const status = nodeTest(files, { ...env, [ANSWERS_DIR_VARIABLE]: answersDir });
   const checked = nodeTest([DECLARED_ANSWERS_CHECK], { [ANSWERS_DIR_VARIABLE]: answersDir });
@@ -101,17 +126,39 @@ export function runRecordedSuite(without: readonly string[] = []): { status: num
 export const DECLARED_ANSWERS_CHECK = 'test/openapi/declared-answers.check.ts';
 
 /**
- * npm test: the suite, then the check on what it recorded; fails when either
- * does. `--without <file name>` leaves a test file out; `--no-http` runs the
- * tests that need no HTTP server, and nothing else; `--postgres` the tests
- * whose servers follow the test backend, on PostgreSQL, then the check.
+ * The files of `tiers` in the order they run: the scale tier first (at
+ * scale, its 10⁷-user test takes minutes of one core: started last, it would
+ * run alone while the other core idles), then browser, server, PostgreSQL
+ * and pure; by name within a tier.
+ */
+export function filesOf(tiers: readonly Tier[], files = testFiles()): string[] {
+  const rank = (file: string) => TIERS.length - TIERS.indexOf(tierOf(file));
+  return files.filter((file) => tiers.includes(tierOf(file))).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * `npm test` and its tiers. Without arguments: every file (the scale tier at
+ * its everyday size), then the check on the answers recorded (when the
+ * server tier ran); fails when either does. Tier names (`unit`, `postgres`,
+ * `server`, `browser`, `scale`) run those tiers only; `--scale` runs the
+ * scale tier at scale; `--without <file name>` leaves a file out.
+ * `--no-http` runs the tests that need no HTTP server (isNoHttp), and
+ * nothing else; `--postgres` the PostgreSQL tier and the tests whose
+ * servers follow the test backend, on PostgreSQL, then the check.
  */
 export function main(args: readonly string[]): number {
   if (args.includes('--no-http')) return nodeTest(testFiles().filter(isNoHttp));
   if (args.includes('--postgres')) {
-    const files = testFiles().filter((file) => !isNoHttp(file) && startsTestServers(file));
-    return recordedAndChecked(files, { [BACKEND_VARIABLE]: 'postgres' });
+    const files = testFiles().filter((file) => tierOf(file) === 'postgres' || (!isNoHttp(file) && startsTestServers(file)));
+    return recordedAndChecked(filesOf(TIERS, files), { [BACKEND_VARIABLE]: 'postgres' });
   }
+  const unknown = args.filter((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--without' && !TIERS.includes(arg as Tier));
+  if (unknown.length > 0) {
+    console.error(`unknown tier ${unknown.join(', ')}: the tiers are ${TIERS.join(', ')}`);
+    return 2;
+  }
+  const named = TIERS.filter((tier) => args.includes(tier));
   const without = args.flatMap((arg, i) => (args[i - 1] === '--without' ? [arg] : []));
-  return recordedAndChecked(testFiles().filter((file) => !without.includes(path.basename(file))));
+  const files = filesOf(named.length > 0 ? named : TIERS).filter((file) => !without.includes(path.basename(file)));
+  return recordedAndChecked(files, args.includes('--scale') ? { [SCALE_VARIABLE]: '1' } : {});
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results', 'identify', 'placement'];
 /** The scenarios of --postgres: paywalld instances on one PostgreSQL (bench/scenarios/postgres-*.mjs). */
-export const POSTGRES_SCENARIOS = ['resolve', 'events', 'reads'];
+export const POSTGRES_SCENARIOS = ['resolve', 'events', 'reads', 'propagation'];
 
 export const HELP = `Usage: npm run bench -- [--quick | --full] [--postgres] [--only NAME,…] [--profile]
 
@@ -17,7 +17,9 @@ stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
   --postgres  the PostgreSQL scenarios instead, on a cluster of Debian's
               postgresql package started for the run: resolve per instance,
               events through two instances against a bare batched INSERT,
-              stats and results latency beside SQLite's for the same events
+              stats and results latency beside SQLite's for the same events,
+              and how soon a paywall or key written through one instance is
+              served by the other
   --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')};
               with --postgres: ${POSTGRES_SCENARIOS.join(', ')}
   --profile   run the paywalld servers under node --cpu-prof and print the
@@ -36,6 +38,7 @@ const MODES = {
     mixed: { resolveConnections: 50, eventConnections: 16 },
     identify: { resolveConnections: 50, identifyConnections: 16 },
     placement: { connections: 50 },
+    propagation: { samples: 20 },
   },
 };
 MODES.quick = {
@@ -45,6 +48,7 @@ MODES.quick = {
   stats: { sizes: [10_000, 30_000], requests: 10 },
   results: { sizes: [30_000], requests: 10 },
   memory: { users: 20_000, events: 20_000, eventUsers: 2_000 },
+  propagation: { samples: 5 },
 };
 MODES.full = {
   ...MODES.default,

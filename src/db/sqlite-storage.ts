@@ -12,13 +12,17 @@ import { SqlitePlacementStore } from '../placements/sqlite-store.ts';
 import { SqliteProductStore } from '../products/sqlite-store.ts';
 import { SqliteProjectStore } from '../projects/sqlite-store.ts';
 import { SqlitePurchaseStore } from '../purchases/sqlite-store.ts';
+import { SqliteOutbox } from '../webhooks/sqlite-outbox.ts';
+import { SqliteWebhookStore } from '../webhooks/sqlite-store.ts';
 import type { Database } from './database.ts';
 import type { Storage } from './storage.ts';
 
 /** The stores on `db`; close() closes it. */
 export function openSqliteStorage(db: Database): Storage {
   // Every store records its changes through the audit log on the same connection, inside its own transaction.
-  const audit = new SqliteAuditStore(db);
+  // The change log they record through is the webhooks' outbox: it appends the entry, then queues the change's events, in that transaction.
+  const auditLog = new SqliteAuditStore(db);
+  const audit = new SqliteOutbox(db, auditLog);
   const keys = new SqliteKeyStore(db, audit);
   const integrations = new SqliteIntegrationStore(db, audit);
   return {
@@ -28,12 +32,14 @@ export function openSqliteStorage(db: Database): Storage {
     paywalls: new SqlitePaywallStore(db, audit),
     phases: new SqlitePhaseStore(db),
     identity: new SqliteIdentityStore(db),
-    purchases: new SqlitePurchaseStore(db, { identity: new IdentityWrites(db), customers: integrations }),
+    purchases: new SqlitePurchaseStore(db, { identity: new IdentityWrites(db), customers: integrations, outbox: audit }),
     integrations,
     placements: new SqlitePlacementStore(db, audit),
-    audit,
+    audit: auditLog,
     accounts: new SqliteAccountStore(db, audit),
     sessions: new SqliteSessionStore(db, audit),
+    webhooks: new SqliteWebhookStore(db, audit, audit),
+    outbox: audit,
     // Store methods inside become savepoints of this one transaction. Nothing else may use the
     // connection meanwhile: the steps await only this connection's stores.
     atomically: async <T>(steps: () => Promise<T>): Promise<T> => {

@@ -17,6 +17,7 @@ import type { PlacementStore } from '../placements/store.ts';
 import type { ProductStore } from '../products/store.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import type { PurchaseStore } from '../purchases/store.ts';
+import type { OutboxStore, WebhookStore } from '../webhooks/store.ts';
 
 export interface Storage {
   readonly projects: ProjectStore;
@@ -34,6 +35,10 @@ export interface Storage {
   readonly accounts: AccountStore;
   /** Sessions and failed sign-ins. */
   readonly sessions: SessionStore;
+  /** Outgoing webhooks' endpoints, and their deliveries as listed. */
+  readonly webhooks: WebhookStore;
+  /** The deliveries the sender claims; queued by the other stores' changes, in their transactions. */
+  readonly outbox: OutboxStore;
   /**
    * Runs `steps` (store calls) so that they all take effect or none does,
    * where the backend can: SQLite wraps them in one transaction on a

@@ -29,6 +29,8 @@ export class ExperimentResults {
   constructor(
     private readonly counts: ExperimentCounts,
     private readonly phases: PhaseSource,
+    /** Told of results computed with the paywall's own settings (no analysis override): webhooks compare their decision. */
+    private readonly observe?: (projectId: string, paywallId: string, results: Results) => void,
   ) {}
 
   /** The results of phase `number` (default: the current one) and `audience` (null: the default split); `analysis` overrides the paywall's. */
@@ -59,6 +61,8 @@ export class ExperimentResults {
       revision: row.revision,
       weights: segment.weights,
     };
-    return buildResults(paywallId, audience, phase, segment, fold, read);
+    const results = buildResults(paywallId, audience, phase, segment, fold, read);
+    if (analysis === undefined) this.observe?.(projectId, paywallId, results);
+    return results;
   }
 }

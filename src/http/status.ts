@@ -42,6 +42,11 @@ const STATUS: Record<ErrorCode, number> = {
   last_owner: 409,
   link_needs_secret_key: 403,
   too_many_links: 409,
+  webhook_not_found: 404,
+  delivery_not_found: 404,
+  webhook_url_invalid: 422,
+  webhook_url_refused: 422,
+  too_many_webhooks: 409,
   placement_not_found: 404,
   user_required: 400,
 };

@@ -31,6 +31,8 @@ interface BatchCompanions {
     remember(tx: Transaction, projectId: string, userIds: Iterable<string>): Promise<void>;
   };
   customers: { linkCustomer(tx: Transaction, projectId: string, provider: string, customer: string, userId: string): Promise<void> };
+  /** Queues the webhook events of the records stored (never of a duplicate): src/webhooks/. */
+  outbox: { purchased(tx: Transaction, projectId: string, records: readonly PurchaseRecord[], receivedAt: number): Promise<void> };
 }
 
 /** Purchase records in PostgreSQL: each batch is one transaction, acknowledged once committed (store.ts). */
@@ -65,17 +67,31 @@ export class PostgresPurchaseStore implements PurchaseStore {
         await tx`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.purchases.toString()})`;
         // Under that lock no other transaction stores a purchase, so what came before a record cannot change before this commits.
         const rows: StoredRow[] = [];
+        const records: PurchaseRecord[] = [];
         for (const given of batch.records) {
           const r = isCumulativeRefund(given, batch)
             ? refundSince(given, await this.refundedBefore(tx, projectId, given, rows), batch.cumulativeRefunds!.decimals)
             : isPaidPeriod(given, batch)
               ? paidPeriod(given, await this.typesBefore(tx, projectId, given, rows))
               : given;
-          if (r) rows.push(toRow(r));
+          if (r) {
+            rows.push(toRow(r));
+            records.push(r);
+          }
         }
         // One statement: seq follows the batch's order, and a record stored before (or twice in the batch) is skipped.
         const inserted =
-          rows.length === 0 ? [] : await tx`INSERT INTO purchases ${tx(rows, ...COLUMNS)} ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING 1`;
+          rows.length === 0
+            ? []
+            : await tx<{ source: string; purchase_id: string }[]>`INSERT INTO purchases ${tx(rows, ...COLUMNS)}
+                ON CONFLICT (project_id, source, purchase_id) DO NOTHING RETURNING source, purchase_id`;
+        const stored = new Set(inserted.map((row) => `${row.source} ${row.purchase_id}`));
+        await this.companions.outbox.purchased(
+          tx,
+          projectId,
+          records.filter((r) => stored.delete(`${r.source} ${r.id}`)),
+          batch.receivedAt,
+        );
         await identity.remember(
           tx,
           projectId,

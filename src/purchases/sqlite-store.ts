@@ -30,6 +30,8 @@ interface BatchCompanions {
     remember(projectId: string, userIds: Iterable<string>): void;
   };
   customers: { linkCustomer(projectId: string, provider: string, customer: string, userId: string): void };
+  /** Queues the webhook event of a record stored (never of a duplicate): src/webhooks/. */
+  outbox: { purchased(projectId: string, record: PurchaseRecord, receivedAt: number): void };
 }
 
 /** Purchase records on one connection: each batch is one IMMEDIATE transaction (the connection runs with synchronous=FULL). */
@@ -84,7 +86,9 @@ export class SqlitePurchaseStore implements PurchaseStore {
           r.paywallId,
           batch.receivedAt,
         ];
-        inserted += insertRow.run(...row).changes;
+        if (insertRow.run(...row).changes === 0) continue;
+        inserted++;
+        companions.outbox.purchased(projectId, r, batch.receivedAt);
       }
       companions.identity.remember(
         projectId,

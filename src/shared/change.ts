@@ -40,6 +40,8 @@ export const ACTIONS = [
   'user.password_reset',
   'user.removed',
   'sign_in.throttled',
+  'webhook.written',
+  'webhook.deleted',
   'placement.written',
   'placement.archived',
 ] as const;

@@ -51,6 +51,11 @@ export type ErrorCode =
   | 'last_owner'
   | 'link_needs_secret_key'
   | 'too_many_links'
+  | 'webhook_not_found'
+  | 'delivery_not_found'
+  | 'webhook_url_invalid'
+  | 'webhook_url_refused'
+  | 'too_many_webhooks'
   | 'placement_not_found'
   | 'user_required';
 

@@ -40,6 +40,9 @@ const ALLOWED: Record<string, Role[]> = {
   listMembers: ANALYSTS,
   listAuditLog: ANALYSTS,
   getMetrics: ANALYSTS,
+  listWebhooks: ANALYSTS,
+  getWebhook: ANALYSTS,
+  listWebhookDeliveries: ANALYSTS,
   // Products and paywalls: write, publish, roll back, archive.
   putProduct: EDITORS,
   deleteProduct: EDITORS,
@@ -56,6 +59,10 @@ const ALLOWED: Record<string, Role[]> = {
   inviteMember: OWNERS,
   changeMember: OWNERS,
   removeMember: OWNERS,
+  putWebhook: OWNERS,
+  deleteWebhook: OWNERS,
+  testWebhook: OWNERS,
+  retryWebhookDelivery: OWNERS,
 };
 
 test('each role may call exactly the management routes its row allows; the others answer 403 forbidden naming the role needed', async (t) => {

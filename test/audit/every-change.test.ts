@@ -23,6 +23,8 @@ const NOT_CHANGES: Record<string, string> = {
   'POST /api/paywalls/:id/preview': 'renders a document, stores nothing',
   'POST /api/auth/login': 'a sign-in changes no configuration (its throttling does: test/accounts/sessions.test.ts)',
   'POST /api/auth/logout': "ends the caller's own session",
+  'POST /api/webhooks/:id/test': 'queues a test delivery to the endpoint; changes no configuration',
+  'POST /api/webhooks/:id/deliveries/:delivery/retry': 'sends a delivery again; changes no configuration',
 };
 
 interface Sample {
@@ -110,6 +112,24 @@ const SAMPLES: Record<string, Sample> = {
     setup: async (s) => ({ token: await invite(s.server.url, s.owner, s.project, 'joining@example.com', 'editor') }),
     request: (_, { token }) => ({ path: '/api/auth/accept', body: { token, password: PASSWORD }, as: 'nobody' }),
     action: 'member.joined',
+  },
+  // A documentation address (TEST-NET-3), disabled: nothing is sent anywhere.
+  'PUT /api/webhooks/:id': {
+    request: () => ({ path: '/api/webhooks/walk', body: { url: 'https://203.0.113.7/walk', events: ['key.created'], enabled: false } }),
+    action: 'webhook.written',
+  },
+  'DELETE /api/webhooks/:id': {
+    setup: async (s) => {
+      const put = await fetch(`${s.server.url}/api/webhooks/doomed`, {
+        method: 'PUT',
+        headers: { ...asPerson(s.owner), 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://203.0.113.7/doomed', events: ['key.created'], enabled: false }),
+      });
+      assert.equal(put.status, 201);
+      return {};
+    },
+    request: () => ({ path: '/api/webhooks/doomed' }),
+    action: 'webhook.deleted',
   },
   'POST /api/auth/password': {
     request: () => ({ path: '/api/auth/password', body: { current_password: PASSWORD, new_password: PASSWORD } }),

@@ -14,18 +14,10 @@ import { CHROMIUM_PROGRAM, openBrowser } from '../helpers/browser.ts';
 import { spawnServe } from '../helpers/cli.ts';
 import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { until } from '../helpers/until.ts';
 
 const NARROW = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
-
-/** Polls `check` until it holds or the deadline passes (for what happens outside the page, e.g. the event writer). */
-async function eventually(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function keysFrom(output: string): { sdk: string; secret: string } {
   const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(output)?.[1];
@@ -122,6 +114,8 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('heading', { name: /Onboarding/ }).waitFor();
   assert.equal(await page.getByText('Create a product first').count(), 0);
   assert.equal(new URL(page.url()).hash, '#/paywalls/onboarding');
+  // The visual editor opens first; the JSON is a tab away.
+  await page.getByRole('tab', { name: 'JSON' }).click();
   const editor = page.getByLabel('Document (JSON)');
   const starter = JSON.parse(await editor.inputValue());
   assert.deepEqual(starter.slots, { annual: 'pro_annual', monthly: 'pro_monthly' });
@@ -212,7 +206,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   // r1 differs from r2 in its text only: the question says the phase goes on.
   await confirm.getByText('Revision 1 keeps the split: experiment phase 1 goes on, and its results with it.').waitFor();
   await confirm.getByRole('button', { name: 'Roll back to r1' }).click();
-  await eventually(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1');
+  await until(async () => (await (await api('GET', '/api/paywalls/onboarding', keys.secret)).json()).live_revision === 1, 'the rollback to r1', 15_000, 100);
   await page.getByRole('button', { name: 'Publish r3' }).click();
   await confirm.getByRole('button', { name: 'Publish r3' }).click();
   await page.getByText(/Revision 3 is live/).waitFor();
@@ -231,7 +225,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await row.getByText('live', { exact: true }).waitFor();
   // The list shows "…" until each paywall's statistics arrive.
   const impressions = row.locator('td[data-label="Impressions, 7 days"]');
-  await eventually(async () => (await impressions.innerText()).trim() !== '…', 'the impressions to load');
+  await until(async () => (await impressions.innerText()).trim() !== '…', 'the impressions to load', 15_000, 100);
   assert.equal((await impressions.innerText()).trim(), '3');
   await shoot(page, shots, 'paywalls');
 
@@ -564,8 +558,8 @@ test('the paywall list reads every statistic under a tight management rate limit
   await page.getByLabel('Secret key').fill(keys.secret);
   await page.getByRole('button', { name: 'Sign in with the key' }).click();
   const cells = page.locator('td[data-label="Impressions, 7 days"]');
-  await eventually(async () => (await cells.allInnerTexts()).length === ids.length, 'the list');
-  await eventually(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000);
+  await until(async () => (await cells.allInnerTexts()).length === ids.length, 'the list', 15_000, 100);
+  await until(async () => (await cells.allInnerTexts()).every((text) => text.trim() === '0'), 'every statistic', 30_000, 100);
   // The 429s were met and waited out, not shown.
   assert.ok(
     errors.some((message) => message.includes('429')),

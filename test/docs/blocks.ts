@@ -1,5 +1,5 @@
 /**
- * The code blocks of a Markdown page, as test/docs/samples.test.ts runs them
+ * The code blocks of a Markdown page, as test/docs/samples.browser.test.ts runs them
  * (the convention is in CONTRIBUTING.md, "Samples in the docs"):
  *
  * - ```sh (or bash) blocks run, in page order, in one bash session;

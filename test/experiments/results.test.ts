@@ -255,7 +255,7 @@ test('results of two phases, two segments, a holdout, two currencies, shuffled a
   await publish(url, secret, { control: 50, annual: 50 });
   const s1 = Date.parse((await phases(url, secret))[0]!.started_at);
   // Phase 1 gets a window of its own: the next publish comes at least 2 s later.
-  await until(() => Date.now() >= s1 + 2000, 'two seconds into the first phase', 5000);
+  await until(() => Date.now() >= s1 + 2000, 'two seconds into the first phase');
   await publish(url, secret, { control: 60, annual: 40 });
   const listed = await phases(url, secret);
   assert.equal(listed.length, 2);

@@ -11,9 +11,9 @@ export interface Keys {
   secret: string;
 }
 
-/** Starts `count` servers at once on `url`; the keys are those the one that created the project printed. */
-export async function startInstances(t: TestContext, url: string, count: number): Promise<{ instances: ServeProcess[]; keys: Keys }> {
-  const instances = await Promise.all(Array.from({ length: count }, () => spawnServe(t, ['--db', url, ...ARGS])));
+/** Starts `count` servers at once on `url` (with `args` besides); the keys are those the one that created the project printed. */
+export async function startInstances(t: TestContext, url: string, count: number, args: string[] = []): Promise<{ instances: ServeProcess[]; keys: Keys }> {
+  const instances = await Promise.all(Array.from({ length: count }, () => spawnServe(t, ['--db', url, ...ARGS, ...args])));
   const creators = instances.filter((instance) => instance.output().includes('Created project'));
   assert.equal(creators.length, 1, instances.map((instance) => instance.output()).join('\n---\n'));
   const output = creators[0]!.output();

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { needs, SQLITE_BACKEND } from '../helpers/requirements.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 async function code(response: Response): Promise<string> {
   assert.equal(response.headers.get('content-type'), 'application/problem+json');
@@ -75,25 +76,16 @@ test('a key of another project cannot be revoked (404), and an invalid scope is 
   );
 });
 
-test('a key revoked by the CLI in another process stops working on the running server within a second', async (t) => {
+test('a key revoked by the CLI in another process stops working on the running server', async (t) => {
   const { url, dbPath, projectId } = await startTestServer(t);
   const created = JSON.parse((await runCli(['keys', 'create', '--project', projectId, '--scope', 'secret', '--json', '--db', dbPath])).stdout);
   assert.deepEqual(Object.keys(created).sort(), ['id', 'key', 'prefix', 'scope']);
   // A key created by another process reaches the server the same way.
-  const deadline = (ms: number) => Date.now() + ms;
-  const until = async (want: number, by: number) => {
-    let status = 0;
-    while (Date.now() < by) {
-      status = (await fetch(`${url}/api/keys`, { headers: bearer(created.key) })).status;
-      if (status === want) return status;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return status;
-  };
-  assert.equal(await until(200, deadline(1000)), 200);
+  const answers = (want: number) => async () => (await fetch(`${url}/api/keys`, { headers: bearer(created.key) })).status === want;
+  await until(answers(200), 'the key the CLI created to work');
   const revoke = await runCli(['keys', 'revoke', created.id, '--db', dbPath]);
   assert.equal(revoke.status, 0, revoke.stderr);
-  assert.equal(await until(401, deadline(1000)), 401);
+  await until(answers(401), 'the key the CLI revoked to be refused');
 });
 
 test('the plain key never touches the database file', needs(SQLITE_BACKEND), async (t) => {

@@ -9,6 +9,7 @@ import { type Api, api, seedProducts, single } from '../helpers/paywalls.ts';
 import { problem } from '../helpers/problem.ts';
 import { serverOn, startTestServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { assignments } from './assignments.ts';
 
 async function setup(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<{ server: TestServer; client: Api }> {
   const server = await startTestServer(t, overrides);
@@ -351,36 +352,6 @@ test('audiences are tried in order and the first match wins', async (t) => {
   assert.deepEqual(await variant({ country: 'US', platform: 'ios' }), { id: 'b', audience: 'first', assignment: 'hashed' });
   assert.deepEqual(await variant({ platform: 'ios' }), { id: 'c', audience: 'second', assignment: 'hashed' });
   assert.deepEqual(await variant({}), { id: 'a', audience: null, assignment: 'hashed' });
-});
-
-/** The variant each of `users` gets, resolved through `url` with `key`, 50 requests at a time. */
-async function assignments(url: string, key: string, paywallId: string, users: readonly string[]): Promise<string[]> {
-  const out: string[] = new Array(users.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < users.length) {
-      const index = next++;
-      const response = await fetch(`${url}/api/sdk/config?${new URLSearchParams({ paywallId, userId: users[index]! })}`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      assert.equal(response.status, 200);
-      out[index] = ((await response.json()) as Json).variant.id;
-    }
-  };
-  await Promise.all(Array.from({ length: 50 }, worker));
-  return out;
-}
-
-test('a 50/50 split over 10,000 user ids lands within ±2%', async (t) => {
-  const { client } = await setup(t);
-  const doc = example();
-  doc.audiences = [];
-  await live(client, 'onboarding', doc);
-  const users = Array.from({ length: 10_000 }, (_, i) => `user-${i}`);
-  const variants = await assignments(client.url, client.sdk, 'onboarding', users);
-  const control = variants.filter((id) => id === 'control').length;
-  assert.equal(variants.filter((id) => id === 'annual_first').length, 10_000 - control);
-  assert.ok(control >= 4_800 && control <= 5_200, `control got ${control} of 10,000`);
 });
 
 test('assignment is stable across a server restart and in another process', async (t) => {

@@ -1,4 +1,4 @@
-// Run by addons.test.ts in a process of its own: prepares many statements and
+// Run by addons.unit.test.ts in a process of its own: prepares many statements and
 // lets the garbage collector finalise them, between event-loop turns too (where
 // V8 runs finalisers from tasks of its own), then exits 0 if still alive.
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -22,7 +22,7 @@ test(
     await seedProducts(a!);
     await a!.putPaywall('onboarding', single({ en: { title: 'Hello' } }));
     await a!.publish('onboarding');
-    await within(1000, 'the paywall on B', async () => (await b!.resolve({ paywallId: 'onboarding', userId: 'u1' })).status === 200);
+    await within(10_000, 'the paywall on B', async () => (await b!.resolve({ paywallId: 'onboarding', userId: 'u1' })).status === 200);
     t.after(() => {
       if (!cluster.running) cluster.start();
     });
@@ -48,7 +48,7 @@ test(
     await within(15_000, 'a write through A', async () =>
       [200, 201].includes((await a!.request('PUT', '/api/products/pro_weekly', { body: { name: 'Pro Weekly', store_ids: { app_store: 'w' } } })).status),
     );
-    const arrived = await within(5_000, "A's change on B", async () => (await b!.request('GET', '/api/products/pro_weekly')).status === 200);
+    const arrived = await within(10_000, "A's change on B", async () => (await b!.request('GET', '/api/products/pro_weekly')).status === 200);
     t.diagnostic(`a change made after the restart reached B in ${arrived.toFixed(0)} ms`);
   },
 );
@@ -91,7 +91,7 @@ test('connections cut (every backend of the servers terminated): changes still c
   const { instances, keys } = await startInstances(t, url, 2);
   const [a, b] = instances.map((instance) => api({ url: instance.url, keys }));
   await seedProducts(a!);
-  await within(1000, 'the product on B', async () => (await b!.request('GET', '/api/products/pro_annual')).status === 200);
+  await within(10_000, 'the product on B', async () => (await b!.request('GET', '/api/products/pro_annual')).status === 200);
   const admin = testPool(t, url, 1);
   for (let round = 1; round <= 3; round++) {
     const cut = await admin<{ pid: number }[]>`
@@ -99,14 +99,14 @@ test('connections cut (every backend of the servers terminated): changes still c
     assert.ok(cut.length >= 4, `${cut.length} backends terminated`);
     const id = `cut_${round}`;
     // The first write after the cut may meet a dead pooled connection: 503, retried as a client would.
-    await within(5_000, `a write through A after cut ${round}`, async () =>
+    await within(10_000, `a write through A after cut ${round}`, async () =>
       [200, 201].includes((await a!.request('PUT', `/api/products/${id}`, { body: { name: id, store_ids: { app_store: id } } })).status),
     );
-    const ms = await within(1000, `the change on B after cut ${round}`, async () => (await b!.request('GET', `/api/products/${id}`)).status === 200);
+    const ms = await within(10_000, `the change on B after cut ${round}`, async () => (await b!.request('GET', `/api/products/${id}`)).status === 200);
     t.diagnostic(`after cut ${round}: the change reached B in ${ms.toFixed(0)} ms`);
   }
   for (const instance of instances) {
     assert.equal(instance.child.exitCode, null, instance.output());
-    await within(5_000, '/healthz ok', async () => (await fetch(`${instance.url}/healthz`)).status === 200);
+    await within(10_000, '/healthz ok', async () => (await fetch(`${instance.url}/healthz`)).status === 200);
   }
 });

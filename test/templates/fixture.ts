@@ -1,6 +1,6 @@
 /**
  * One fixture per template, two consumers: layout.unit.test.ts holds
- * layoutModel's output (without a DOM) to it, and gallery.test.ts holds what
+ * layoutModel's output (without a DOM) to it, and gallery.browser.test.ts holds what
  * renderPaywall drew in Chromium to the same file. A fixture is the drawn
  * paywall as a list: each visible node's path, type, text, checked state and
  * badge, in document order; a countdown's time left is written HH:MM:SS.

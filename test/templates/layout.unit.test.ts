@@ -1,7 +1,7 @@
 /**
  * Each template as layoutModel lays it out, without a DOM: resolved in
  * English and German as the server resolves it, drawn with the fixture's
- * store prices, compared with the template's fixture (which gallery.test.ts
+ * store prices, compared with the template's fixture (which gallery.browser.test.ts
  * compares Chromium's drawing with). PAYWALLD_WRITE_FIXTURES=1 writes the
  * fixtures instead, for a template that changed on purpose.
  */

@@ -15,6 +15,7 @@ import { ResultsPage } from './results.tsx';
 import { go, href, useRoute } from './route.ts';
 import { chooseProject, chosenProject, forgetKey, rememberKey, storedKey } from './session.ts';
 import { SignIn, signedInPerson } from './sign-in.tsx';
+import { Webhooks } from './webhooks.tsx';
 
 /** The sections, each with what a role needs to see it: the others are not offered (the page says why if opened by its address). */
 const SECTIONS: readonly (readonly [string, string, Permission])[] = [
@@ -24,6 +25,7 @@ const SECTIONS: readonly (readonly [string, string, Permission])[] = [
   ['keys', 'Keys', 'analyze'],
   ['members', 'Members', 'analyze'],
   ['activity', 'Activity', 'analyze'],
+  ['webhooks', 'Webhooks', 'analyze'],
 ];
 
 /** Who this tab is signed in as: a person (their session cookie), a secret key, nobody, or not known yet. */
@@ -155,6 +157,7 @@ function Shell(props: {
   else if (section === 'keys') page = <Keys secret={key} />;
   else if (section === 'members') page = <Members secret={key} project={projectId} me={props.userId} />;
   else if (section === 'activity') page = <Activity secret={key} project={projectId} />;
+  else if (section === 'webhooks') page = <Webhooks secret={key} />;
   else page = <Paywalls secret={key} />;
   return (
     <div class="shell">

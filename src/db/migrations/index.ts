@@ -19,7 +19,8 @@ import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
 import { teams } from './014_teams.ts';
 import { identityLinks } from './015_identity_links.ts';
-import { placements } from './016_placements.ts';
+import { webhooks } from './016_webhooks.ts';
+import { placements } from './018_placements.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -38,5 +39,6 @@ export const migrations: readonly Migration[] = [
   creationOrder,
   teams,
   identityLinks,
+  webhooks,
   placements,
 ];

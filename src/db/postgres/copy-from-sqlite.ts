@@ -31,6 +31,9 @@ export const COPIED_TABLES = [
   'invitations',
   'sign_in_failures',
   'audit_log',
+  'webhooks',
+  'webhook_deliveries',
+  'experiment_decisions',
 ] as const;
 
 /**
@@ -59,6 +62,7 @@ const IDENTITY_COLUMNS: Partial<Record<(typeof COPIED_TABLES)[number], string>> 
   events: 'seq',
   purchases: 'seq',
   audit_log: 'seq',
+  webhook_deliveries: 'seq',
 };
 
 /** What COPY is sent in: big enough that a chunk costs little, small enough to keep memory flat. */

@@ -10,7 +10,7 @@ import { asUnavailable } from './unavailable.ts';
  * replaces the connection. A process (or worker thread) that uses the driver
  * lets this one error pass in its uncaughtException handler instead of
  * ending; delete this once the driver guards the write
- * (test/db/postgres-driver-defects.unit.test.ts provokes it, and says
+ * (test/db/postgres-driver-defects.postgres.test.ts provokes it, and says
  * when it no longer can).
  */
 function isClosedSocketWrite(error: unknown): boolean {

@@ -12,6 +12,8 @@ import { PostgresPlacementStore } from '../../placements/postgres-store.ts';
 import { PostgresProductStore } from '../../products/postgres-store.ts';
 import { PostgresProjectStore } from '../../projects/postgres-store.ts';
 import { PostgresPurchaseStore } from '../../purchases/postgres-store.ts';
+import { PostgresOutbox } from '../../webhooks/postgres-outbox.ts';
+import { PostgresWebhookStore } from '../../webhooks/postgres-store.ts';
 import type { Storage } from '../storage.ts';
 import { closePool, type Sql } from './connection.ts';
 
@@ -23,7 +25,9 @@ import { closePool, type Sql } from './connection.ts';
  */
 export function openPostgresStorage(sql: Sql): Storage {
   // Every store records its changes through the audit log, in its own transaction.
-  const audit = new PostgresAuditStore(sql);
+  // The change log they record through is the webhooks' outbox: it appends the entry, then queues the change's events, in that transaction.
+  const auditLog = new PostgresAuditStore(sql);
+  const audit = new PostgresOutbox(sql, auditLog);
   const keys = new PostgresKeyStore(sql, audit);
   const integrations = new PostgresIntegrationStore(sql, audit);
   return {
@@ -33,12 +37,14 @@ export function openPostgresStorage(sql: Sql): Storage {
     paywalls: new PostgresPaywallStore(sql, audit),
     phases: new PostgresPhaseStore(sql),
     identity: new PostgresIdentityStore(sql),
-    purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations }),
+    purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations, outbox: audit }),
     integrations,
     placements: new PostgresPlacementStore(sql, audit),
-    audit,
+    audit: auditLog,
     accounts: new PostgresAccountStore(sql, audit),
     sessions: new PostgresSessionStore(sql, audit),
+    webhooks: new PostgresWebhookStore(sql, audit, audit),
+    outbox: audit,
     atomically: undefined,
     close: () => closePool(sql),
   };

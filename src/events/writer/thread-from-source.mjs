@@ -1,6 +1,4 @@
-// Runs the event writer from source: worker threads of Node 20 do not inherit
-// the TypeScript loader that `node --import tsx` installed on the main thread.
-import { register } from 'tsx/esm/api';
+// Runs the event writer from source (from-source.mjs says how).
+import { runFromSource } from './from-source.mjs';
 
-register();
-await import('./thread.ts');
+await runFromSource(new URL('./thread.ts', import.meta.url));

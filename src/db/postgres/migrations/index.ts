@@ -21,7 +21,8 @@ import { eventNamesChanged } from './012_event_names_changed.ts';
 import { creationOrder } from './013_creation_order.ts';
 import { teams } from './014_teams.ts';
 import { identityLinks } from './015_identity_links.ts';
-import { placements } from './016_placements.ts';
+import { webhooks } from './016_webhooks.ts';
+import { placements } from './018_placements.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -39,5 +40,6 @@ export const postgresMigrations: readonly Migration[] = [
   creationOrder,
   teams,
   identityLinks,
+  webhooks,
   placements,
 ];
