@@ -133,3 +133,30 @@ test('offline, the placement is decided from the fallback bundle: rule order, ho
   assert.deepEqual([lapsed.show, !lapsed.show && lapsed.reason], [false, 'offline']);
   await offline.close({ timeoutMs: 10 });
 });
+
+test('day, week and ever caps are counted on the device from its storage, with periods starting 00:00 UTC and Monday', async (t) => {
+  const server = await startTestServer(t);
+  await livePaywalls(server, ['p-daily', 'p-weekly', 'p-ever']);
+  for (const per of ['daily', 'weekly', 'ever'] as const) {
+    const period = { daily: 'day', weekly: 'week', ever: 'ever' }[per];
+    await putPlacement(server, per, { name: per, rules: [{ paywall_id: `p-${per}`, frequency: { limit: 1, per: period } }] });
+  }
+  const DAY = 86_400_000;
+  const today = Math.floor(Date.now() / DAY);
+  const monday = today - ((today + 3) % 7); // 1970-01-01 was a Thursday
+  // Opens an earlier run of the app kept: the last millisecond before today and before this week, and one long ago.
+  const file = path.join(tempDir(t), 'state.json');
+  fs.writeFileSync(file, JSON.stringify({ 'paywalld:placement-opens': JSON.stringify({ daily: [today * DAY - 1], weekly: [monday * DAY - 1], ever: [DAY] }) }));
+  const { createClient } = await loadClient();
+  // No userId: an anonymous user, whose opens the server has never been sent.
+  const client = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
+  const daily = await client.getPlacement('daily');
+  assert.equal(daily.show, true, "yesterday's open is not today's");
+  assert.equal((await client.getPlacement('weekly')).show, true, "last week's open is not this week's");
+  const ever = await client.getPlacement('ever');
+  assert.deepEqual([ever.show, !ever.show && ever.reason], [false, 'frequency_cap'], 'an open ever counts for ever');
+  client.track({ type: 'screen_impression', paywall_id: 'p-daily' });
+  const again = await client.getPlacement('daily');
+  assert.deepEqual([again.show, !again.show && again.reason], [false, 'frequency_cap'], "today's open counts at once");
+  await client.close();
+});
