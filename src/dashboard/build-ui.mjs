@@ -10,9 +10,38 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 const TYPES = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
+/**
+ * The node vocabulary as data. It is read from the server's valibot schemas,
+ * which the browser's bundle must not carry: the vocabulary module is
+ * bundled and run here, and the editor's ui/editor/vocabulary.ts is swapped
+ * for its result.
+ */
+async function vocabularyModule() {
+  const bundled = await build({
+    entryPoints: [path.join(here, '../paywalls/document/vocabulary.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
+  const { nodeVocabulary } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  return `export const VOCABULARY = ${JSON.stringify(nodeVocabulary())};\n`;
+}
+
 /** @returns {Promise<import('./build-ui.d.mts').DashboardFile[]>} */
 export async function buildUi() {
+  const vocabulary = await vocabularyModule();
+  let swapped = false;
   const result = await build({
+    plugins: [
+      {
+        name: 'vocabulary-as-data',
+        setup(plugin) {
+          plugin.onLoad({ filter: /[\\/]ui[\\/]editor[\\/]vocabulary\.ts$/ }, () => ({ contents: (swapped = true) && vocabulary, loader: 'js' }));
+        },
+      },
+    ],
     entryPoints: { app: path.join(here, 'ui/main.tsx') },
     bundle: true,
     write: false,
@@ -28,6 +57,7 @@ export async function buildUi() {
     // The tree is reachable only under /dashboard/assets/, which index.html names.
     publicPath: '/dashboard/assets',
   });
+  if (!swapped) throw new Error('build-ui.mjs: ui/editor/vocabulary.ts was not found to swap for the vocabulary as data');
   const assets = result.outputFiles.map((file) => {
     const name = path.basename(file.path);
     const type = TYPES[path.extname(name)];

@@ -114,6 +114,8 @@ test('from sign-in to a published, previewed paywall with events, products and k
   await page.getByRole('heading', { name: /Onboarding/ }).waitFor();
   assert.equal(await page.getByText('Create a product first').count(), 0);
   assert.equal(new URL(page.url()).hash, '#/paywalls/onboarding');
+  // The visual editor opens first; the JSON is a tab away.
+  await page.getByRole('tab', { name: 'JSON' }).click();
   const editor = page.getByLabel('Document (JSON)');
   const starter = JSON.parse(await editor.inputValue());
   assert.deepEqual(starter.slots, { annual: 'pro_annual', monthly: 'pro_monthly' });

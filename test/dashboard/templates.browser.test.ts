@@ -48,10 +48,10 @@ test(
     await page.getByRole('button', { name: 'Sign in with the key' }).click();
 
     // The gallery is offered, the package picker first; its slots get the yearly and the monthly product.
-    const template = page.getByLabel('Template');
+    const template = page.getByRole('group', { name: 'Template' });
     await page.getByLabel('Product in slot annual').waitFor();
-    assert.equal(await template.inputValue(), 'annual-vs-monthly');
-    assert.deepEqual(await template.locator('option').allInnerTexts(), [
+    assert.equal(await template.getByRole('radio', { name: 'Annual vs monthly' }).isChecked(), true);
+    assert.deepEqual(await template.locator('.template-name').allInnerTexts(), [
       'Single product',
       'Annual vs monthly',
       'Free-trial toggle',
@@ -93,7 +93,7 @@ test(
 
     // The free-trial toggle: trial copy for a user the store says is eligible, the plain price for one it says is not.
     await page.getByRole('link', { name: 'Paywalls', exact: true }).click();
-    await template.selectOption('free-trial-toggle');
+    await template.getByRole('radio', { name: 'Free-trial toggle' }).check();
     await page.getByLabel('Product in slot trial').waitFor();
     await page.getByLabel('Product in slot trial').selectOption('pro_yearly');
     await page.getByLabel('Id (what apps ask for)').fill('trial');

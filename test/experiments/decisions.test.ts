@@ -218,7 +218,7 @@ test('the experiment settings of issue 35 refuse what they cannot mean, each at 
   const variants = [{ id: 'c', weight: 1 }];
   const bad: [Json, string][] = [
     [{ guardrails: ['bounce_rate'] }, '/experiment/guardrails/0'],
-    [{ guardrails: ['refund_rate', 'refund_rate'] }, '/experiment/guardrails'],
+    [{ guardrails: ['refund_rate', 'refund_rate'] }, '/experiment/guardrails/1'],
     [{ guardrails: 'refund_rate' }, '/experiment/guardrails'],
     [{ cuped: 'yes' }, '/experiment/cuped'],
     [{ loss_threshold: 1.5 }, '/experiment/loss_threshold'],

@@ -163,6 +163,14 @@ describe('rejected at write time, with a JSON pointer to the place', () => {
     ]);
   });
 
+  test('a guardrail named twice, at its second mention; each once is valid', () => {
+    const doc = example();
+    doc.experiment = { guardrails: ['refund_rate', 'conversion', 'refund_rate'] };
+    assert.deepEqual(errorsOf(doc), [{ path: '/experiment/guardrails/2', message: 'Must not name a metric twice' }]);
+    doc.experiment.guardrails = ['refund_rate', 'conversion'];
+    assert.ok(validatePaywall(doc, deps).ok);
+  });
+
   test('missing component type', () => {
     const doc = example();
     delete doc.root.children[1].type;

@@ -5,6 +5,7 @@ import { ID_PATTERN } from '../../shared/id-pattern.ts';
 import type { Template, TemplateList } from '../../templates/schema.ts';
 import { ApiError, call, enc } from './api.ts';
 import { go, href } from './route.ts';
+import { TemplateGallery } from './template-gallery.tsx';
 import { matchSlots } from './template-slots.ts';
 import { Problem, SelectField } from './widgets.tsx';
 
@@ -13,8 +14,9 @@ const DEFAULT_TEMPLATE = 'annual-vs-monthly';
 
 /**
  * "New paywall": an id, a name, a template of the gallery (GET
- * /api/templates) and, for each of its slots, a product of the catalog
- * (matched by id, then by how it is billed). The paywall is created with
+ * /api/templates, each with a live thumbnail) and, for each of its slots, a
+ * product of the catalog (matched by id, then by how it is billed). The
+ * paywall starts with one variant, `control`, and is created with
  * If-None-Match: *, never over an existing one.
  */
 export function CreatePaywall({ secret }: { secret: string }): JSX.Element {
@@ -44,7 +46,8 @@ export function CreatePaywall({ secret }: { secret: string }): JSX.Element {
     setBusy(true);
     setError(null);
     try {
-      const document = { ...template.document, name: name.trim() || id, slots };
+      // One variant to start from, so that a second one is an edit away.
+      const document = { ...template.document, name: name.trim() || id, slots, variants: [{ id: 'control', weight: 100 }] };
       // If-None-Match: * creates only; an existing paywall with this id is never overwritten from here.
       await call(secret, 'PUT', `/api/paywalls/${enc(id)}`, { body: document, headers: { 'if-none-match': '*' } });
       go('paywalls', id);
@@ -81,13 +84,10 @@ export function CreatePaywall({ secret }: { secret: string }): JSX.Element {
           <label for="new-paywall-name">Name</label>
           <input id="new-paywall-name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Onboarding" />
         </div>
-        <SelectField
-          id="new-paywall-template"
-          label="Template"
-          value={template?.id ?? ''}
-          onChange={setChosen}
-          options={templates.map((candidate) => ({ value: candidate.id, label: candidate.name }))}
-        />
+      </div>
+      <TemplateGallery secret={secret} templates={templates} products={products} chosen={template?.id ?? ''} onChoose={setChosen} />
+      {template ? <p class="muted small">{template.description} In English and German; every text is yours to change.</p> : null}
+      <div class="fields">
         {products && products.length > 0
           ? Object.keys(template?.document.slots ?? {}).map((slot) => (
               <SelectField
@@ -104,7 +104,6 @@ export function CreatePaywall({ secret }: { secret: string }): JSX.Element {
           Create from template
         </button>
       </div>
-      {template ? <p class="muted small">{template.description} In English and German; every text is yours to change.</p> : null}
       {products?.length === 0 ? (
         <p class="banner banner-warning" role="status">
           Create a product first: a paywall's purchase button sells a product of the catalog, and the template puts one in each of its slots.{' '}

@@ -24,13 +24,9 @@ export const ExperimentSettingsSchema = v.strictObject({
   conversion_window_hours: v.optional(v.pipe(v.number(), v.minValue(0.01), v.maxValue(24 * 366 * 5))),
   /** Caps each currency's per-user revenue, for inference only, at this nearest-rank percentile of its payers (e.g. 99.9). */
   revenue_winsorize_percentile: v.optional(v.pipe(v.number(), v.minValue(50), v.maxValue(100))),
-  /** A winner must not be significantly worse on these (one-sided test at 5 %); default none. */
+  /** A winner must not be significantly worse on these (one-sided test at 5 %); default none; each at most once (guardrailErrors). */
   guardrails: v.optional(
-    v.pipe(
-      v.array(v.picklist(GUARDRAIL_METRICS, `Must be one of ${GUARDRAIL_METRICS.join(', ')}`)),
-      v.maxLength(GUARDRAIL_METRICS.length),
-      v.check((list) => new Set(list).size === list.length, 'Must not name a metric twice'),
-    ),
+    v.pipe(v.array(v.picklist(GUARDRAIL_METRICS, `Must be one of ${GUARDRAIL_METRICS.join(', ')}`)), v.maxLength(GUARDRAIL_METRICS.length)),
   ),
   /** Variance reduction with pre-exposure purchases (default: on when at least 10 % of exposed users have purchased before). */
   cuped: v.optional(v.boolean('Must be true or false')),
@@ -41,3 +37,19 @@ export const ExperimentSettingsSchema = v.strictObject({
 });
 
 export type ExperimentSettings = v.InferOutput<typeof ExperimentSettingsSchema>;
+
+/**
+ * A guardrail named twice, at its second mention: checked beside the schema
+ * rather than in it, so that the document's schema converts to JSON Schema
+ * as it is (a valibot check has no JSON Schema form).
+ */
+export function guardrailErrors(settings: v.InferOutput<typeof ExperimentSettingsSchema> | undefined): { path: string; message: string }[] {
+  const seen = new Set<string>();
+  return (settings?.guardrails ?? []).flatMap((metric, i) => {
+    if (!seen.has(metric)) {
+      seen.add(metric);
+      return [];
+    }
+    return [{ path: `/experiment/guardrails/${i}`, message: 'Must not name a metric twice' }];
+  });
+}

@@ -4,6 +4,7 @@ import { type Path, pointer } from '../../shared/pointer.ts';
 import { validateCondition } from '../targeting/condition.ts';
 import { arraysGivenForObjects } from './arrays.ts';
 import { SELECTED } from './components.ts';
+import { guardrailErrors } from './experiment.ts';
 import { limitErrors } from './limits.ts';
 import { treeReferenceErrors } from './node-rules.ts';
 import { comparePointers } from './pointer.ts';
@@ -109,6 +110,7 @@ function documentErrors(doc: PaywallOutput, deps: PaywallDeps): DocumentError[] 
     ...audienceErrors(doc),
     ...variableErrors(doc),
     ...themeErrors(doc.theme),
+    ...guardrailErrors(doc.experiment),
   );
   doc.variants.forEach((variant, i) => {
     if (variant.control === true && doc.variants.findIndex((other) => other.control === true) < i) {

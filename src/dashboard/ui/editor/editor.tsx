@@ -1,45 +1,49 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { PaywallInput } from '../../../paywalls/document/schema.ts';
-import type { DraftValidation } from '../../../paywalls/draft/schema.ts';
-import type { PaywallDetail, PaywallInfo, PaywallWritten, Published } from '../../../paywalls/schema.ts';
+import type { PaywallDetail, PaywallInfo, PaywallWritten, Published, RevisionDetail } from '../../../paywalls/schema.ts';
+import type { ProductList } from '../../../products/schema.ts';
+import { rolesAllowing } from '../../../shared/roles.ts';
 import { NotAllowed, useAccess } from '../access.tsx';
 import { ApiError, call, enc } from '../api.ts';
 import { href } from '../route.ts';
 import { Problem, StatusBadge } from '../widgets.tsx';
-import { DiffView } from './diff-view.tsx';
+import { ConflictBanner } from './conflict-banner.tsx';
 import { History } from './history.tsx';
-import { locate, syntaxLine } from './locate.ts';
+import { isObject, type JsonObject, type Path } from './json.ts';
+import { LeaveGuard } from './leave-guard.tsx';
+import { locate } from './locate.ts';
+import { pathFromId } from './outline-model.ts';
 import { PhaseNote } from './phase-note.tsx';
 import { Preview } from './preview.tsx';
-import { type Check, Problems } from './problems.tsx';
+import { Problems } from './problems.tsx';
 import { PublishConfirm } from './publish-confirm.tsx';
+import { placeOf, type TabId } from './reveal.ts';
+import { defaultLocale, type Scope, variantIndex, variantsOf } from './scope.ts';
+import { splitChanged, weightSum } from './split-edits.ts';
+import { useCheck } from './use-check.ts';
+import { useDraft } from './use-draft.ts';
+import { Workspace } from './workspace.tsx';
 
-const pretty = (document: unknown) => JSON.stringify(document, null, 2);
-/** Long enough to not send a request per keystroke, short enough to feel live. */
-const CHECK_DELAY_MS = 300;
-
-/** Someone saved in between: their revision, kept beside the author's text until the author decides. */
+/** Someone saved in between: their revision, kept beside the author's draft until the author decides. */
 interface Conflict {
-  text: string;
+  doc: JsonObject;
   etag: string | null;
   revision: number;
 }
 
 /**
- * The paywall editor: the document as JSON, checked by the server's own
- * validation as the author types, saved with If-Match so that a change made
- * elsewhere meanwhile is shown instead of overwritten; publish, revisions,
- * and the live preview.
+ * The paywall editor: the document in a visual editor and as JSON (one
+ * draft, tabs over it), checked by the server's own validation as the
+ * author edits, saved with If-Match so that a change made elsewhere
+ * meanwhile is shown instead of overwritten; publish, revisions, and the
+ * live preview beside it.
  */
 export function Editor({ secret, id }: { secret: string; id: string }): JSX.Element {
-  const editable = useAccess().can('edit');
+  const { can, role } = useAccess();
+  const editable = can('edit');
+  const draft = useDraft();
   const [info, setInfo] = useState<PaywallInfo | null>(null);
   const [etag, setEtag] = useState<string | null>(null);
-  const [text, setText] = useState('');
-  const [saved, setSaved] = useState('');
-  const [check, setCheck] = useState<Check>({ state: 'checking', errors: [], warnings: [] });
-  const [valid, setValid] = useState<PaywallInput | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -47,91 +51,83 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
   /** The revision the author asked to publish, until they confirm or cancel. */
   const [asked, setAsked] = useState<number | null>(null);
   const [version, setVersion] = useState(0);
+  const [products, setProducts] = useState<ProductList['products'] | null>(null);
+  const [live, setLive] = useState<JsonObject | null>(null);
+  const [scope, setScope] = useState<Scope>(null);
+  const [variant, setVariant] = useState('');
+  const [locale, setLocale] = useState('');
+  const [selected, setSelected] = useState<Path>([]);
+  const [tab, setTab] = useState<TabId>('design');
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const sequence = useRef(0);
+  const { check, valid, setCheck } = useCheck(secret, id, info ? draft.doc : null, draft.syntax, setError);
+  const doc = draft.doc;
 
-  const load = async () => {
+  /** Reads the paywall; the draft becomes its document only when asked (a publish from the revisions keeps the author's draft). */
+  const load = async (intoDraft = true) => {
     const answer = await call<PaywallDetail>(secret, 'GET', `/api/paywalls/${enc(id)}`);
     const { document, ...rest } = answer.body;
-    setInfo(rest);
+    if (intoDraft) draft.reset(document as unknown as JsonObject);
     setEtag(answer.etag);
-    return pretty(document);
+    setInfo(rest);
   };
-
   useEffect(() => {
-    load().then((loaded) => {
-      setText(loaded);
-      setSaved(loaded);
-    }, setError);
+    load().catch(setError);
+    call<ProductList>(secret, 'GET', '/api/products').then(({ body }) => setProducts(body.products), setError);
   }, [secret, id]);
-
-  // Validation as the author types: the server's own rules, after a short pause.
+  // The live revision's split, to say whether publishing the draft starts a new experiment phase.
+  const liveRevision = info?.status === 'archived' ? null : (info?.live_revision ?? null);
   useEffect(() => {
-    if (text === '') return;
-    const mine = ++sequence.current;
-    const timer = setTimeout(async () => {
-      let document: unknown;
-      try {
-        document = JSON.parse(text);
-      } catch (failure) {
-        const message = (failure as Error).message;
-        setCheck({ state: 'syntax', errors: [], warnings: [], syntax: { message, line: syntaxLine(text, message) } });
-        return;
-      }
-      setCheck((previous) => ({ ...previous, state: 'checking' }));
-      try {
-        const { body } = await call<DraftValidation>(secret, 'POST', `/api/paywalls/${enc(id)}/validate`, { body: document });
-        if (mine !== sequence.current) return;
-        setCheck({ state: 'valid', errors: [], warnings: body.warnings });
-        // The server accepted it: a paywall document as written.
-        setValid(document as PaywallInput);
-      } catch (failure) {
-        if (mine !== sequence.current) return;
-        if (failure instanceof ApiError && failure.status === 422) setCheck({ state: 'invalid', errors: failure.errors, warnings: [] });
-        else setError(failure);
-      }
-    }, CHECK_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text, secret, id]);
+    setLive(null);
+    if (liveRevision === null) return;
+    call<RevisionDetail>(secret, 'GET', `/api/paywalls/${enc(id)}/revisions/${liveRevision}`).then(
+      ({ body }) => setLive(body.document as unknown as JsonObject),
+      setError,
+    );
+  }, [secret, id, liveRevision]);
+  // A variant removed (or renamed) while it was being edited: back to all variants.
+  useEffect(() => {
+    if (scope !== null && variantIndex(doc, scope) < 0) setScope(null);
+  }, [doc, scope]);
 
+  const choose = (next: Scope) => {
+    setScope(next);
+    setVariant(next ?? '');
+  };
   const reveal = (pointer: string) => {
-    const span = locate(text, pointer);
-    const element = textarea.current;
-    if (!span || !element) return;
-    element.focus();
-    element.setSelectionRange(span.start, span.end);
-    const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 18;
-    element.scrollTop = Math.max(0, (span.line - 4) * lineHeight);
+    const place = tab === 'json' ? { tab: 'json' as const } : placeOf(pointer);
+    if (place.variant !== undefined) choose(String(variantsOf(doc)[place.variant]?.id ?? '') || null);
+    if (place.node) setSelected(place.node);
+    setTab(place.tab);
+    if (place.tab !== 'json') return;
+    requestAnimationFrame(() => {
+      const span = locate(draft.text, pointer);
+      const element = textarea.current;
+      if (!span || !element) return;
+      element.focus();
+      element.setSelectionRange(span.start, span.end);
+      const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 18;
+      element.scrollTop = Math.max(0, (span.line - 4) * lineHeight);
+    });
   };
 
   const save = async (overwrite?: Conflict) => {
     setBusy(true);
     setError(null);
     setNotice(null);
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch {
-      setBusy(false);
-      return setError(new Error('The document is not valid JSON; fix the syntax error first.'));
-    }
     const tag = overwrite ? overwrite.etag : etag;
     try {
-      const answer = await call<PaywallWritten>(secret, 'PUT', `/api/paywalls/${enc(id)}`, {
-        body: document,
-        headers: tag ? { 'if-match': tag } : {},
-      });
+      const answer = await call<PaywallWritten>(secret, 'PUT', `/api/paywalls/${enc(id)}`, { body: doc, headers: tag ? { 'if-match': tag } : {} });
       const { warnings, ...rest } = answer.body;
       setInfo(rest);
       setEtag(answer.etag);
-      setSaved(text);
+      draft.saved();
       setConflict(null);
       setVersion((n) => n + 1);
       setNotice(`Saved as revision ${rest.revision}${warnings.length ? ` with ${warnings.length} warning(s)` : ''}. It is a draft until you publish it.`);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 412) {
         const answer = await call<PaywallDetail>(secret, 'GET', `/api/paywalls/${enc(id)}`);
-        setConflict({ text: pretty(answer.body.document), etag: answer.etag, revision: answer.body.revision });
+        setConflict({ doc: answer.body.document as unknown as JsonObject, etag: answer.etag, revision: answer.body.revision });
       } else if (failure instanceof ApiError && failure.status === 422) {
         setCheck({ state: 'invalid', errors: failure.errors, warnings: [] });
         setError(new Error('Not saved: the document is invalid. The problems are listed beside the editor.'));
@@ -174,12 +170,11 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
 
   const takeTheirs = () => {
     if (!conflict) return;
-    setText(conflict.text);
-    setSaved(conflict.text);
+    draft.reset(conflict.doc);
     setEtag(conflict.etag);
     setConflict(null);
     setVersion((n) => n + 1);
-    load().catch(setError);
+    load(false).catch(setError);
   };
 
   if (!info) {
@@ -192,8 +187,13 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
       </section>
     );
   }
-  const dirty = text !== saved;
+  const dirty = draft.dirty;
   const canPublish = !dirty && info.live_revision !== info.revision;
+  const sum = weightSum(doc);
+  const locked = editable ? null : `Editing needs the ${rolesAllowing('edit')} role; you are ${role} in this project.`;
+  const readOnly =
+    locked ??
+    (draft.syntax ? 'The JSON has a syntax error: fix it on the JSON tab. Meanwhile the other tabs show the last document that parsed, read-only.' : null);
   return (
     <section class="editor-page" aria-labelledby="editor-title">
       <div class="page-head">
@@ -210,7 +210,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
           </p>
         </div>
         <div class="row">
-          <button type="button" class="button primary" disabled={busy || !editable || !dirty || check.state === 'syntax'} onClick={() => save()}>
+          <button type="button" class="button primary" disabled={busy || !editable || !dirty || draft.syntax !== null || sum !== 100} onClick={() => save()}>
             Save revision
           </button>
           <button
@@ -222,6 +222,7 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
           >
             Publish r{info.revision}
           </button>
+          {dirty && sum !== 100 ? <p class="error-text small">The weights add up to {sum}, not 100: see Variants.</p> : null}
         </div>
       </div>
       <PublishConfirm
@@ -239,41 +240,40 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
       <Problem error={error} />
       <NotAllowed permission="edit" what="Saving and publishing revisions" />
       {conflict ? (
-        <div class="banner banner-warning" role="alert">
-          <p>
-            <strong>Someone else saved revision {conflict.revision}</strong> while you were editing. Your text was not saved and is still in the editor.
-            Compare, then keep theirs or save yours over it.
-          </p>
-          <DiffView before={conflict.text} after={text} label={`Their r${conflict.revision} (−) against your text (+)`} />
-          <div class="row">
-            <button type="button" class="button" onClick={takeTheirs}>
-              Discard mine, load theirs
-            </button>
-            <button type="button" class="button danger" onClick={() => save(conflict)}>
-              Save mine as r{conflict.revision + 1}
-            </button>
-          </div>
-        </div>
+        <ConflictBanner revision={conflict.revision} theirs={conflict.doc} mine={doc} onTakeTheirs={takeTheirs} onSaveMine={() => save(conflict)} />
       ) : null}
       <div class="editor-grid">
         <div class="editor-main">
-          <label for="document" class="editor-label">
-            Document (JSON)
-          </label>
-          <textarea
-            id="document"
-            ref={textarea}
-            class="code"
-            spellcheck={false}
-            value={text}
-            onInput={(e) => setText(e.currentTarget.value)}
-            aria-describedby="problems"
-            aria-invalid={check.state === 'invalid' || check.state === 'syntax' ? 'true' : 'false'}
+          <Workspace
+            draft={draft}
+            panel={{ doc, scope, locale: locale || defaultLocale(doc), edit: draft.edit, check, readOnly }}
+            tab={tab}
+            onTab={setTab}
+            onScope={choose}
+            selected={selected}
+            onSelect={setSelected}
+            products={products}
+            newPhase={live !== null && isObject(live) && splitChanged(doc, live)}
+            locked={locked}
+            textarea={textarea}
           />
           <Problems id="problems" check={check} onReveal={reveal} />
         </div>
         <div class="editor-side">
-          <Preview secret={secret} id={id} draft={valid} liveRevision={info.status === 'archived' ? null : info.live_revision} />
+          <Preview
+            secret={secret}
+            id={id}
+            draft={valid}
+            liveRevision={liveRevision}
+            variant={variant}
+            onVariant={setVariant}
+            locale={locale}
+            onLocale={setLocale}
+            onPick={(path) => {
+              setSelected(pathFromId(path));
+              setTab('design');
+            }}
+          />
           <History
             secret={secret}
             id={id}
@@ -282,12 +282,13 @@ export function Editor({ secret, id }: { secret: string; id: string }): JSX.Elem
             onPublished={(tag) => {
               setEtag(tag);
               setVersion((n) => n + 1);
-              load().catch(setError);
+              load(false).catch(setError);
               setNotice('Published.');
             }}
           />
         </div>
       </div>
+      <LeaveGuard dirty={dirty} />
     </section>
   );
 }

@@ -13,6 +13,8 @@ export function PaywallCanvas(props: {
   asOlderApp: boolean;
   colorScheme: 'light' | 'dark';
   onAction: (action: PaywallAction) => void;
+  /** A click on a drawn node: its path below the root, as the renderer marks it (data-pw-path). */
+  onPick?: (path: string) => void;
 }): JSX.Element {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<PaywallView | null>(null);
@@ -32,5 +34,12 @@ export function PaywallCanvas(props: {
     [props.prices, props.asOlderApp, props.colorScheme],
   );
 
-  return <div ref={host} class="paywall-canvas" />;
+  const onPick = useRef(props.onPick);
+  onPick.current = props.onPick;
+  // Captured before the renderer's own handlers: a tap still does what it does in an app, and also selects its node.
+  const pick = (event: MouseEvent) => {
+    const drawn = (event.target as Element | null)?.closest?.('[data-pw-path]');
+    if (drawn instanceof HTMLElement && host.current?.contains(drawn)) onPick.current?.(drawn.dataset.pwPath ?? '');
+  };
+  return <div ref={host} class="paywall-canvas" onClickCapture={pick} />;
 }

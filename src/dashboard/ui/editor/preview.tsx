@@ -15,13 +15,24 @@ import { type SamplePrice, SamplePrices, type SampleProduct, samplePrices } from
  * the live revision, for a variant, locale, platform and country the author
  * picks, drawn by dist/render with sample store prices the author sets, in
  * light or dark, for a user the store says is eligible for intro offers or
- * one it says is not.
+ * one it says is not. Clicking a node selects it in the editor's outline.
  */
-export function Preview(props: { secret: string; id: string; draft: PaywallInput | null; liveRevision: number | null }): JSX.Element {
+export function Preview(props: {
+  secret: string;
+  id: string;
+  draft: PaywallInput | null;
+  liveRevision: number | null;
+  /** The variant and locale shown ('' for what a request without them gets): the editor edits texts in this locale. */
+  variant: string;
+  onVariant: (variant: string) => void;
+  locale: string;
+  onLocale: (locale: string) => void;
+  /** A node of the drawing was clicked: its path below the root (dist/render's data-pw-path). */
+  onPick: (path: string) => void;
+}): JSX.Element {
+  const { variant, locale, onVariant: setVariant, onLocale: setLocale } = props;
   const [source, setSource] = useState<'draft' | 'live'>('draft');
   const [live, setLive] = useState<RevisionDetail['document'] | null>(null);
-  const [variant, setVariant] = useState('');
-  const [locale, setLocale] = useState('');
   const [platform, setPlatform] = useState<NonNullable<PreviewRequest['platform']> | ''>('');
   const [country, setCountry] = useState('');
   const [asOlderApp, setAsOlderApp] = useState(false);
@@ -168,6 +179,7 @@ export function Preview(props: { secret: string; id: string; draft: PaywallInput
                 asOlderApp={asOlderApp}
                 colorScheme={dark ? 'dark' : 'light'}
                 onAction={(a) => setAction(describe(a))}
+                onPick={props.onPick}
               />
             ) : (
               <p class="holdout">This variant is a holdout: its users see no paywall.</p>
