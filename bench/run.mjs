@@ -24,8 +24,9 @@ import { postgresResolve } from './scenarios/postgres-resolve.mjs';
 import { resolve } from './scenarios/resolve.mjs';
 import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
+import { versus } from './scenarios/versus.mjs';
 
-const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify };
+const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify, versus };
 const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads, propagation: postgresPropagation };
 /** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir). */
 const PROFILED = new Set(['resolve', 'events', 'mixed', 'postgres-resolve', 'postgres-events']);
