@@ -6,7 +6,7 @@
  */
 import { DAY_MS } from '../../events/time.ts';
 import { cumulativeDays, DAILY_SERIES } from './cumulative-days.ts';
-import { addRevenue, CURRENCY_SLOTS, type UserRevenue } from './fold-revenue.ts';
+import { addRevenue, type UserRevenue } from './fold-revenue.ts';
 import { emptyFold, type FoldQuery, type FoldResult } from './fold-types.ts';
 
 /** A user's variant when they saw several (left out of every variant). */
@@ -78,7 +78,7 @@ export function foldResult(state: FoldState): FoldResult {
     if ((state.cancelled.get(user) ?? Number.NEGATIVE_INFINITY) >= started) figures.trial_cancellations++;
   }
   const refunders = new Set<number>();
-  for (const key of state.revenue.refunded.keys()) refunders.add(Math.floor(key / CURRENCY_SLOTS));
+  for (const [user, slots] of state.revenue.users) if (slots.some((entry) => entry?.refunded !== undefined)) refunders.add(user);
   for (const user of refunders) {
     const variant = variantOf[user]!;
     if (variant >= 0 && firstPurchase[user]! !== Number.POSITIVE_INFINITY) result.variants[variant]!.refunded_users++;
