@@ -120,7 +120,7 @@ export function addRevenue(
       if (entry === undefined) continue;
       let group = bySlot.get(slot);
       if (!group) bySlot.set(slot, (group = { list: [], entries: [] }));
-      group.list.push({ variant, key: user * CURRENCY_SLOTS + slot, exposed: users.firstExposure[user]!, x: entry.before ?? 0, changes: entry.changes });
+      group.list.push({ variant, exposed: users.firstExposure[user]!, x: entry.before ?? 0, changes: entry.changes });
       group.entries.push(entry);
     }
   }
