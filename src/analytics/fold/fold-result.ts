@@ -43,6 +43,7 @@ export function foldResult(state: FoldState): FoldResult {
   const daily = new Float64Array((lastDay + 1) * width);
   const at = (ts: number, series: number, variant: number) => daily[(Math.floor(ts / dayMs) - baseDay) * width + series * k + variant]!++;
   const { history } = state.revenue;
+  const anyHistory = history.size > 0;
   let multiple = 0;
   for (let user = 0; user < users; user++) {
     const variant = variantOf[user]!;
@@ -53,7 +54,8 @@ export function foldResult(state: FoldState): FoldResult {
     const figures = result.variants[variant]!;
     figures.exposed_users++;
     at(firstExposure[user]!, 0, variant);
-    const known = history.has(user);
+    // Most folds have no user with history: then a million exposed users cost no lookup.
+    const known = anyHistory && history.has(user);
     if (known) {
       figures.history++;
       at(firstExposure[user]!, 3, variant);

@@ -17,16 +17,17 @@ const REFUND = -1;
 
 /**
  * One user's revenue in one currency; a field undefined has never been
- * set (a key with `before` only is no payer).
+ * set (a key with `before` only is no payer). It is also the user's entry
+ * in addRevenue's lists (Sparse), its variant, exposure and covariate set
+ * in place at each answer: building a new object per payer per answer, with
+ * a heap number per field, cost more than the sums.
  */
-interface Entry {
+interface Entry extends Sparse {
   net: number | undefined;
   gross: number | undefined;
   refunded: number | undefined;
   /** Net revenue before the user's first exposure. */
   before: number | undefined;
-  /** Changes since the exposure, three numbers each: time, signed amount, PAYMENT or REFUND. */
-  changes: number[] | undefined;
 }
 
 /**
@@ -49,7 +50,8 @@ export class UserRevenue {
     let slots = this.users.get(user);
     if (!slots) this.users.set(user, (slots = []));
     let entry = slots[slot];
-    if (!entry) slots[slot] = entry = { net: undefined, gross: undefined, refunded: undefined, before: undefined, changes: undefined };
+    if (!entry)
+      slots[slot] = entry = { net: undefined, gross: undefined, refunded: undefined, before: undefined, changes: undefined, variant: 0, exposed: 0, x: 0 };
     return entry;
   }
 
@@ -104,8 +106,8 @@ export function addRevenue(
   dayEnds: number[],
 ): void {
   const k = query.variants.length;
-  /** slot → its exposed users with revenue or a covariate, and their entries */
-  const bySlot = new Map<number, { list: Sparse[]; entries: Entry[] }>();
+  /** slot → the entries of its exposed users with revenue or a covariate */
+  const bySlot = new Map<number, Entry[]>();
   // In key order (user, then slot), not the map's: the sums then do not depend on the order in which updates added and recounted the payers.
   const ordinals = new Float64Array(revenue.users.size);
   let n = 0;
@@ -118,31 +120,32 @@ export function addRevenue(
     for (let slot = 0; slot < slots.length; slot++) {
       const entry = slots[slot];
       if (entry === undefined) continue;
-      let group = bySlot.get(slot);
-      if (!group) bySlot.set(slot, (group = { list: [], entries: [] }));
-      group.list.push({ variant, exposed: users.firstExposure[user]!, x: entry.before ?? 0, changes: entry.changes });
-      group.entries.push(entry);
+      entry.variant = variant;
+      entry.exposed = users.firstExposure[user]!;
+      entry.x = entry.before ?? 0;
+      let list = bySlot.get(slot);
+      if (!list) bySlot.set(slot, (list = []));
+      list.push(entry);
     }
   }
-  const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.entries.some((entry) => entry.net !== undefined));
+  const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.some((entry) => entry.net !== undefined));
   slots.sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const percentile = query.winsorizePercentile;
   for (const slot of slots) {
-    const { list, entries } = bySlot.get(slot)!;
+    const list = bySlot.get(slot)!;
     let cap = Number.POSITIVE_INFINITY;
     if (percentile !== null) {
-      const amounts = Float64Array.from(entries.filter((entry) => entry.net !== undefined).map((entry) => entry.net!)).sort();
+      const amounts = Float64Array.from(list.filter((entry) => entry.net !== undefined).map((entry) => entry.net!)).sort();
       cap = amounts[Math.min(amounts.length, Math.max(1, Math.ceil((percentile / 100) * amounts.length))) - 1]!;
     }
     const totals = new Float64Array(k);
     const gross = new Float64Array(k);
     const refunded = new Float64Array(k);
-    entries.forEach((entry, i) => {
-      const variant = list[i]!.variant;
-      totals[variant]! += entry.net ?? 0;
-      gross[variant]! += entry.gross ?? 0;
-      refunded[variant]! += entry.refunded ?? 0;
-    });
+    for (const { variant, net, gross: paid, refunded: back } of list) {
+      totals[variant]! += net ?? 0;
+      gross[variant]! += paid ?? 0;
+      refunded[variant]! += back ?? 0;
+    }
     const currency = names[slot]!;
     const exposed = result.variants.map((figures) => figures.exposed_users);
     const looks = revenueMoments(list, cap, [...result.days.map((day) => day.exposed_users), exposed], [...dayEnds, Number.POSITIVE_INFINITY]);
