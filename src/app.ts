@@ -13,6 +13,7 @@ import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
 import { openServerDatabase } from './db/server-database.ts';
+import { eventNamesApi } from './events/names/routes.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
 import { healthApi } from './health/routes.ts';
@@ -58,6 +59,7 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...identityApi(ctx.identity),
     ...purchasesApi(ctx.purchases),
     ...integrationsApi(ctx.integrations),
+    ...eventNamesApi(ctx.eventNames),
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
@@ -135,18 +137,24 @@ function edgePolicy(config: ServeConfig, metrics: AppContext['metrics']): EdgePo
   const limiter = (perSecond: number) => (perSecond > 0 ? new RateLimiter(perSecond, perSecond * 2) : undefined);
   const sdkLimiter = limiter(config.rateLimitSdk);
   const managementLimiter = limiter(config.rateLimitApi);
+  const hooksLimiter = limiter(config.rateLimitHooks);
+  const hooksPathLimiter = limiter(config.rateLimitHooksProject);
   metrics.gauge(
     'paywalld_rate_limited_total',
-    'Requests refused with 429, by limit: sdk (per client IP) or management (per API key).',
+    'Requests refused with 429, by limit: sdk (per client IP), management (per API key), hooks (per client IP) or hooks_project (per project and provider).',
     () => [
       [{ limit: 'sdk' }, sdkLimiter?.refused ?? 0],
       [{ limit: 'management' }, managementLimiter?.refused ?? 0],
+      [{ limit: 'hooks' }, hooksLimiter?.refused ?? 0],
+      [{ limit: 'hooks_project' }, hooksPathLimiter?.refused ?? 0],
     ],
     'counter',
   );
   return {
     sdkLimiter,
     managementLimiter,
+    hooksLimiter,
+    hooksPathLimiter,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     bodyTimeoutMs: config.bodyTimeoutMs,

@@ -6,11 +6,13 @@
  */
 import { Members } from './accounts/members.ts';
 import { Sessions } from './accounts/sessions.ts';
+import { cliChange } from './audit/cli-change.ts';
 import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Sql } from './db/postgres/connection.ts';
 import type { Storage } from './db/storage.ts';
+import { EventNameService } from './events/names/service.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { type DatabaseProbe, Health } from './health/service.ts';
@@ -30,6 +32,8 @@ import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import { DomainError } from './shared/errors.ts';
+import { SecretBox, secretsKeyFile } from './shared/secret-box.ts';
 import { webhookWork } from './webhooks/background.ts';
 import { DecisionWatch } from './webhooks/decisions.ts';
 import { WebhookService } from './webhooks/service.ts';
@@ -68,6 +72,8 @@ export interface AppContext {
   readonly purchases: PurchaseService;
   /** Store connectors: configuration and the notifications at /hooks. */
   readonly integrations: IntegrationService;
+  /** The names events sent without a secret key brought, for owners to see and clear. */
+  readonly eventNames: EventNameService;
   /** Signing in and out; the edge looks sessions up through it. */
   readonly sessions: Sessions;
   /** Projects' members, invitations, password resets. */
@@ -118,6 +124,27 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
   };
 }
 
+/**
+ * Seals the secrets an earlier version stored in plaintext (connector
+ * configurations, webhook endpoints' signing secrets: shared/secret-box.ts),
+ * then on SQLite moves the WAL into the file and empties it: with
+ * secure_delete (server-sqlite.ts) the plaintext is then gone from the
+ * file's bytes, not only from its rows.
+ */
+async function sealStoredSecrets(sealers: Record<string, () => Promise<number>>, sqlite: Database | undefined, log: Logger): Promise<void> {
+  for (const [what, seal] of Object.entries(sealers)) {
+    try {
+      const sealed = await seal();
+      if (sealed === 0) continue;
+      sqlite?.pragma('wal_checkpoint(TRUNCATE)');
+      log.info(`${what} stored in plaintext were sealed`, { count: sealed });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
+      log.warn(`${what} stored in plaintext stay so`, { reason: error.message });
+    }
+  }
+}
+
 /** What the server knows of its database besides the stores. */
 interface DatabaseAccess {
   storage: Storage;
@@ -126,12 +153,14 @@ interface DatabaseAccess {
   probe: DatabaseProbe;
   /** The PostgreSQL pool (the event export reads through it); undefined on SQLite. */
   postgres: Sql | undefined;
+  /** The SQLite file; undefined on PostgreSQL. */
+  file: string | undefined;
 }
 
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
 export async function createContext(
   config: ServeConfig,
-  { storage, sqlite, probe, postgres }: DatabaseAccess,
+  { storage, sqlite, probe, postgres, file }: DatabaseAccess,
   log: Logger,
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
@@ -182,15 +211,31 @@ export async function createContext(
   hooks.shutdown.push(() => clearInterval(pruneSessions));
   if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
   const identity = new IdentityService(storage.identity, events);
-  const purchases = new PurchaseService(storage.purchases, metrics);
+  const purchases = new PurchaseService(storage.purchases, metrics, log);
+  const secrets = new SecretBox(secretsKeyFile(config.secretsKeyFile, file));
+  const integrations = new IntegrationConfiguration(storage.integrations, secrets);
+  const webhookService = new WebhookService(storage.webhooks, config.webhooks.allowPrivate, secrets);
+  await sealStoredSecrets(
+    { 'connector configurations': () => integrations.sealStored(cliChange('serve')), 'webhook secrets': () => webhookService.sealStored() },
+    sqlite,
+    log,
+  );
   const decisions = new DecisionWatch(storage.outbox, log);
   const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
-  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, sqlite !== undefined, {
-    projects,
-    paywalls,
-    phases: paywallManager,
-    results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
-  });
+  const webhooks = webhookWork(
+    storage.outbox,
+    config.webhooks,
+    metrics,
+    log,
+    sqlite !== undefined,
+    {
+      projects,
+      paywalls,
+      phases: paywallManager,
+      results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
+    },
+    secrets,
+  );
   hooks.start.push(() => webhooks.start());
   hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
@@ -214,19 +259,12 @@ export async function createContext(
     health: new Health(probe, lifecycle),
     identity,
     purchases,
-    integrations: new IntegrationService(
-      new IntegrationConfiguration(storage.integrations),
-      storage.integrations,
-      purchases,
-      identity,
-      metrics,
-      log,
-      googleApis(config.google),
-    ),
+    integrations: new IntegrationService(integrations, storage.integrations, purchases, identity, metrics, log, googleApis(config.google)),
+    eventNames: new EventNameService(storage.eventNames),
     sessions,
     members: new Members(storage.accounts),
     audit,
-    webhooks: new WebhookService(storage.webhooks, config.webhooks.allowPrivate),
+    webhooks: webhookService,
   };
   return { ctx, hooks };
 }

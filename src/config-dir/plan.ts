@@ -3,6 +3,7 @@
  * they run (products before the paywalls that name them, archiving before
  * deleting the products it frees), each with the ETag it expects.
  */
+import { phaseDesign, startsPhase } from '../experiments/phases.ts';
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 import { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
 import type { ConfigBackend } from './backend.ts';
@@ -14,8 +15,12 @@ type Step =
   | { kind: 'update-product'; id: string; content: ProductContent; ifMatch: string; diff: string[] }
   | { kind: 'create-paywall'; id: string; document: PaywallOutput }
   | { kind: 'update-paywall'; id: string; document: PaywallOutput; ifMatch: string; diff: string[] }
-  /** `revision` undefined: the revision the paywall's write step creates. */
-  | { kind: 'publish'; id: string; revision: number | undefined; ifMatch: string | undefined }
+  /**
+   * `revision` undefined: the revision the paywall's write step creates.
+   * `startsPhase`: whether the publish starts a new experiment phase, by the
+   * server's rule (experiments/phases.ts): the split differs from the live one.
+   */
+  | { kind: 'publish'; id: string; revision: number | undefined; ifMatch: string | undefined; startsPhase: boolean }
   | { kind: 'archive'; id: string; ifMatch: string }
   | { kind: 'delete-product'; id: string; ifMatch: string };
 
@@ -61,7 +66,18 @@ function productSteps(desired: DesiredState, current: CurrentState, plan: Plan):
   }
 }
 
-function paywallSteps(desired: DesiredState, current: CurrentState, options: PlanOptions, plan: Plan): void {
+/**
+ * Whether publishing `document` starts a new phase: the server starts one
+ * when the split differs from the current phase's, which is the live
+ * revision's (a publish that keeps the split keeps the phase); none before
+ * the first publication.
+ */
+async function publishStartsPhase(now: CurrentPaywall | undefined, document: PaywallOutput, backend: ConfigBackend): Promise<boolean> {
+  if (now?.liveRevision === null || now === undefined) return true;
+  return startsPhase({ design: JSON.stringify(phaseDesign(await liveDocument(now, backend))) }, phaseDesign(document));
+}
+
+async function paywallSteps(desired: DesiredState, current: CurrentState, options: PlanOptions, backend: ConfigBackend, plan: Plan): Promise<void> {
   const existing = new Map(current.paywalls.map((p) => [p.id, p]));
   const publishes: Step[] = [];
   for (const { id, document } of desired.paywalls) {
@@ -77,8 +93,10 @@ function paywallSteps(desired: DesiredState, current: CurrentState, options: Pla
     }
     const needsPublish = changed || now.status !== 'live' || now.liveRevision !== now.revision;
     if (!needsPublish) continue;
-    if (options.publish) publishes.push({ kind: 'publish', id, revision: changed ? undefined : now!.revision, ifMatch: changed ? undefined : now!.tag });
-    else plan.notes.push(`paywall ${id} is not published: its ${changed ? 'new' : 'newest'} revision goes live with apply --publish`);
+    if (options.publish) {
+      const starts = await publishStartsPhase(now, document, backend);
+      publishes.push({ kind: 'publish', id, revision: changed ? undefined : now!.revision, ifMatch: changed ? undefined : now!.tag, startsPhase: starts });
+    } else plan.notes.push(`paywall ${id} is not published: its ${changed ? 'new' : 'newest'} revision goes live with apply --publish`);
   }
   plan.steps.push(...publishes);
 }
@@ -120,7 +138,7 @@ export async function makePlan(desired: DesiredState, backend: ConfigBackend, op
   const current = await backend.read();
   const plan: Plan = { target: backend.target, steps: [], unchanged: { products: [], paywalls: [] }, notes: [], base: baseOf(current) };
   productSteps(desired, current, plan);
-  paywallSteps(desired, current, options, plan);
+  await paywallSteps(desired, current, options, backend, plan);
   await pruneSteps(desired, current, options, backend, plan);
   return plan;
 }
@@ -146,7 +164,13 @@ const MARK: Record<Step['kind'], string> = {
 };
 
 export function describeStep(step: Step): string {
-  return `${VERB[step.kind]} ${step.id}`;
+  return `${VERB[step.kind]} ${step.id}${step.kind === 'publish' ? publishDetail(step) : ''}`;
+}
+
+/** What a publish step adds: the revision it makes live, and whether the experiment starts a new phase (its results start over). */
+function publishDetail(step: Extract<Step, { kind: 'publish' }>): string {
+  const revision = step.revision === undefined ? '' : `revision ${step.revision}, `;
+  return step.startsPhase ? ` (${revision}starts a new experiment phase: its results start over)` : ` (${revision}same experiment phase)`;
 }
 
 function count(n: number, what: string): string {
@@ -163,7 +187,7 @@ export function formatPlan(plan: Plan, source: string): string[] {
   } else {
     lines.push(`Plan for ${plan.target} from ${source}:`);
     for (const step of plan.steps) {
-      lines.push(`  ${MARK[step.kind]} ${describeStep(step)}${step.kind === 'publish' && step.revision !== undefined ? ` (revision ${step.revision})` : ''}`);
+      lines.push(`  ${MARK[step.kind]} ${describeStep(step)}`);
       if (step.kind === 'update-product' || step.kind === 'update-paywall') for (const line of step.diff) lines.push(`      ${line}`);
     }
     const unchanged = [...plan.unchanged.products.map((id) => `product ${id}`), ...plan.unchanged.paywalls.map((id) => `paywall ${id}`)];

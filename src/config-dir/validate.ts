@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { validatePaywall } from '../paywalls/document/index.ts';
+import { type PaywallDeps, validatePaywall } from '../paywalls/document/index.ts';
 import { documentSizeErrors } from '../paywalls/document/limits.ts';
+import { storeCatalog } from '../paywalls/document/store-id-warnings.ts';
 import { IdSchema } from '../shared/id.ts';
 import { issuesToErrors } from '../shared/issues.ts';
 import { isInside, readInside } from './inside.ts';
@@ -150,13 +151,7 @@ function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[])
   return ids.sort();
 }
 
-function readPaywall(
-  dir: string,
-  id: string,
-  productExists: (productId: string) => boolean,
-  errors: Diagnostic[],
-  warnings: Diagnostic[],
-): DesiredPaywall | undefined {
+function readPaywall(dir: string, id: string, deps: PaywallDeps, errors: Diagnostic[], warnings: Diagnostic[]): DesiredPaywall | undefined {
   const file = paywallFile(id);
   const read = readJsonFile(dir, file, errors);
   if (!read.ok) return undefined;
@@ -165,7 +160,7 @@ function readPaywall(
     errors.push(...at(file, tooLarge));
     return undefined;
   }
-  const validation = validatePaywall(read.value, { productExists });
+  const validation = validatePaywall(read.value, deps);
   if (!validation.ok) {
     errors.push(...at(file, validation.errors));
     return undefined;
@@ -210,7 +205,7 @@ export function validateDirectory(dir: string): DirectoryValidation {
   const ids = paywallFiles(dir, errors, warnings);
   const paywalls: DesiredPaywall[] = [];
   for (const id of ids) {
-    const paywall = readPaywall(dir, id, productExists, errors, warnings);
+    const paywall = readPaywall(dir, id, { productExists, ...(products && { catalog: storeCatalog(products) }) }, errors, warnings);
     if (paywall) paywalls.push(paywall);
   }
   const live = readLive(dir, ids, errors);

@@ -4,23 +4,29 @@
  */
 import { SqliteProbe } from '../health/sqlite-probe.ts';
 import type { Logger } from '../log.ts';
-import { failFastOnLocks, openDatabase } from './database.ts';
+import { failFastOnLocks, openDatabase, openToOthers } from './database.ts';
 import { serverStorage } from './ephemeral.ts';
 import { migrate } from './migrate.ts';
-import { claimDatabase } from './owner.ts';
+import { claimDatabase, realDatabasePath } from './owner.ts';
 import type { ServerDatabase } from './server-database.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import { watchConfigChanges } from './watch.ts';
 
 export async function openSqliteServerDatabase(dbPath: string, log: Logger): Promise<ServerDatabase> {
   const location = serverStorage(dbPath);
-  const file = location.file;
+  // The real file (links resolved), opened and locked under one name: its WAL and shm are beside it (owner.ts).
+  const file = realDatabasePath(location.file);
   // Before anything opens the file: a second server must not even migrate it.
   const release = claimDatabase(file);
   const giveUp = () => {
     release();
     location.remove();
   };
+  // A file this version creates is 0600 (database.ts); an older one, or a copy, may be open to everyone.
+  const mode = openToOthers(file);
+  if (mode !== undefined) {
+    log.warn('the database file can be read by other users: it holds key hashes, events and connector configurations; chmod 600 it', { db: file, mode });
+  }
   let db: ReturnType<typeof openDatabase>;
   try {
     db = openDatabase(file);
@@ -29,6 +35,8 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
     throw error;
   }
   try {
+    // Deleted and replaced content is overwritten on disk (connector secrets sealed at start, revoked keys): not left in free space.
+    db.pragma('secure_delete = ON');
     const migration = migrate(db);
     if (migration.applied.length > 0) log.info('database migrated', { db: file, from: migration.from, to: migration.to });
     const storage = openSqliteStorage(db);
@@ -38,7 +46,7 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
       sqlite: db,
       postgres: undefined,
       file,
-      temporary: file !== dbPath,
+      temporary: location.file !== dbPath,
       name: file,
       // The lock file (owner.ts) already keeps every other server off this file.
       exclusively: (steps) => steps(),

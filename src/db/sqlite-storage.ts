@@ -3,6 +3,7 @@
 import { SqliteSessionStore } from '../accounts/sqlite-session-store.ts';
 import { SqliteAccountStore } from '../accounts/sqlite-store.ts';
 import { SqliteAuditStore } from '../audit/sqlite-store.ts';
+import { SqliteEventNameStore } from '../events/names/sqlite-store.ts';
 import { SqlitePhaseStore } from '../experiments/sqlite-store.ts';
 import { IdentityWrites, SqliteIdentityStore } from '../identity/sqlite-store.ts';
 import { SqliteIntegrationStore } from '../integrations/sqlite-store.ts';
@@ -38,6 +39,7 @@ export function openSqliteStorage(db: Database): Storage {
     sessions: new SqliteSessionStore(db, audit),
     webhooks: new SqliteWebhookStore(db, audit, audit),
     outbox: audit,
+    eventNames: new SqliteEventNameStore(db),
     // Store methods inside become savepoints of this one transaction. Nothing else may use the
     // connection meanwhile: the steps await only this connection's stores.
     atomically: async <T>(steps: () => Promise<T>): Promise<T> => {

@@ -8,6 +8,7 @@
 import type { SessionStore } from '../accounts/session-store.ts';
 import type { AccountStore } from '../accounts/store.ts';
 import type { AuditStore } from '../audit/store.ts';
+import type { EventNameStore } from '../events/names/store.ts';
 import type { PhaseStore } from '../experiments/store.ts';
 import type { IdentityStore } from '../identity/store.ts';
 import type { IntegrationStore } from '../integrations/store.ts';
@@ -37,6 +38,7 @@ export interface Storage {
   readonly webhooks: WebhookStore;
   /** The deliveries the sender claims; queued by the other stores' changes, in their transactions. */
   readonly outbox: OutboxStore;
+  readonly eventNames: EventNameStore;
   /**
    * Runs `steps` (store calls) so that they all take effect or none does,
    * where the backend can: SQLite wraps them in one transaction on a

@@ -1,5 +1,5 @@
 import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
-import { LIMIT_MESSAGES } from '../analytics/limits.ts';
+import { LIMIT_MESSAGES, PUBLIC_LIMIT_MESSAGES } from '../analytics/limits.ts';
 import type { Sql } from '../db/postgres/connection.ts';
 import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
@@ -65,12 +65,19 @@ export class EventService {
     this.count = eventMetrics(options.metrics, this.writer);
   }
 
-  /** Stores a batch (its envelope checked by parseEnvelope) for the project of its key, or attributes each event when there is none. */
-  async ingest(batch: Envelope, projectId: string | undefined): Promise<IngestResult> {
+  /**
+   * Stores a batch (its envelope checked by parseEnvelope) for the project of
+   * its key, or attributes each event when there is none. Names no paywall
+   * declares count in the team's limits with a secret key, else in the
+   * budget of names sent without one (analytics/name-budget.ts).
+   */
+  async ingest(batch: Envelope, projectId: string | undefined, secretKey = false): Promise<IngestResult> {
     const receivedAt = Date.now();
-    const { rows, indexes, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: this.options.paywalls });
-    const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows);
-    for (const [row, code] of refused) rejected.push({ index: indexes[row]!, code, message: LIMIT_MESSAGES[code] });
+    const { rows, marks, indexes, rejected } = prepareBatch(batch, { projectId, secretKey, receivedAt, paywalls: this.options.paywalls });
+    const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows, marks);
+    for (const [row, code, budget] of refused) {
+      rejected.push({ index: indexes[row]!, code, message: budget === 'public' ? PUBLIC_LIMIT_MESSAGES[code] : LIMIT_MESSAGES[code] });
+    }
     if (refused.length > 0) rejected.sort((a, b) => a.index - b.index);
     const result: IngestResult = { accepted, duplicates: rows.length - accepted - refused.length, rejected };
     this.count.stored(result.accepted);

@@ -33,7 +33,10 @@ export class Gate {
   check(route: Route, ex: Exchange, project: string | undefined): Principal | SessionClaim | undefined {
     const doc = route.doc;
     if (!this.policy.trustProxy && !this.proxyWarned) this.warnAboutProxy(ex);
-    if (doc.auth === 'none') return undefined;
+    if (doc.auth === 'none') {
+      if (doc.limit === 'hooks') this.limitHooks(ex);
+      return undefined;
+    }
     if (doc.auth === 'session') return this.claim(ex, '') ?? this.notSignedIn();
     if (!this.auth) throw new Error(`${doc.summary}: the route needs a key but the server has no authenticator`);
     const identity = identify(ex.head.get('authorization'), this.auth);
@@ -70,6 +73,18 @@ export class Gate {
 
   private notSignedIn(): never {
     throw new ProblemError('invalid_session', 'sign in first: this needs a session (POST /api/auth/login)');
+  }
+
+  /**
+   * A store notification: per client IP first, then per path (one
+   * provider of one project), which bounds what many addresses together
+   * can make the server verify for one project.
+   */
+  private limitHooks(ex: Exchange): void {
+    const { hooksLimiter, hooksPathLimiter } = this.policy;
+    const client = hooksLimiter && this.client(ex);
+    const wait = (client === undefined ? 0 : hooksLimiter!.take(client)) || (hooksPathLimiter?.take(ex.path) ?? 0);
+    if (wait > 0) throw rateLimited(wait);
   }
 
   /**

@@ -32,6 +32,7 @@ const STATUS: Record<ErrorCode, number> = {
   ingestion_failed: 503,
   ingestion_overloaded: 503,
   stats_warming_up: 503,
+  secrets_unavailable: 503,
   store_unavailable: 503,
   invalid_credentials: 401,
   sign_in_throttled: 429,

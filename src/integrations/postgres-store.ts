@@ -35,6 +35,17 @@ export class PostgresIntegrationStore implements IntegrationStore {
     });
   }
 
+  all(): Promise<{ projectId: string; provider: Provider; config: unknown; updatedAt: number }[]> {
+    return storeCall(async () =>
+      (await this.sql<(Row & { project_id: string; provider: Provider })[]>`SELECT project_id, provider, config, updated_at FROM integrations`).map((row) => ({
+        projectId: row.project_id,
+        provider: row.provider,
+        config: JSON.parse(row.config) as unknown,
+        updatedAt: row.updated_at,
+      })),
+    );
+  }
+
   userOfCustomer(projectId: string, provider: Provider, customer: string): Promise<string | undefined> {
     return storeCall(async () => {
       const [row] = await this.sql<{ user_id: string }[]>`

@@ -14,6 +14,7 @@ export class SqliteIntegrationStore implements IntegrationStore {
   private readonly insertCustomer;
   readonly put;
   readonly get;
+  readonly all;
   readonly userOfCustomer;
 
   constructor(db: Database, changes: SqliteChangeLog) {
@@ -22,6 +23,7 @@ export class SqliteIntegrationStore implements IntegrationStore {
        ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
     );
     const byProvider = db.prepare<[string, string], Row>('SELECT config, updated_at FROM integrations WHERE project_id = ? AND provider = ?');
+    const every = db.prepare<[], Row & { project_id: string; provider: Provider }>('SELECT project_id, provider, config, updated_at FROM integrations');
     const customerUser = db
       .prepare<[string, string, string], string>('SELECT user_id FROM integration_customers WHERE project_id = ? AND provider = ? AND customer = ?')
       .pluck();
@@ -36,6 +38,9 @@ export class SqliteIntegrationStore implements IntegrationStore {
       const row = byProvider.get(projectId, provider);
       return row && { config: JSON.parse(row.config) as unknown, updatedAt: row.updated_at };
     });
+    this.all = sqliteRead(db, () =>
+      every.all().map((row) => ({ projectId: row.project_id, provider: row.provider, config: JSON.parse(row.config) as unknown, updatedAt: row.updated_at })),
+    );
     this.userOfCustomer = sqliteRead(db, (projectId: string, provider: Provider, customer: string): string | undefined =>
       customerUser.get(projectId, provider, customer),
     );

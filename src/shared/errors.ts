@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'ingestion_failed'
   | 'ingestion_overloaded'
   | 'stats_warming_up'
+  | 'secrets_unavailable'
   | 'store_unavailable'
   | 'invalid_credentials'
   | 'sign_in_throttled'

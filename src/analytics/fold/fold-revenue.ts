@@ -5,6 +5,7 @@
  * totals per variant; with each change's time (the results' daily looks),
  * and what the user spent before their first exposure (CUPED's covariate).
  */
+import { isRevenue } from '../../purchases/schema.ts';
 import type { FoldQuery, FoldResult } from './fold-types.ts';
 import { revenueMoments, type Sparse } from './revenue-moments.ts';
 
@@ -14,6 +15,15 @@ export const CURRENCY_SLOTS = 65_536;
 /** A change of a user's net revenue: a payment, or a refund. */
 const PAYMENT = 1;
 const REFUND = -1;
+
+/**
+ * An amount past the bound every source has now (isRevenue) counts as none:
+ * a record stored before the bound (or by hand) must not make a sum
+ * infinite, which JSON writes as null.
+ */
+function bounded(amount: number): number {
+  return isRevenue(amount) ? amount : 0;
+}
 
 /**
  * One user's revenue in one currency; a field undefined has never been
@@ -55,14 +65,18 @@ export class UserRevenue {
     return entry;
   }
 
-  paid(key: number, amount: number, ts: number): void {
+  paid(key: number, stored: number, ts: number): void {
+    const amount = bounded(stored);
     const entry = this.entry(key);
     entry.net = (entry.net ?? 0) + amount;
     entry.gross = (entry.gross ?? 0) + amount;
     change(entry, ts, amount, PAYMENT);
   }
 
-  refund(key: number, amount: number, ts: number): void {
+  refund(key: number, stored: number, ts: number): void {
+    const amount = bounded(stored);
+    // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
+    if (amount === 0) return;
     const entry = this.entry(key);
     entry.net = (entry.net ?? 0) - amount;
     entry.refunded = (entry.refunded ?? 0) + amount;
@@ -74,7 +88,7 @@ export class UserRevenue {
     this.history.add(user);
     if (key === undefined) return;
     const entry = this.entry(key);
-    entry.before = (entry.before ?? 0) + amount;
+    entry.before = (entry.before ?? 0) + Math.sign(amount) * bounded(Math.abs(amount));
   }
 
   forget(key: number): void {

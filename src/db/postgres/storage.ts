@@ -3,6 +3,7 @@
 import { PostgresSessionStore } from '../../accounts/postgres-session-store.ts';
 import { PostgresAccountStore } from '../../accounts/postgres-store.ts';
 import { PostgresAuditStore } from '../../audit/postgres-store.ts';
+import { PostgresEventNameStore } from '../../events/names/postgres-store.ts';
 import { PostgresPhaseStore } from '../../experiments/postgres-store.ts';
 import { PostgresIdentityStore, PostgresIdentityWrites } from '../../identity/postgres-store.ts';
 import { PostgresIntegrationStore } from '../../integrations/postgres-store.ts';
@@ -43,6 +44,7 @@ export function openPostgresStorage(sql: Sql): Storage {
     sessions: new PostgresSessionStore(sql, audit),
     webhooks: new PostgresWebhookStore(sql, audit, audit),
     outbox: audit,
+    eventNames: new PostgresEventNameStore(sql),
     atomically: undefined,
     close: () => closePool(sql),
   };

@@ -8,10 +8,14 @@ import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
 
-/** One transaction's outcome, per request: how many rows were new, and which rows (by index) an ingestion limit refused. */
+/**
+ * One transaction's outcome, per request: how many rows were new, and which
+ * rows (by index) an ingestion limit refused, 'public' when it was the
+ * budget of names sent without a secret key (analytics/name-budget.ts).
+ */
 export interface Written {
   inserted: number[];
-  refused: [row: number, code: LimitCode][][];
+  refused: ([row: number, code: LimitCode] | [row: number, code: LimitCode, budget: 'public'])[][];
 }
 
 /** One request's part of a transaction. */
@@ -28,8 +32,12 @@ export interface WriterOptions {
 }
 
 export type ToWriter =
-  /** One request's accepted events: committed together, never split across transactions. */
-  | { kind: 'write'; id: number; rows: EventRow[] }
+  /**
+   * One request's accepted events: committed together, never split across
+   * transactions. `marks`: per row, what the server knows of its names
+   * (analytics/name-budget.ts, MARK); without them, a secret key's.
+   */
+  | { kind: 'write'; id: number; rows: EventRow[]; marks?: number[] }
   /** One identify: the links that arrived meanwhile are committed together (IdentityStore.link), answered with 'linked' or 'failed'. */
   | { kind: 'link'; id: number; request: LinkRequest }
   /** Statistics from the derived state (answered with a 'stats' message of the same id). */

@@ -11,7 +11,7 @@ import { openSqliteStorage } from '../../db/sqlite-storage.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { describe, unavailableReason } from './failure.ts';
-import { type QueuedWrite, takeGroup } from './group-commit.ts';
+import { type QueuedWrite, rowsAndMarks, takeGroup } from './group-commit.ts';
 import { LinkQueue } from './link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { ResultInputs } from './result-inputs.ts';
@@ -147,7 +147,7 @@ export class WriterThread {
       const batch = takeGroup(queue);
       const ids = batch.map((request) => request.id);
       try {
-        this.send({ kind: 'written', ids, ...this.sink.write(batch.map((request) => request.rows)) });
+        this.send({ kind: 'written', ids, ...this.sink.write(...rowsAndMarks(batch)) });
       } catch (error) {
         this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
       }

@@ -132,11 +132,14 @@ export class EventWriter {
     return this.deleted;
   }
 
-  /** Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once they are committed. */
-  write(rows: EventRow[]): Promise<RequestWritten> {
+  /**
+   * Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once
+   * they are committed. `marks`: per row, what is known of its names (analytics/name-budget.ts); none: a secret key's.
+   */
+  write(rows: EventRow[], marks?: number[]): Promise<RequestWritten> {
     let bytes = 0;
     for (const row of rows) bytes += rowBytes(row);
-    return this.enqueue('events', rows.length, bytes, (id) => ({ kind: 'write', id, rows }));
+    return this.enqueue('events', rows.length, bytes, (id) => (marks === undefined ? { kind: 'write', id, rows } : { kind: 'write', id, rows, marks }));
   }
 
   /**

@@ -9,6 +9,7 @@ import { limitErrors } from './limits.ts';
 import { treeReferenceErrors } from './node-rules.ts';
 import { comparePointers } from './pointer.ts';
 import { type PaywallOutput, PaywallSchema } from './schema.ts';
+import { type StoreCatalog, storeIdWarnings } from './store-id-warnings.ts';
 import { themeErrors } from './theme-rules.ts';
 import { variableErrors } from './variable-rules.ts';
 import { type PaywallWarning, paywallWarnings } from './warnings.ts';
@@ -18,6 +19,8 @@ export type DocumentError = { path: string; message: string };
 export interface PaywallDeps {
   /** Whether the project's catalog has this product. */
   productExists(productId: string): boolean;
+  /** The catalog's store ids and platforms: slots without a store id on a platform the project sells on are warned of. */
+  catalog?: StoreCatalog;
 }
 
 type PaywallValidation = { ok: true; value: PaywallOutput; warnings: PaywallWarning[] } | { ok: false; errors: DocumentError[] };
@@ -141,5 +144,6 @@ export function validatePaywall(input: unknown, deps: PaywallDeps): PaywallValid
   }
   const errors = [...arraysGivenForObjects(input, parsed.output), ...documentErrors(parsed.output, deps)];
   if (errors.length > 0) return failure(errors);
-  return { ok: true, value: parsed.output, warnings: paywallWarnings(parsed.output, Date.now()) };
+  const storeWarnings = deps.catalog ? storeIdWarnings(parsed.output, deps.catalog) : [];
+  return { ok: true, value: parsed.output, warnings: [...paywallWarnings(parsed.output, Date.now()), ...storeWarnings] };
 }

@@ -110,6 +110,9 @@ export class CompiledPaywall {
   readonly revision: number;
   /** Every product some variant's slots name. */
   readonly productIds: ReadonlySet<string>;
+  /** The ids of its variants and audiences: names its events may bring that the ingestion limits never refuse (analytics/name-budget.ts). */
+  readonly variantIds: ReadonlySet<string>;
+  readonly audienceIds: ReadonlySet<string>;
   /** The current phase's seed suffix, and the seed users are hashed with: the document's seed (else the paywall id) and that suffix. */
   readonly seedSuffix: string;
   readonly seedText: string;
@@ -169,6 +172,8 @@ export class CompiledPaywall {
     for (const variant of this.variants) for (const [, productId] of variant.slots) productIds.add(productId);
     for (const productId of productIds) this.products.set(productId, input.product(productId));
     this.productIds = productIds;
+    this.variantIds = new Set(this.variants.map((variant) => variant.id));
+    this.audienceIds = new Set(this.audiences.map((audience) => audience.id));
   }
 
   /** The first audience that matches decides the weights; the user id's bucket decides the variant. */

@@ -3,7 +3,7 @@ import type { Migration } from '../../migrations/migration.ts';
 /**
  * The seq of the newest event commit that brought a name the events before
  * it had not (an event type, paywall, variant or audience of a project: what
- * the ingestion limits count, src/events/derived/limits.ts). An instance
+ * the ingestion limits count, src/events/limits.ts). An instance
  * about to store events reads it under the events lock: when it is not
  * past the last event the instance has folded, the commits since brought
  * no name, the instance's own state counts every name there is, and its

@@ -22,6 +22,9 @@ import { creationOrder } from './013_creation_order.ts';
 import { teams } from './014_teams.ts';
 import { identityLinks } from './015_identity_links.ts';
 import { webhooks } from './016_webhooks.ts';
+import { refundsSetAside } from './017_refunds_set_aside.ts';
+import { keylessOwner } from './018_keyless_owner.ts';
+import { eventPublicNames } from './019_event_public_names.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -40,4 +43,7 @@ export const postgresMigrations: readonly Migration[] = [
   teams,
   identityLinks,
   webhooks,
+  refundsSetAside,
+  keylessOwner,
+  eventPublicNames,
 ];

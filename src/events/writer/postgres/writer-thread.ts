@@ -6,10 +6,10 @@
  * events table and then kept up to date with every instance's commits:
  * its own once committed, with the others' committed before them
  * (sink.ts), and the others' through LISTEN paywalld_events and a poll
- * every second (tail.ts). Statistics and results
- * are answered from that memory. Retention runs on one instance at a time
- * (leadership.ts). Everything that touches the state or the database runs
- * one step after another (`serial`): a commit, a catch-up, a results read.
+ * every second (tail.ts). Statistics and results are answered from that
+ * memory. Retention runs on one instance at a time (leadership.ts).
+ * Everything that touches the state or the database runs one step after
+ * another (`serial`): a commit, a catch-up, a results read.
  */
 
 import { DerivedState } from '../../../analytics/state.ts';
@@ -17,7 +17,7 @@ import type { Sql } from '../../../db/postgres/connection.ts';
 import { openPostgresStorage } from '../../../db/postgres/storage.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
 import { describe, unavailableReason } from '../failure.ts';
-import { type QueuedWrite, takeGroup } from '../group-commit.ts';
+import { type QueuedWrite, rowsAndMarks, takeGroup } from '../group-commit.ts';
 import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
 import { ResultInputs } from '../result-inputs.ts';
@@ -221,16 +221,14 @@ export class PostgresWriterThread {
   }
 
   /**
-   * Commits a group of requests in one transaction. When it fails for
-   * another reason than the database's (a value PostgreSQL refuses, such as
-   * a NUL character in a text, which the edge refuses before it gets here:
-   * src/shared/text.ts), each request is committed alone, so that
-   * one request's rows do not fail the others'.
+   * Commits a group of requests in one transaction. When it fails for another reason than the database's (a value PostgreSQL refuses,
+   * such as a NUL character in a text, which the edge refuses before it gets here: src/shared/text.ts), each request is committed
+   * alone, so that one request's rows do not fail the others'.
    */
   private async commit(group: QueuedWrite[]): Promise<void> {
     const ids = group.map((request) => request.id);
     try {
-      this.send({ kind: 'written', ids, ...(await this.sink.write(group.map((request) => request.rows))) });
+      this.send({ kind: 'written', ids, ...(await this.sink.write(...rowsAndMarks(group))) });
     } catch (error) {
       const unavailable = asUnavailable(error)?.message;
       if (unavailable === undefined && group.length > 1) {
