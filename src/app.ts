@@ -35,6 +35,9 @@ import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
+import { placementAnswerApi } from './placements/answer/routes.ts';
+import { PlacementFallbacks } from './placements/fallback.ts';
+import { placementsApi } from './placements/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
@@ -52,8 +55,8 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...productsApi(ctx.products),
     ...paywallsApi(ctx.paywallManager),
     ...paywallDraftsApi(ctx.drafts),
-    ...resolveApi(ctx.paywalls, ctx.explainer),
-    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles),
+    ...resolveApi(ctx.paywalls, ctx.explainer, ctx.facts),
+    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles, new PlacementFallbacks(ctx.placements)),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...experimentsApi(ctx.experiments),
     ...identityApi(ctx.identity),
@@ -63,6 +66,8 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
+    ...placementsApi(ctx.placementManager, ctx.placementResults),
+    ...placementAnswerApi(ctx.placementAnswers),
     ...templatesApi(new TemplateGallery()),
     ...webhooksApi(ctx.webhooks),
     ...dashboardApi(),

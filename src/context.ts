@@ -29,6 +29,12 @@ import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
+import { PlacementAnswers } from './placements/answer/answers.ts';
+import { PurchaseFactsFeed } from './placements/facts/feed.ts';
+import { LivePlacements } from './placements/live.ts';
+import { PlacementManager } from './placements/management.ts';
+import { PlacementOpens } from './placements/opens.ts';
+import { PlacementResults } from './placements/results.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
@@ -81,6 +87,15 @@ export interface AppContext {
   readonly audit: AuditLog;
   /** Outgoing webhooks' endpoints and deliveries (the sender runs beside: hooks.start). */
   readonly webhooks: WebhookService;
+  /** The placements not archived, compiled in memory: GET /api/sdk/placement reads them without SQL. */
+  readonly placements: LivePlacements;
+  readonly placementManager: PlacementManager;
+  /** What the purchase records say of each user (purchases.*), in memory, read from the stores as they grow. */
+  readonly facts: PurchaseFactsFeed;
+  /** GET /api/sdk/placement's decisions, from memory. */
+  readonly placementAnswers: PlacementAnswers;
+  /** Shown against held out, from the event writer's counts. */
+  readonly placementResults: PlacementResults;
 }
 
 interface ContextHooks {
@@ -100,18 +115,24 @@ interface ConfigurationServices {
   /** Validate-only and preview of documents that are not stored (the dashboard's editor). */
   readonly drafts: PaywallDrafts;
   readonly products: ProductManager;
+  readonly placements: LivePlacements;
+  readonly placementManager: PlacementManager;
 }
 
-/** Builds the services and loads the live paywalls. */
+/** Builds the services and loads the live paywalls and placements. */
 export async function configurationServices(storage: Storage, log: Logger): Promise<ConfigurationServices> {
   const paywalls = new LivePaywalls(storage.paywalls, storage.products, log);
   await paywalls.reload();
+  const placements = new LivePlacements(storage.placements, log);
+  await placements.reload();
   return {
     projects: storage.projects,
     paywalls,
     paywallManager: new PaywallManager(storage.paywalls, storage.products, paywalls, storage.phases),
     drafts: new PaywallDrafts(storage.products),
     products: new ProductManager(storage.products, paywalls),
+    placements,
+    placementManager: new PlacementManager(storage.placements, placements, paywalls),
   };
 }
 
@@ -165,7 +186,7 @@ export async function createContext(
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
-  const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
+  const { projects, paywalls, paywallManager, drafts, products, placements, placementManager } = await configurationServices(storage, log);
   const auth = new KeyRegistry(storage.keys, log);
   await auth.reload();
   metrics.gauge(
@@ -176,6 +197,7 @@ export async function createContext(
   );
   metrics.gauge('paywalld_api_keys_active', 'Active API keys in memory, every project.', () => auth.size());
   metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
+  metrics.gauge('paywalld_placements_compiled', 'Placements compiled in memory for the placement endpoint.', () => placements.count());
   const fallbackBundles = new FallbackBundles();
   metrics.gauge(
     'paywalld_fallback_entries_rendered_total',
@@ -184,6 +206,8 @@ export async function createContext(
     'counter',
   );
   metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
+  // What frequency caps count: told by the event writer thread, which counts every instance's events.
+  const opens = new PlacementOpens();
   const events = new EventService({
     dbPath: config.dbPath,
     postgres,
@@ -193,9 +217,15 @@ export async function createContext(
     log,
     metrics,
     paywalls,
+    placements,
+    onPlacementOpens: (full, news) => opens.take(full, news),
   });
   const hooks: ContextHooks = {
-    externalChange: [reloadLogged(log, 'keys', () => auth.reload()), reloadLogged(log, 'paywalls', () => paywalls.reload())],
+    externalChange: [
+      reloadLogged(log, 'keys', () => auth.reload()),
+      reloadLogged(log, 'paywalls', () => paywalls.reload()),
+      reloadLogged(log, 'placements', () => placements.reload()),
+    ],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
     start: [],
@@ -210,8 +240,18 @@ export async function createContext(
   pruneSessions.unref();
   hooks.shutdown.push(() => clearInterval(pruneSessions));
   if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
+  const facts = new PurchaseFactsFeed(storage, log);
+  // Before the server listens: an audience on purchases.* answers from every record stored so far.
+  await facts.read();
+  hooks.shutdown.push(facts.follow(config.watchIntervalMs));
+  metrics.gauge('paywalld_purchase_facts_users', 'User ids whose purchases.* facts are kept in memory (linked ids included), every project.', () =>
+    facts.users(),
+  );
   const identity = new IdentityService(storage.identity, events);
-  const purchases = new PurchaseService(storage.purchases, metrics, log);
+  // A purchase recorded through this instance is in its facts when the request is answered (other instances: the next read).
+  const purchases = new PurchaseService(storage.purchases, metrics, log, () =>
+    facts.read().catch((error: unknown) => log.warn('reading new purchase records into the purchases.* facts failed', { error: String(error) })),
+  );
   const secrets = new SecretBox(secretsKeyFile(config.secretsKeyFile, file));
   const integrations = new IntegrationConfiguration(storage.integrations, secrets);
   const webhookService = new WebhookService(storage.webhooks, config.webhooks.allowPrivate, secrets);
@@ -265,6 +305,11 @@ export async function createContext(
     members: new Members(storage.accounts),
     audit,
     webhooks: webhookService,
+    placements,
+    placementManager,
+    facts,
+    placementAnswers: new PlacementAnswers(placements, paywalls, facts, opens),
+    placementResults: new PlacementResults(events, placementManager),
   };
   return { ctx, hooks };
 }

@@ -11,7 +11,7 @@
 
 import { UNKNOWN_VARIANT } from '../events/variants.ts';
 import type { DerivedEvent } from './derived-event.ts';
-import { DEFAULT_SEGMENT } from './fold/segments.ts';
+import { DEFAULT_SEGMENT, PLACEMENT_SEGMENT } from './fold/segments.ts';
 import { budgetOf, countersOf, MARK, type NameKind, type PublicName, type PublicNames } from './name-budget.ts';
 import type { DerivedState } from './state.ts';
 
@@ -56,8 +56,11 @@ export const LIMIT_MESSAGES: Record<LimitCode, string> = {
   too_many_event_types: `the project has stored ${MAX_EVENT_TYPES_PER_PROJECT} distinct event types; an event of a new type is refused`,
   too_many_paywalls: `the project has stored events of ${MAX_PAYWALLS_PER_PROJECT} distinct paywall ids; an event of a new one is refused`,
   too_many_variants: `the paywall has ${MAX_VARIANTS_PER_PAYWALL} distinct variant ids (or the project ${MAX_VARIANTS_PER_PROJECT}); an event of a new one is refused`,
-  too_many_audiences: `the paywall has ${MAX_AUDIENCES_PER_PAYWALL} distinct audiences (or the project ${MAX_AUDIENCES_PER_PROJECT}); an event of a new one is refused`,
+  too_many_audiences: `the paywall has ${MAX_AUDIENCES_PER_PAYWALL} distinct audiences (or the project ${MAX_AUDIENCES_PER_PROJECT}, placements counted); an event of a new one is refused`,
 };
+
+/** The events that expose a user to a placement (segments.ts, placementExposure). */
+const PLACEMENT_EXPOSURES: ReadonlySet<string> = new Set(['screen_impression', 'placement_holdout']);
 
 /** Whether the event opens an experiment segment (DerivedState.apply): only those count against the audience limits. */
 function entersSegment(type: string, userId: string | null, variantId: string | null): boolean {
@@ -125,6 +128,11 @@ export class Admission {
     const audience = event.audience ?? DEFAULT_SEGMENT;
     if (entersSegment(type, userId, variantId) && !state.experiments.find(projectId, paywallId, audience)) {
       fresh = added(fresh, { projectId, kind: 'a', scope: paywallId, name: audience, declared: (mark & MARK.audience) !== 0 || audience === DEFAULT_SEGMENT });
+    }
+    // A placement's results are a segment of the project too: a name an app makes up costs what an audience does.
+    const placement = event.placement === null ? undefined : PLACEMENT_SEGMENT + event.placement;
+    if (placement !== undefined && userId !== null && PLACEMENT_EXPOSURES.has(type) && !state.experiments.find(projectId, placement, DEFAULT_SEGMENT)) {
+      fresh = added(fresh, { projectId, kind: 'a', scope: placement, name: DEFAULT_SEGMENT, declared: (mark & MARK.placement) !== 0 });
     }
     if (fresh === undefined) return undefined;
     const unreserved = fresh.filter((name) => !this.names.has(this.key(name)));

@@ -15,7 +15,7 @@
  */
 
 /** What the main thread knows of an event's names, one bit each, and whether it came without a secret key. */
-export const MARK = { type: 1, paywall: 2, variant: 4, audience: 8, public: 16 } as const;
+export const MARK = { type: 1, paywall: 2, variant: 4, audience: 8, public: 16, placement: 32 } as const;
 
 /** A name's kind as the limits and the table write it: event type, paywall id, variant id, audience. */
 export type NameKind = 't' | 'p' | 'v' | 'a';

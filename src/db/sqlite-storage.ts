@@ -9,6 +9,7 @@ import { IdentityWrites, SqliteIdentityStore } from '../identity/sqlite-store.ts
 import { SqliteIntegrationStore } from '../integrations/sqlite-store.ts';
 import { SqliteKeyStore } from '../keys/sqlite-store.ts';
 import { SqlitePaywallStore } from '../paywalls/sqlite-store.ts';
+import { SqlitePlacementStore } from '../placements/sqlite-store.ts';
 import { SqliteProductStore } from '../products/sqlite-store.ts';
 import { SqliteProjectStore } from '../projects/sqlite-store.ts';
 import { SqlitePurchaseStore } from '../purchases/sqlite-store.ts';
@@ -34,6 +35,7 @@ export function openSqliteStorage(db: Database): Storage {
     identity: new SqliteIdentityStore(db),
     purchases: new SqlitePurchaseStore(db, { identity: new IdentityWrites(db), customers: integrations, outbox: audit }),
     integrations,
+    placements: new SqlitePlacementStore(db, audit),
     audit: auditLog,
     accounts: new SqliteAccountStore(db, audit),
     sessions: new SqliteSessionStore(db, audit),

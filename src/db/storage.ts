@@ -14,6 +14,7 @@ import type { IdentityStore } from '../identity/store.ts';
 import type { IntegrationStore } from '../integrations/store.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { PaywallStore } from '../paywalls/store.ts';
+import type { PlacementStore } from '../placements/store.ts';
 import type { ProductStore } from '../products/store.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import type { PurchaseStore } from '../purchases/store.ts';
@@ -28,6 +29,7 @@ export interface Storage {
   readonly identity: IdentityStore;
   readonly purchases: PurchaseStore;
   readonly integrations: IntegrationStore;
+  readonly placements: PlacementStore;
   /** Appended by the other stores' changes, in their transactions (db/change-log.ts). */
   readonly audit: AuditStore;
   /** People, their roles per project, invitations. */

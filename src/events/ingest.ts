@@ -12,6 +12,11 @@ import { describeIssue, EventEnvelopeSchema, KNOWN_EVENT_TYPES, MAX_EVENTS_PER_B
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
 
 /** What events need to know about paywalls; implemented by the in-memory LivePaywalls. */
+/** The project's placements (placements/live.ts): an event naming one that exists names no made-up segment. */
+export interface PlacementDirectory {
+  get(projectId: string, placementId: string): object | undefined;
+}
+
 export interface PaywallDirectory {
   /** Projects having a non-archived paywall with this id, the one serving it the longest first. */
   projectsWithPaywall(paywallId: string): readonly string[];
@@ -24,13 +29,15 @@ export interface PaywallDirectory {
 const KNOWN_TYPES: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
 
 /** What the writer's admission needs to know of a row's names (analytics/name-budget.ts, MARK). */
-function markOf(paywalls: PaywallDirectory, row: EventRow, secretKey: boolean): number {
+function markOf({ paywalls, placements, secretKey }: BatchContext, row: EventRow): number {
   const [projectId, paywallId, type] = row;
   const variantId = row[9];
   const audience = row[12];
+  const placement = row[15];
   const declared = paywalls.declared(projectId, paywallId);
   let mark = secretKey ? 0 : MARK.public;
   if (KNOWN_TYPES.has(type)) mark |= MARK.type;
+  if (placement !== null && placements.get(projectId, placement) !== undefined) mark |= MARK.placement;
   if (declared === undefined) return mark;
   mark |= MARK.paywall;
   if (variantId !== null && declared.variantIds.has(variantId)) mark |= MARK.variant;
@@ -69,6 +76,7 @@ interface BatchContext {
   secretKey: boolean;
   receivedAt: number;
   paywalls: PaywallDirectory;
+  placements: PlacementDirectory;
 }
 
 interface PreparedBatch {
@@ -144,9 +152,10 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       event.audience ?? null,
       revenue,
       event.currency ?? null,
+      event.placement ?? null,
     ];
     rows.push(row);
-    marks.push(markOf(paywalls, row, context.secretKey));
+    marks.push(markOf(context, row));
   });
   return { rows, marks, indexes, rejected };
 }

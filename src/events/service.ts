@@ -1,12 +1,13 @@
 import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
 import { LIMIT_MESSAGES, PUBLIC_LIMIT_MESSAGES } from '../analytics/limits.ts';
+import type { PlacementOpen } from '../analytics/placement-opens.ts';
 import type { Sql } from '../db/postgres/connection.ts';
 import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
 import { exportEvents } from './export.ts';
-import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
+import { type Envelope, type PaywallDirectory, type PlacementDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
 import { exportPostgresEvents } from './postgres-export.ts';
 import type { IngestResult, Stats } from './schema.ts';
@@ -32,6 +33,9 @@ interface EventServiceOptions {
   metrics: MetricsRegistry;
   /** Attributes keyless events and derives variants, without SQL. */
   paywalls: PaywallDirectory;
+  placements: PlacementDirectory;
+  /** Told of the placement opens the writer thread counted: every one it holds (`full`), then the new ones. */
+  onPlacementOpens?: (full: boolean, opens: PlacementOpen[]) => void;
 }
 
 /** A time range as the caller gave it, in epoch milliseconds; absent ends take the defaults. */
@@ -61,6 +65,7 @@ export class EventService {
       queueBytes: options.queueBytes,
       log: options.log,
       onTransaction: (rows) => this.count.transaction(rows),
+      onOpens: (news) => options.onPlacementOpens?.(news.full, news.opens),
     });
     this.count = eventMetrics(options.metrics, this.writer);
   }
@@ -73,7 +78,13 @@ export class EventService {
    */
   async ingest(batch: Envelope, projectId: string | undefined, secretKey = false): Promise<IngestResult> {
     const receivedAt = Date.now();
-    const { rows, marks, indexes, rejected } = prepareBatch(batch, { projectId, secretKey, receivedAt, paywalls: this.options.paywalls });
+    const { rows, marks, indexes, rejected } = prepareBatch(batch, {
+      projectId,
+      secretKey,
+      receivedAt,
+      paywalls: this.options.paywalls,
+      placements: this.options.placements,
+    });
     const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows, marks);
     for (const [row, code, budget] of refused) {
       rejected.push({ index: indexes[row]!, code, message: budget === 'public' ? PUBLIC_LIMIT_MESSAGES[code] : LIMIT_MESSAGES[code] });

@@ -48,6 +48,8 @@ const STATUS: Record<ErrorCode, number> = {
   webhook_url_invalid: 422,
   webhook_url_refused: 422,
   too_many_webhooks: 409,
+  placement_not_found: 404,
+  user_required: 400,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

@@ -58,6 +58,11 @@ export class LivePaywalls {
     return this.projectsByPaywall.get(paywallId) ?? NONE;
   }
 
+  /** Whether the project's paywall has a live revision (compiled). */
+  isLive(projectId: string, paywallId: string): boolean {
+    return this.get(projectId, paywallId) !== undefined;
+  }
+
   /** What the project's paywall declares: its live revision's variants and audiences (none before it is live); undefined when there is no such paywall. */
   declared(projectId: string, paywallId: string): { variantIds: ReadonlySet<string>; audienceIds: ReadonlySet<string> } | undefined {
     const entry = this.byProject.get(projectId)?.get(paywallId);

@@ -14,7 +14,7 @@ import {
   roomInBatch,
 } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { Inserted, PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
+import type { Inserted, PurchaseBatch, PurchaseStore, RecordForFacts, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 const COLUMNS = [
@@ -179,6 +179,15 @@ export class PostgresPurchaseStore implements PurchaseStore {
       ...(await this.sql<RecordForResults[]>`
         SELECT seq, user_id AS "userId", type, ts, revenue, currency, paywall_id AS "paywallId" FROM purchases
         WHERE project_id = ${projectId} AND seq > ${seq} ORDER BY seq LIMIT ${limit}`),
+    ]);
+  }
+
+  factsAfter(seq: number, limit: number): Promise<RecordForFacts[]> {
+    return storeCall(async () => [
+      ...(await this.sql<RecordForFacts[]>`
+        SELECT seq, project_id AS "projectId", user_id AS "userId", type, ts, product_id AS "productId", store,
+          store_product_id AS "storeProductId", original_transaction_id AS "originalTransactionId"
+        FROM purchases WHERE seq > ${seq} ORDER BY seq LIMIT ${limit}`),
     ]);
   }
 }

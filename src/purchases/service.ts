@@ -61,10 +61,12 @@ export class PurchaseService {
   private readonly counted;
   private readonly setAside;
 
+  /** `stored`: told after each batch is stored, and awaited (the purchases.* facts read it: the answer then reflects it). */
   constructor(
     private readonly store: PurchaseStore,
     metrics: MetricsRegistry,
     private readonly log: Logger,
+    private readonly stored: () => Promise<void> = async () => {},
   ) {
     this.setAside = metrics.counter(
       'paywalld_refunds_set_aside_total',
@@ -118,6 +120,7 @@ export class PurchaseService {
    */
   async record(projectId: string, batch: PurchaseBatch): Promise<Inserted> {
     const result = await this.store.insert(projectId, batch);
+    await this.stored();
     const source = batch.records[0]?.source;
     if (source) {
       this.counted(source, 'stored', result.inserted);

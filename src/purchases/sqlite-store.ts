@@ -12,7 +12,7 @@ import {
   refundSince,
 } from './dependent-records.ts';
 import type { PurchaseRecord, PurchaseType } from './schema.ts';
-import type { Inserted, PurchaseBatch, PurchaseStore, RecordForResults, StoredPurchase } from './store.ts';
+import type { Inserted, PurchaseBatch, PurchaseStore, RecordForFacts, RecordForResults, StoredPurchase } from './store.ts';
 import { type StoredRow, toStored } from './stored-row.ts';
 
 type Row = [
@@ -75,6 +75,7 @@ export class SqlitePurchaseStore implements PurchaseStore {
   readonly insert;
   readonly list;
   readonly recordsAfter;
+  readonly factsAfter;
 
   constructor(db: Database, companions: BatchCompanions) {
     const insertRow = db.prepare<Row>(
@@ -159,5 +160,10 @@ export class SqlitePurchaseStore implements PurchaseStore {
        WHERE project_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
     );
     this.recordsAfter = sqliteRead(db, (projectId: string, seq: number, limit: number): RecordForResults[] => after.all(projectId, seq, limit));
+    const forFacts = db.prepare<[number, number], RecordForFacts>(
+      `SELECT seq, project_id AS projectId, user_id AS userId, type, ts, product_id AS productId, store, store_product_id AS storeProductId,
+         original_transaction_id AS originalTransactionId FROM purchases WHERE seq > ? ORDER BY seq LIMIT ?`,
+    );
+    this.factsAfter = sqliteRead(db, (seq: number, limit: number): RecordForFacts[] => forFacts.all(seq, limit));
   }
 }

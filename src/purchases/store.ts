@@ -59,6 +59,21 @@ export interface PurchaseStore {
   list(projectId: string): Promise<StoredPurchase[]>;
   /** The project's records stored after `seq`, in order of storage, at most `limit`, as results read them (record-feed.ts). */
   recordsAfter(projectId: string, seq: number, limit: number): Promise<RecordForResults[]>;
+  /** Every project's records stored after `seq`, in order of storage, at most `limit`: what the purchases.* facts fold (src/placements/facts/). */
+  factsAfter(seq: number, limit: number): Promise<RecordForFacts[]>;
+}
+
+/** What the purchases.* facts read of a record, with its seq and project. */
+export interface RecordForFacts {
+  seq: number;
+  projectId: string;
+  userId: string;
+  type: string;
+  ts: number;
+  productId: string | null;
+  store: string | null;
+  storeProductId: string | null;
+  originalTransactionId: string | null;
 }
 
 /** What experiment results read of a record (src/analytics/fold/purchase-records.ts), with its seq. */

@@ -56,7 +56,9 @@ export type ErrorCode =
   | 'delivery_not_found'
   | 'webhook_url_invalid'
   | 'webhook_url_refused'
-  | 'too_many_webhooks';
+  | 'too_many_webhooks'
+  | 'placement_not_found'
+  | 'user_required';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

@@ -23,6 +23,7 @@ import { webhooks } from './016_webhooks.ts';
 import { refundsSetAside } from './017_refunds_set_aside.ts';
 import { keylessOwner } from './018_keyless_owner.ts';
 import { eventPublicNames } from './019_event_public_names.ts';
+import { placements } from './020_placements.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   refundsSetAside,
   keylessOwner,
   eventPublicNames,
+  placements,
 ];

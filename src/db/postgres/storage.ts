@@ -9,6 +9,7 @@ import { PostgresIdentityStore, PostgresIdentityWrites } from '../../identity/po
 import { PostgresIntegrationStore } from '../../integrations/postgres-store.ts';
 import { PostgresKeyStore } from '../../keys/postgres-store.ts';
 import { PostgresPaywallStore } from '../../paywalls/postgres-store.ts';
+import { PostgresPlacementStore } from '../../placements/postgres-store.ts';
 import { PostgresProductStore } from '../../products/postgres-store.ts';
 import { PostgresProjectStore } from '../../projects/postgres-store.ts';
 import { PostgresPurchaseStore } from '../../purchases/postgres-store.ts';
@@ -39,6 +40,7 @@ export function openPostgresStorage(sql: Sql): Storage {
     identity: new PostgresIdentityStore(sql),
     purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations, outbox: audit }),
     integrations,
+    placements: new PostgresPlacementStore(sql, audit),
     audit: auditLog,
     accounts: new PostgresAccountStore(sql, audit),
     sessions: new PostgresSessionStore(sql, audit),

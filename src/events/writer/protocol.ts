@@ -4,6 +4,7 @@
  */
 import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
 import type { LimitCode } from '../../analytics/limits.ts';
+import type { PlacementOpen } from '../../analytics/placement-opens.ts';
 import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
@@ -50,6 +51,8 @@ export type ToWriter =
 export type FromWriter =
   /** The derived state is loaded and caught up with the raw events: statistics can be answered. */
   | { kind: 'ready'; rebuildMs: number; checkpointSeq: number; replayed: number }
+  /** Placement opens the derived state counted: every one it holds (`full`: the server replaces its counts), then the new ones. */
+  | { kind: 'placement_opens'; full: boolean; opens: PlacementOpen[] }
   /** Stored events whose experiment entry the derived state left out, since the start (stored by an older version past the limits). */
   | { kind: 'unrepresentable'; events: number }
   /**

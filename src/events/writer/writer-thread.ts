@@ -17,6 +17,7 @@ import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { ResultInputs } from './result-inputs.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
+import { sendStateNews } from './thread-news.ts';
 
 /** How often a retention pass starts (one also starts with the thread). */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
@@ -70,7 +71,7 @@ export class WriterThread {
     try {
       const { checkpointSeq, replayed } = this.derived.start();
       this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq, replayed });
-      this.reportUnrepresentable();
+      this.reportNews();
     } catch (error) {
       this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
       this.db.close();
@@ -153,17 +154,14 @@ export class WriterThread {
       }
     }
     if (this.derived.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
-    this.reportUnrepresentable();
+    this.reportNews();
     if (queue.length > 0) this.scheduleFlush();
     else if (this.closing && this.links.idle) this.close();
   }
 
-  /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
-  private reportUnrepresentable(): void {
-    const events = this.derived.state.unrepresentable;
-    if (events === this.unrepresentableReported) return;
-    this.unrepresentableReported = events;
-    this.send({ kind: 'unrepresentable', events });
+  /** Tells the server what the derived state counted that it hears of (thread-news.ts). */
+  private reportNews(): void {
+    this.unrepresentableReported = sendStateNews(this.derived.state, this.unrepresentableReported, this.send);
   }
 
   private close(): void {

@@ -18,6 +18,8 @@ interface EventWriterOptions extends WriterOptions {
   log: Logger;
   /** Called once per committed transaction with its number of rows (the group-commit batch size). */
   onTransaction?: (rows: number) => void;
+  /** Told of the placement opens the thread counted (protocol.ts, 'placement_opens'). */
+  onOpens?: (news: Extract<FromWriter, { kind: 'placement_opens' }>) => void;
 }
 
 interface Waiting {
@@ -230,6 +232,7 @@ export class EventWriter {
 
   private receive(message: FromWriter): void {
     if (logThreadNews(this.options.log, message)) return;
+    if (message.kind === 'placement_opens') this.options.onOpens?.(message);
     switch (message.kind) {
       case 'ready':
         this.ready = true;

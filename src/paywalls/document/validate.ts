@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describeIssue, issuePath } from '../../shared/issues.ts';
 import { type Path, pointer } from '../../shared/pointer.ts';
 import { validateCondition } from '../targeting/condition.ts';
+import { serverAttributeProblems } from '../targeting/server-attributes.ts';
 import { arraysGivenForObjects } from './arrays.ts';
 import { SELECTED } from './components.ts';
 import { guardrailErrors } from './experiment.ts';
@@ -77,7 +78,7 @@ function audienceErrors(doc: PaywallOutput): DocumentError[] {
   const variantIds = new Set(doc.variants.map((variant) => variant.id));
   doc.audiences.forEach((audience, i) => {
     const when = pointer(['audiences', i, 'when']);
-    for (const problem of validateCondition(audience.when)) {
+    for (const problem of [...validateCondition(audience.when), ...serverAttributeProblems(audience.when)]) {
       errors.push({ path: when + problem.path, message: problem.message });
     }
     const weights = Object.entries(audience.weights);

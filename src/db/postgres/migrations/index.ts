@@ -25,6 +25,7 @@ import { webhooks } from './016_webhooks.ts';
 import { refundsSetAside } from './017_refunds_set_aside.ts';
 import { keylessOwner } from './018_keyless_owner.ts';
 import { eventPublicNames } from './019_event_public_names.ts';
+import { placements } from './020_placements.ts';
 
 export const postgresMigrations: readonly Migration[] = [
   projectsAndKeys,
@@ -46,4 +47,5 @@ export const postgresMigrations: readonly Migration[] = [
   refundsSetAside,
   keylessOwner,
   eventPublicNames,
+  placements,
 ];

@@ -36,7 +36,24 @@ import { PostgresPublicNames } from './public-names.ts';
 import type { EventTail } from './tail.ts';
 
 /** The PostgreSQL array type of each column of an EventRow, in order. */
-const COLUMN_TYPES = ['text', 'text', 'text', 'int8', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'text'] as const;
+const COLUMN_TYPES = [
+  'text',
+  'text',
+  'text',
+  'int8',
+  'int8',
+  'int8',
+  'int8',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'float8',
+  'text',
+  'text',
+] as const;
 
 /**
  * The insert, on condition that no commit since seq $16 brought a name: an

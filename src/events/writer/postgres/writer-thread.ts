@@ -21,6 +21,7 @@ import { type QueuedWrite, rowsAndMarks, takeGroup } from '../group-commit.ts';
 import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
 import { ResultInputs } from '../result-inputs.ts';
+import { sendStateNews } from '../thread-news.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
 import { retentionStep } from './retention.ts';
@@ -106,7 +107,7 @@ export class PostgresWriterThread {
       }
       const replayed = await this.tail.catchUp(this.sql);
       this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq: this.checkpointedSeq, replayed });
-      this.reportUnrepresentable();
+      this.reportNews();
     } catch (error) {
       this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
       await this.end();
@@ -197,7 +198,7 @@ export class PostgresWriterThread {
       } catch {
         // The database is unreachable: the next poll (or the next commit's catch-up) reads again.
       }
-      this.reportUnrepresentable();
+      this.reportNews();
     });
   }
 
@@ -214,7 +215,7 @@ export class PostgresWriterThread {
     const queue = this.queue;
     if (queue.length > 0) {
       await this.commit(takeGroup(queue));
-      this.reportUnrepresentable();
+      this.reportNews();
     }
     if (queue.length > 0) this.scheduleFlush();
     else if (this.closing) await this.end();
@@ -277,12 +278,9 @@ export class PostgresWriterThread {
     }
   }
 
-  /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
-  private reportUnrepresentable(): void {
-    const events = this.state.unrepresentable;
-    if (events === this.unrepresentableReported) return;
-    this.unrepresentableReported = events;
-    this.send({ kind: 'unrepresentable', events });
+  /** Tells the server what the derived state counted that it hears of (thread-news.ts). */
+  private reportNews(): void {
+    this.unrepresentableReported = sendStateNews(this.state, this.unrepresentableReported, this.send);
   }
 
   private async end(): Promise<void> {
