@@ -25,11 +25,12 @@ import { postgresResolve } from './scenarios/postgres-resolve.mjs';
 import { resolve } from './scenarios/resolve.mjs';
 import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
+import { versus } from './scenarios/versus.mjs';
 
-const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify, placement };
+const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify, placement, versus };
 const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads, propagation: postgresPropagation };
-/** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir). */
-const PROFILED = new Set(['resolve', 'events', 'mixed', 'placement', 'postgres-resolve', 'postgres-events']);
+/** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir, less a size suffix). */
+const PROFILED = new Set(['resolve', 'events', 'mixed', 'placement', 'results', 'postgres-resolve', 'postgres-events']);
 
 let options;
 try {
@@ -75,7 +76,7 @@ const ctx = {
   /** Node flags for a paywalld of this scenario: --cpu-prof when profiling it. */
   nodeOptions(dir) {
     const scenario = path.basename(dir);
-    if (!options.profile || !PROFILED.has(scenario)) return [];
+    if (!options.profile || !PROFILED.has(scenario.replace(/-\d+$/, ''))) return [];
     const profiles = path.join(RESULTS, 'profiles', scenario);
     fs.rmSync(profiles, { recursive: true, force: true });
     fs.mkdirSync(profiles, { recursive: true });

@@ -17,7 +17,8 @@ export async function sealStoredSecrets(sealers: Record<string, () => Promise<nu
       sqlite?.pragma('wal_checkpoint(TRUNCATE)');
       log.info(`${what} stored in plaintext were sealed`, { count: sealed });
     } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
+      // Without the key file, or with the database busy past the lock wait: served as stored, sealed at a later start.
+      if (!(error instanceof DomainError) || (error.code !== 'secrets_unavailable' && error.code !== 'database_unavailable')) throw error;
       log.warn(`${what} stored in plaintext stay so`, { reason: error.message });
     }
   }

@@ -1,11 +1,11 @@
 /** The command line of `npm run bench` and what each mode measures. */
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results', 'identify', 'placement'];
+export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results', 'identify', 'placement', 'versus'];
 /** The scenarios of --postgres: paywalld instances on one PostgreSQL (bench/scenarios/postgres-*.mjs). */
 export const POSTGRES_SCENARIOS = ['resolve', 'events', 'reads', 'propagation'];
 
-export const HELP = `Usage: npm run bench -- [--quick | --full] [--postgres] [--only NAME,…] [--profile]
+export const HELP = `Usage: npm run bench -- [--quick | --full] [--postgres] [--only NAME,…] [--profile] [--against REF]
 
 Runs the benchmark scenarios against the built dist/paywalld.js (rebuilt when
 stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
@@ -23,7 +23,10 @@ stale) and writes bench/results/latest.md. Needs wrk (apt-get install wrk).
   --only L    only these scenarios (comma-separated): ${SCENARIOS.join(', ')};
               with --postgres: ${POSTGRES_SCENARIOS.join(', ')}
   --profile   run the paywalld servers under node --cpu-prof and print the
-              top functions by self time (figures of a profiled run are lower)`;
+              top functions by self time (figures of a profiled run are lower)
+  --against R the commit the versus scenario builds and compares this build
+              with (resolve and events, alternating rounds); by default
+              HEAD~1, or HEAD when src/ has uncommitted changes`;
 
 const MODES = {
   default: {
@@ -39,6 +42,7 @@ const MODES = {
     identify: { resolveConnections: 50, identifyConnections: 16 },
     placement: { connections: 50 },
     propagation: { samples: 20 },
+    versus: { eventConnections: [16, 64] },
   },
 };
 MODES.quick = {
@@ -49,6 +53,7 @@ MODES.quick = {
   results: { sizes: [30_000], requests: 10 },
   memory: { users: 20_000, events: 20_000, eventUsers: 2_000 },
   propagation: { samples: 5 },
+  versus: { eventConnections: [16] },
 };
 MODES.full = {
   ...MODES.default,
@@ -66,6 +71,7 @@ export function readOptions(argv) {
       only: { type: 'string' },
       profile: { type: 'boolean' },
       postgres: { type: 'boolean' },
+      against: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -77,5 +83,5 @@ export function readOptions(argv) {
   const unknown = only.filter((name) => !names.includes(name));
   if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; there are ${names.join(', ')}`);
   const mode = values.quick ? 'quick' : values.full ? 'full' : 'default';
-  return { help: values.help ?? false, mode, postgres, only, profile: values.profile ?? false, ...MODES[mode] };
+  return { help: values.help ?? false, mode, postgres, only, profile: values.profile ?? false, against: values.against, ...MODES[mode] };
 }

@@ -34,13 +34,18 @@ export function prepareDist(dir) {
     if (build.status !== 0) throw new Error('npm run build failed');
   }
   fs.cpSync(path.join(ROOT, 'dist'), dir, { recursive: true });
+  return { ...describeDist(dir), rebuilt: stale };
+}
+
+/** A built dist/ in `dir` as the scenarios start it: its script, its addons for this Node.js, and whether its serve takes --request-log-rate. */
+export function describeDist(dir) {
   // dist/ may hold addons for several Node.js ABIs (runtimes.mjs); the baselines load this node's.
   const addon = (prefix) => path.join(dir, `${prefix}_${process.platform}_${process.arch}_${process.versions.modules}.node`);
-  if (!fs.existsSync(addon('uws'))) throw new Error(`dist/ holds no uWebSockets.js addon for Node.js ${process.version}`);
+  if (!fs.existsSync(addon('uws'))) throw new Error(`${dir} holds no uWebSockets.js addon for Node.js ${process.version}`);
   const script = path.join(dir, 'paywalld.js');
   // Whether this build's `serve` takes --request-log-rate (its help lists it); if not, the variable does the same.
   const logRateFlag = spawnSync(process.execPath, [script, 'serve', '--request-log-rate', '0', '--help'], { stdio: 'ignore' }).status === 0;
-  return { dir, script, uwsAddon: addon('uws'), sqliteAddon: addon('better_sqlite3'), rebuilt: stale, logRateFlag };
+  return { dir, script, uwsAddon: addon('uws'), sqliteAddon: addon('better_sqlite3'), logRateFlag };
 }
 
 /** A new database with the server's schema and one project; resolves with the project id and its keys. */

@@ -83,9 +83,9 @@ export function startProcess(command, args, { ready, logFile, env, nodeOptions =
 }
 
 /** Runs a command to its end on `core`; resolves with its output, rejects on a non-zero exit. */
-export function run(core, command, args, { env, timeoutMs = 600_000 } = {}) {
+export function run(core, command, args, { env, timeoutMs = 600_000, cwd } = {}) {
   const [cmd, argv] = pinned(core, command, args);
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, cwd });
   started.add(child);
   let stdout = '';
   let stderr = '';

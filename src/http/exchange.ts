@@ -1,12 +1,14 @@
 /**
  * One request/response pair as the edge tracks it, and the request object
  * handlers see. uWS frees its request object when the callback returns, so
- * headers are read from it only while `sync` holds, or from the copy made
- * for routes that read a body.
+ * the edge copies the headers in the callback (RequestHead), and reads the
+ * client's address from the response object, which uWS frees once it is
+ * answered or aborted, only when something asks for it (clientAddress).
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { SignedIn } from '../shared/signed-in.ts';
 import type { Principal } from './auth.ts';
+import { clientIp } from './policy.ts';
 import { parseQuery, type QueryPairs } from './query.ts';
 import type { Request } from './request.ts';
 import type { Route } from './route.ts';
@@ -16,9 +18,11 @@ export interface Exchange {
   res: HttpResponse;
   method: string;
   path: string;
+  /** The request's headers, copied in the callback. */
+  head: RequestHead;
   id: string;
-  /** The client's address for the request log: the peer, or the last X-Forwarded-For entry behind a trusted proxy (--trust-proxy). */
-  ip: string;
+  /** The client's address once read (clientAddress); undefined until something asks. */
+  ip: string | undefined;
   /** Came over TLS, as the trusted proxy says (X-Forwarded-Proto); paywalld itself listens in plain HTTP. */
   tls: boolean;
   /** Behind a proxy paywalld trusts (--trust-proxy): its X-Forwarded-* headers count. */
@@ -35,6 +39,28 @@ export interface Exchange {
   extraHeaders: Readonly<Record<string, string>> | undefined;
   /** The matched route, undefined for 404/405/OPTIONS answered by the edge. */
   route: Route | undefined;
+  /** Whether the request log takes this exchange's line, once decided before its last write (undefined: decided when it finishes). */
+  logged: boolean | undefined;
+}
+
+/**
+ * The client's address: the peer, or the last X-Forwarded-For entry behind
+ * a trusted proxy (--trust-proxy). Read on first use, because asking uWS for
+ * the peer is a system call (getpeername) and a formatting, and most
+ * requests never need it (the request log samples, rate limits may be off):
+ * read on every request, it cost resolve about a fifth of its throughput per
+ * CPU-second (BENCHMARKS.md). uWS answers only until the response is written
+ * or aborted, so the edge reads it before either can happen when it may need
+ * it afterwards (server.ts, respond.ts).
+ */
+export function clientAddress(ex: Exchange): string {
+  ex.ip ??= clientIp(ex.head.get('x-forwarded-for'), () => remoteAddress(ex.res), ex.trustProxy);
+  return ex.ip;
+}
+
+/** The peer's address as uWS writes it (IPv6 groups in full). */
+function remoteAddress(res: HttpResponse): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString();
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -55,30 +81,62 @@ export function requestId(incoming: string): string {
  */
 export const MAX_HEAD_BYTES = 16 * 1024;
 
-/** headSize's running total: a module variable and a named callback, so that no closure is allocated per request. */
-let counted = 0;
-function countHeader(name: string, value: string): void {
-  counted += name.length + value.length + 4;
+/**
+ * A request's headers, copied from uWS in one pass (req.forEach): each read
+ * through uWS's getHeader is a call into C++ that converts the name and the
+ * value, and the edge reads half a dozen on every request, while the pass
+ * that measures the head (for the 431) already sees every header. A request
+ * carries a handful, so they are kept as a flat list and scanned; a
+ * repeated header keeps its first value, as uWS's getHeader does.
+ */
+export class RequestHead {
+  /** name, value, name, value…, names in lower case as uWS gives them. */
+  private readonly pairs: string[] = [];
+  /** Characters of the header lines (`name: value\r\n`). */
+  private headerChars = 0;
+
+  constructor(req: HttpRequest) {
+    reading = this;
+    req.forEach(collect);
+    reading = undefined;
+  }
+
+  /** A header by lower-case name, '' when absent. */
+  get(name: string): string {
+    const pairs = this.pairs;
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === name) return pairs[i + 1]!;
+    return '';
+  }
+
+  /** The size of the request head as sent (`METHOD /path?query HTTP/1.1`, then `name: value` lines), near enough: characters for bytes. */
+  size(method: string, path: string, rawQuery: string): number {
+    return method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 13 + this.headerChars;
+  }
+
+  /** One header as uWS's forEach hands it over (collect). */
+  add(name: string, value: string): void {
+    this.pairs.push(name, value);
+    this.headerChars += name.length + value.length + 4;
+  }
 }
 
-/** The size of the request head as sent (`METHOD /path?query HTTP/1.1`, then `name: value` lines), near enough: characters for bytes. */
-export function headSize(req: HttpRequest, method: string, path: string, rawQuery: string): number {
-  counted = method.length + path.length + (rawQuery === '' ? 0 : rawQuery.length + 1) + 13;
-  req.forEach(countHeader);
-  return counted;
+/** The head being read: a module variable and a named callback, so that no closure is allocated per request. */
+let reading: RequestHead | undefined;
+function collect(name: string, value: string): void {
+  reading!.add(name, value);
 }
 
 const EMPTY = Buffer.alloc(0);
 
 export class IncomingRequest implements Request {
-  private headers: Map<string, string> | undefined;
+  /** Set for routes whose handler runs after the callback: their headers stay readable. */
+  private kept = false;
   private parsedQuery: QueryPairs | undefined;
   body: Buffer = EMPTY;
   principal: Principal | undefined;
   session: SignedIn | undefined;
 
   constructor(
-    private readonly req: HttpRequest,
     private readonly exchange: Exchange,
     readonly method: string,
     readonly path: string,
@@ -90,7 +148,7 @@ export class IncomingRequest implements Request {
   }
 
   get ip(): string {
-    return this.exchange.ip;
+    return clientAddress(this.exchange);
   }
 
   get tls(): boolean {
@@ -102,24 +160,17 @@ export class IncomingRequest implements Request {
   }
 
   header(name: string): string {
-    if (this.headers) return this.headers.get(name) ?? '';
-    if (!this.exchange.sync) throw new Error(`header "${name}" read after the request callback returned; read headers before the first await`);
-    return this.req.getHeader(name);
+    if (!this.kept && !this.exchange.sync) throw new Error(`header "${name}" read after the request callback returned; read headers before the first await`);
+    return this.exchange.head.get(name);
   }
 
   /**
-   * Copies every header, for handlers that run after the uWS callback
-   * returned (after the body arrived). A repeated
-   * header keeps its first value, as uWS's getHeader does, so a handler
-   * reads what the edge read.
+   * Lets a handler that runs after the uWS callback returned (after the body
+   * arrived) read the headers, which the edge copied in the callback; the
+   * others read theirs before their first await, as the rule says.
    */
   keepHeaders(): void {
-    if (this.headers) return;
-    const headers = new Map<string, string>();
-    this.req.forEach((key, value) => {
-      if (!headers.has(key)) headers.set(key, value);
-    });
-    this.headers = headers;
+    this.kept = true;
   }
 
   query(): QueryPairs {

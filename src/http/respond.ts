@@ -4,7 +4,7 @@
  * cork outside the callback, never touch an aborted response.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from './exchange.ts';
+import { clientAddress, type Exchange } from './exchange.ts';
 import { joinedHeaderBlock } from './header-block.ts';
 import type { ProblemCode } from './problem.ts';
 import type { Body, Reply } from './reply.ts';
@@ -23,6 +23,8 @@ function byteLength(body: Body): number {
 }
 
 interface ResponderHooks {
+  /** Called just before a whole response is written, while uWS still answers for the exchange (the request log's decision). */
+  answering(ex: Exchange, status: number): void;
   /** Called once per exchange, when it is answered, cut short or aborted (metrics, the request log, draining). */
   finish(ex: Exchange, status: number, problem?: ProblemCode): void;
   /** A stream failed after its headers were sent: log it (the response is cut short). */
@@ -34,8 +36,14 @@ interface ResponderHooks {
 export class Responder {
   constructor(private readonly hooks: ResponderHooks) {}
 
-  /** Registers onAborted: needed before anything asynchronous touches the exchange. */
+  /**
+   * Registers onAborted: needed before anything asynchronous touches the
+   * exchange. Such an exchange may finish after uWS let go of its response
+   * (aborted, or at the end of a stream), when its client's address can no
+   * longer be read: it is read now.
+   */
   watchAbort(ex: Exchange): void {
+    clientAddress(ex);
     ex.res.onAborted(() => {
       ex.aborted = true;
       ex.wake?.();
@@ -63,6 +71,7 @@ export class Responder {
       return;
     }
     const close = this.hooks.closing() || ex.bodyUnread;
+    this.hooks.answering(ex, reply.status);
     const write = () => {
       this.writeHead(ex, reply);
       if (ex.method === 'HEAD' || reply.status === 204 || reply.status === 304) {
@@ -81,7 +90,8 @@ export class Responder {
 
   /** Status line and headers; the caller corks when outside the uWS callback. */
   private writeHead(ex: Exchange, reply: Reply): void {
-    ex.res.writeStatus(statusLine(reply.status));
+    // uWS writes `200 OK` itself when no status was written, and every writeStatus is a call into C++.
+    if (reply.status !== 200) ex.res.writeStatus(statusLine(reply.status));
     ex.res.writeHeader(REQUEST_ID_HEADER, ex.id);
     const block = joinedHeaderBlock(ex.extraHeaders, reply.headers);
     if (block) ex.res.writeHeader(block.name, block.value);

@@ -15,10 +15,10 @@ import type { Logger } from '../log.ts';
 import { loadUws } from '../native.ts';
 import type { Authenticator } from './auth.ts';
 import { readBody } from './body.ts';
-import { type Exchange, headSize, IncomingRequest, MAX_HEAD_BYTES, requestId } from './exchange.ts';
-import { Gate, remoteAddress } from './gate.ts';
+import { clientAddress, type Exchange, IncomingRequest, MAX_HEAD_BYTES, RequestHead, requestId } from './exchange.ts';
+import { Gate } from './gate.ts';
 import { readInput } from './input.ts';
-import { clientIp, corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
+import { corsHeaders, DEFAULT_POLICY, type EdgePolicy, preflightHeaders } from './policy.ts';
 import { type ProblemCode, ProblemError } from './problem.ts';
 import type { Reply } from './reply.ts';
 import { Responder } from './respond.ts';
@@ -73,6 +73,7 @@ export class HttpServer {
     }
     this.gate = new Gate(this.policy, options.auth, options.sessions !== undefined, options.log);
     this.responder = new Responder({
+      answering: (ex, status) => this.answering(ex, status),
       finish: (ex, status, problem) => this.finish(ex, status, problem),
       streamFailed: (ex, error) => this.logFailure(ex, error),
       closing: () => this.draining,
@@ -121,13 +122,15 @@ export class HttpServer {
   }
 
   private handle(res: HttpResponse, req: HttpRequest): void {
+    const head = new RequestHead(req);
     const ex: Exchange = {
       res,
       method: req.getCaseSensitiveMethod(),
       path: req.getUrl(),
-      id: requestId(req.getHeader('x-request-id')),
-      ip: clientIp(req.getHeader('x-forwarded-for'), () => remoteAddress(res), this.policy.trustProxy),
-      tls: this.policy.trustProxy && forwardedProto(req.getHeader('x-forwarded-proto')) === 'https',
+      head,
+      id: requestId(head.get('x-request-id')),
+      ip: undefined,
+      tls: this.policy.trustProxy && forwardedProto(head.get('x-forwarded-proto')) === 'https',
       trustProxy: this.policy.trustProxy,
       start: performance.now(),
       aborted: false,
@@ -136,6 +139,7 @@ export class HttpServer {
       wake: undefined,
       extraHeaders: undefined,
       route: undefined,
+      logged: undefined,
     };
     this.inFlight++;
     try {
@@ -146,9 +150,7 @@ export class HttpServer {
         const allow = match.allow.join(', ');
         if (ex.method === 'OPTIONS') {
           const preflight =
-            req.getHeader('access-control-request-method') === ''
-              ? undefined
-              : preflightHeaders(match.routes, match.allow, req.getHeader('origin'), this.policy);
+            head.get('access-control-request-method') === '' ? undefined : preflightHeaders(match.routes, match.allow, head.get('origin'), this.policy);
           this.respond(ex, { status: 204, headers: { Allow: allow, ...preflight } });
         } else {
           this.respond(ex, problemReply(new ProblemError('method_not_allowed', `this path accepts ${allow}`, { headers: { Allow: allow } })));
@@ -158,15 +160,15 @@ export class HttpServer {
         ex.route = route;
         // Until the body is read, an answer (401, 429, …) leaves it on the wire: the connection then closes.
         ex.bodyUnread = route.maxBody !== undefined;
-        ex.extraHeaders = corsHeaders(route, req.getHeader('origin'), this.policy);
+        ex.extraHeaders = corsHeaders(route, head.get('origin'), this.policy);
         // After the CORS headers, so that a browser sees the 431.
         const query = req.getQuery() ?? '';
-        if (headSize(req, ex.method, ex.path, query) > MAX_HEAD_BYTES) {
+        if (head.size(ex.method, ex.path, query) > MAX_HEAD_BYTES) {
           throw new ProblemError('headers_too_large', `the request line and headers are larger than ${MAX_HEAD_BYTES} bytes`);
         }
         // The raw `:project` segment: a project id needs no percent-encoding, and one that has it names no project.
-        const admitted = this.gate.check(route, req, res, { tls: ex.tls, project: match.params.project });
-        const request = new IncomingRequest(req, ex, ex.method, ex.path, query);
+        const admitted = this.gate.check(route, ex, match.params.project);
+        const request = new IncomingRequest(ex, ex.method, ex.path, query);
         if (admitted !== undefined && 'token' in admitted) {
           this.run(ex, request, route, decodeParams(match.params), this.signIn(request, route, admitted, ex.tls));
         } else {
@@ -249,11 +251,19 @@ export class HttpServer {
     });
   }
 
+  /** Just before a response's last write, while uWS still answers for it: whether its line is logged, and if so its client's address. */
+  private answering(ex: Exchange, status: number): void {
+    ex.logged = this.options.log.wantsRequest(status);
+    if (ex.logged) clientAddress(ex);
+  }
+
   private finish(ex: Exchange, status: number, problem?: ProblemCode): void {
     const ms = performance.now() - ex.start;
     this.options.observe?.(ex.route, status, ms / 1000, problem);
-    if (this.options.log.wantsRequest(status)) {
-      this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id, ip: ex.ip });
+    // Aborted and streamed exchanges finish after uWS let go of the response: their address was read when they went asynchronous (respond.ts).
+    if (ex.logged ?? this.options.log.wantsRequest(status)) {
+      const ip = clientAddress(ex);
+      this.options.log.request({ method: ex.method, path: ex.path, status, duration_ms: Math.round(ms * 1000) / 1000, request_id: ex.id, ip });
     }
     if (--this.inFlight === 0 && this.idle) this.idle();
   }

@@ -52,11 +52,14 @@ export class SqliteWebhookStore implements WebhookStore {
       "SELECT project_id, id, secret FROM webhooks WHERE secret NOT LIKE '{%'",
     );
     const setSecret = db.prepare<[string, string, string]>('UPDATE webhooks SET secret = ? WHERE project_id = ? AND id = ?');
-    this.sealSecrets = sqliteWrite(db, (seal: (projectId: string, webhookId: string, secret: string) => string): number => {
+    const sealAll = sqliteWrite(db, (seal: (projectId: string, webhookId: string, secret: string) => string): number => {
       const rows = plaintext.all();
       for (const row of rows) setSecret.run(seal(row.project_id, row.id, row.secret), row.project_id, row.id);
       return rows.length;
     });
+    // Run at every start: with nothing to seal it takes no write lock, which the event writer may hold for a while then.
+    this.sealSecrets = (seal: (projectId: string, webhookId: string, secret: string) => string): Promise<number> =>
+      plaintext.get() === undefined ? Promise.resolve(0) : sealAll(seal);
     const read = (projectId: string, id: string) => {
       const row = byId.get(projectId, id);
       return row && toWebhookRow(row);

@@ -43,6 +43,7 @@ const ALLOWED: Record<string, Role[]> = {
   listWebhooks: ANALYSTS,
   getWebhook: ANALYSTS,
   listWebhookDeliveries: ANALYSTS,
+  listEventNames: ANALYSTS,
   // Products and paywalls: write, publish, roll back, archive.
   putProduct: EDITORS,
   deleteProduct: EDITORS,
@@ -63,6 +64,7 @@ const ALLOWED: Record<string, Role[]> = {
   deleteWebhook: OWNERS,
   testWebhook: OWNERS,
   retryWebhookDelivery: OWNERS,
+  clearEventNames: OWNERS,
 };
 
 test('each role may call exactly the management routes its row allows; the others answer 403 forbidden naming the role needed', async (t) => {

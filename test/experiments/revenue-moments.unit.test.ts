@@ -65,7 +65,7 @@ test('the moments at each day’s end and now match a two-pass brute force: paym
       const refund = rand() < 0.2;
       changes.push(exposed + Math.floor(rand() * 8 * DAY), refund ? -4.99 : [0.99, 9.99, 49.99, 0][Math.floor(rand() * 4)]!, refund ? -1 : 1);
     }
-    list.push({ variant: key % k, key, exposed, x: rand() < 0.3 ? Math.round(rand() * 5000) / 100 : 0, changes });
+    list.push({ variant: key % k, exposed, x: rand() < 0.3 ? Math.round(rand() * 5000) / 100 : 0, changes });
   }
   const ends = [...Array.from({ length: days }, (_, d) => (d + 1) * DAY), Number.POSITIVE_INFINITY];
   // Exposed users per variant by each look: the listed ones and as many again who never pay.
@@ -88,7 +88,7 @@ test('a revenue the same for every payer has no spread at any look, past or now'
   const days = 30;
   const list: Sparse[] = Array.from({ length: 30_000 }, (_, key) => {
     const exposed = (key % days) * DAY + 1000;
-    return { variant: 0, key, exposed, x: 0, changes: [exposed + 5000, 9.99, 1] };
+    return { variant: 0, exposed, x: 0, changes: [exposed + 5000, 9.99, 1] };
   });
   const ends = [...Array.from({ length: days }, (_, d) => (d + 1) * DAY), Number.POSITIVE_INFINITY];
   const exposedPerLook = ends.map((end) => [list.filter((entry) => entry.exposed < end).length]);

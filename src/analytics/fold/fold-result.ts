@@ -6,7 +6,7 @@
  */
 import { DAY_MS } from '../../events/time.ts';
 import { cumulativeDays, DAILY_SERIES } from './cumulative-days.ts';
-import { addRevenue, CURRENCY_SLOTS, type UserRevenue } from './fold-revenue.ts';
+import { addRevenue, type UserRevenue } from './fold-revenue.ts';
 import { emptyFold, type FoldQuery, type FoldResult } from './fold-types.ts';
 
 /** A user's variant when they saw several (left out of every variant). */
@@ -43,6 +43,7 @@ export function foldResult(state: FoldState): FoldResult {
   const daily = new Float64Array((lastDay + 1) * width);
   const at = (ts: number, series: number, variant: number) => daily[(Math.floor(ts / dayMs) - baseDay) * width + series * k + variant]!++;
   const { history } = state.revenue;
+  const anyHistory = history.size > 0;
   let multiple = 0;
   for (let user = 0; user < users; user++) {
     const variant = variantOf[user]!;
@@ -53,7 +54,8 @@ export function foldResult(state: FoldState): FoldResult {
     const figures = result.variants[variant]!;
     figures.exposed_users++;
     at(firstExposure[user]!, 0, variant);
-    const known = history.has(user);
+    // Most folds have no user with history: then a million exposed users cost no lookup.
+    const known = anyHistory && history.has(user);
     if (known) {
       figures.history++;
       at(firstExposure[user]!, 3, variant);
@@ -78,7 +80,7 @@ export function foldResult(state: FoldState): FoldResult {
     if ((state.cancelled.get(user) ?? Number.NEGATIVE_INFINITY) >= started) figures.trial_cancellations++;
   }
   const refunders = new Set<number>();
-  for (const key of state.revenue.refunded.keys()) refunders.add(Math.floor(key / CURRENCY_SLOTS));
+  for (const [user, slots] of state.revenue.users) if (slots.some((entry) => entry?.refunded !== undefined)) refunders.add(user);
   for (const user of refunders) {
     const variant = variantOf[user]!;
     if (variant >= 0 && firstPurchase[user]! !== Number.POSITIVE_INFINITY) result.variants[variant]!.refunded_users++;

@@ -25,52 +25,83 @@ function bounded(amount: number): number {
   return isRevenue(amount) ? amount : 0;
 }
 
+/**
+ * One user's revenue in one currency; a field undefined has never been
+ * set (a key with `before` only is no payer). It is also the user's entry
+ * in addRevenue's lists (Sparse), its variant, exposure and covariate set
+ * in place at each answer: building a new object per payer per answer, with
+ * a heap number per field, cost more than the sums.
+ */
+interface Entry extends Sparse {
+  net: number | undefined;
+  gross: number | undefined;
+  refunded: number | undefined;
+  /** Net revenue before the user's first exposure. */
+  before: number | undefined;
+}
+
+/**
+ * Kept per user (an ordinal, a small integer), each with its entries by
+ * currency slot, rather than a map per figure keyed user · CURRENCY_SLOTS
+ * + slot: such keys pass 2³¹ from 32,768 users on, each a heap number that
+ * V8's Map hashes on every lookup, and every results request reads every
+ * payer's figures (issue 32: five such lookups per payer made addRevenue
+ * most of a results request at 1 M users).
+ */
 export class UserRevenue {
-  readonly net = new Map<number, number>();
-  readonly gross = new Map<number, number>();
-  readonly refunded = new Map<number, number>();
-  /** key → its changes since the exposure, three numbers each: time, signed amount, PAYMENT or REFUND. */
-  readonly changes = new Map<number, number[]>();
-  /** key → net revenue before the user's first exposure. */
-  readonly before = new Map<number, number>();
+  /** user → entries by currency slot */
+  readonly users = new Map<number, (Entry | undefined)[]>();
   /** Users with any purchase or refund before their first exposure (with or without revenue). */
   readonly history = new Set<number>();
 
+  private entry(key: number): Entry {
+    const user = Math.floor(key / CURRENCY_SLOTS);
+    const slot = key - user * CURRENCY_SLOTS;
+    let slots = this.users.get(user);
+    if (!slots) this.users.set(user, (slots = []));
+    let entry = slots[slot];
+    if (!entry)
+      slots[slot] = entry = { net: undefined, gross: undefined, refunded: undefined, before: undefined, changes: undefined, variant: 0, exposed: 0, x: 0 };
+    return entry;
+  }
+
   paid(key: number, stored: number, ts: number): void {
     const amount = bounded(stored);
-    this.net.set(key, (this.net.get(key) ?? 0) + amount);
-    this.gross.set(key, (this.gross.get(key) ?? 0) + amount);
-    this.change(key, ts, amount, PAYMENT);
+    const entry = this.entry(key);
+    entry.net = (entry.net ?? 0) + amount;
+    entry.gross = (entry.gross ?? 0) + amount;
+    change(entry, ts, amount, PAYMENT);
   }
 
   refund(key: number, stored: number, ts: number): void {
     const amount = bounded(stored);
     // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
     if (amount === 0) return;
-    this.net.set(key, (this.net.get(key) ?? 0) - amount);
-    this.refunded.set(key, (this.refunded.get(key) ?? 0) + amount);
-    this.change(key, ts, -amount, REFUND);
+    const entry = this.entry(key);
+    entry.net = (entry.net ?? 0) - amount;
+    entry.refunded = (entry.refunded ?? 0) + amount;
+    change(entry, ts, -amount, REFUND);
   }
 
   /** Something the user paid (a positive amount) or got back (negative) before their first exposure; `key` undefined: without revenue. */
   earlier(user: number, key: number | undefined, amount: number): void {
     this.history.add(user);
-    if (key !== undefined) this.before.set(key, (this.before.get(key) ?? 0) + Math.sign(amount) * bounded(Math.abs(amount)));
-  }
-
-  private change(key: number, ts: number, amount: number, kind: number): void {
-    let list = this.changes.get(key);
-    if (!list) this.changes.set(key, (list = []));
-    list.push(ts, amount, kind);
+    if (key === undefined) return;
+    const entry = this.entry(key);
+    entry.before = (entry.before ?? 0) + Math.sign(amount) * bounded(Math.abs(amount));
   }
 
   forget(key: number): void {
-    this.net.delete(key);
-    this.gross.delete(key);
-    this.refunded.delete(key);
-    this.changes.delete(key);
-    this.before.delete(key);
+    const user = Math.floor(key / CURRENCY_SLOTS);
+    const slots = this.users.get(user);
+    if (!slots) return;
+    slots[key - user * CURRENCY_SLOTS] = undefined;
+    if (slots.every((entry) => entry === undefined)) this.users.delete(user);
   }
+}
+
+function change(entry: Entry, ts: number, amount: number, kind: number): void {
+  (entry.changes ??= []).push(ts, amount, kind);
 }
 
 /**
@@ -89,36 +120,45 @@ export function addRevenue(
   dayEnds: number[],
 ): void {
   const k = query.variants.length;
-  /** slot → its exposed users with revenue or a covariate */
-  const bySlot = new Map<number, Sparse[]>();
-  // In key order, not the maps': the sums then do not depend on the order in which updates added and recounted the payers.
-  const keys = Float64Array.from(new Set([...revenue.net.keys(), ...revenue.before.keys()])).sort();
-  for (const key of keys) {
-    const user = Math.floor(key / CURRENCY_SLOTS);
+  /** slot → the entries of its exposed users with revenue or a covariate */
+  const bySlot = new Map<number, Entry[]>();
+  // In key order (user, then slot), not the map's: the sums then do not depend on the order in which updates added and recounted the payers.
+  const ordinals = new Float64Array(revenue.users.size);
+  let n = 0;
+  for (const user of revenue.users.keys()) ordinals[n++] = user;
+  ordinals.sort();
+  for (const user of ordinals) {
     const variant = users.variantOf[user]!;
     if (variant < 0) continue;
-    const slot = key - user * CURRENCY_SLOTS;
-    let list = bySlot.get(slot);
-    if (!list) bySlot.set(slot, (list = []));
-    list.push({ variant, key, exposed: users.firstExposure[user]!, x: revenue.before.get(key) ?? 0, changes: revenue.changes.get(key) });
+    const slots = revenue.users.get(user)!;
+    for (let slot = 0; slot < slots.length; slot++) {
+      const entry = slots[slot];
+      if (entry === undefined) continue;
+      entry.variant = variant;
+      entry.exposed = users.firstExposure[user]!;
+      entry.x = entry.before ?? 0;
+      let list = bySlot.get(slot);
+      if (!list) bySlot.set(slot, (list = []));
+      list.push(entry);
+    }
   }
-  const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.some((entry) => revenue.net.has(entry.key)));
+  const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.some((entry) => entry.net !== undefined));
   slots.sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const percentile = query.winsorizePercentile;
   for (const slot of slots) {
     const list = bySlot.get(slot)!;
     let cap = Number.POSITIVE_INFINITY;
     if (percentile !== null) {
-      const amounts = Float64Array.from(list.filter((entry) => revenue.net.has(entry.key)).map((entry) => revenue.net.get(entry.key)!)).sort();
+      const amounts = Float64Array.from(list.filter((entry) => entry.net !== undefined).map((entry) => entry.net!)).sort();
       cap = amounts[Math.min(amounts.length, Math.max(1, Math.ceil((percentile / 100) * amounts.length))) - 1]!;
     }
     const totals = new Float64Array(k);
     const gross = new Float64Array(k);
     const refunded = new Float64Array(k);
-    for (const { variant, key } of list) {
-      totals[variant]! += revenue.net.get(key) ?? 0;
-      gross[variant]! += revenue.gross.get(key) ?? 0;
-      refunded[variant]! += revenue.refunded.get(key) ?? 0;
+    for (const { variant, net, gross: paid, refunded: back } of list) {
+      totals[variant]! += net ?? 0;
+      gross[variant]! += paid ?? 0;
+      refunded[variant]! += back ?? 0;
     }
     const currency = names[slot]!;
     const exposed = result.variants.map((figures) => figures.exposed_users);

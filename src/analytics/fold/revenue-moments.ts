@@ -20,7 +20,6 @@ import type { Moments } from './fold-types.ts';
 /** An exposed user with revenue or a covariate in the currency. */
 export interface Sparse {
   variant: number;
-  key: number;
   /** First exposure (ms). */
   exposed: number;
   /** Net revenue before the first exposure. */

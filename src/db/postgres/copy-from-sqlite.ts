@@ -35,6 +35,8 @@ export const COPIED_TABLES = [
   'webhook_deliveries',
   'experiment_decisions',
   'event_public_names',
+  'placements',
+  'placement_revisions',
 ] as const;
 
 /**
