@@ -10,7 +10,6 @@ import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Sql } from './db/postgres/connection.ts';
-import type { Storage } from './db/storage.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { type DatabaseProbe, Health } from './health/service.ts';
@@ -30,6 +29,7 @@ import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import type { Storage } from './storage/storage.ts';
 import { webhookWork } from './webhooks/background.ts';
 import { DecisionWatch } from './webhooks/decisions.ts';
 import { WebhookService } from './webhooks/service.ts';
@@ -38,7 +38,7 @@ export interface AppContext {
   readonly config: ServeConfig;
   /** The SQLite connection; undefined on PostgreSQL. */
   readonly db: Database | undefined;
-  /** Every configuration store (db/storage.ts). */
+  /** Every configuration store (storage/storage.ts). */
   readonly storage: Storage;
   readonly log: Logger;
   /** Prometheus metrics; services register theirs here. */

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import type { EventRow } from '../../src/events/event-row.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
 import { Logger } from '../../src/log.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 

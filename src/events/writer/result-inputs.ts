@@ -6,9 +6,9 @@
  * refreshes the project's before it asks.
  */
 import type { PurchaseReader } from '../../analytics/fold/purchase-records.ts';
-import type { Storage } from '../../db/storage.ts';
 import { LinkFeed } from '../../identity/link-feed.ts';
 import { PurchaseRecordFeed } from '../../purchases/record-feed.ts';
+import type { Storage } from '../../storage/storage.ts';
 
 export class ResultInputs implements PurchaseReader {
   private readonly records: PurchaseRecordFeed;

@@ -7,8 +7,8 @@
 
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../../analytics/checkpoint.ts';
 import type { Database } from '../../db/database.ts';
-import { openSqliteStorage } from '../../db/sqlite-storage.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
+import { openSqliteStorage } from '../../storage/sqlite.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { describe, unavailableReason } from './failure.ts';
 import { type QueuedWrite, takeGroup } from './group-commit.ts';

@@ -14,8 +14,8 @@
 
 import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
-import { openPostgresStorage } from '../../../db/postgres/storage.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
+import { openPostgresStorage } from '../../../storage/postgres.ts';
 import { describe, unavailableReason } from '../failure.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
 import { LinkQueue } from '../link-queue.ts';

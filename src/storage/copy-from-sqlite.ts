@@ -6,9 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DERIVED_TABLES } from '../../analytics/checkpoint.ts';
-import type { Database } from '../database.ts';
-import type { Sql } from './connection.ts';
+import { DERIVED_TABLES } from '../analytics/checkpoint.ts';
+import type { Database } from '../db/database.ts';
+import type { Sql } from '../db/postgres/connection.ts';
 
 /** The tables copied, parents before the tables whose foreign keys name them. */
 export const COPIED_TABLES = [

@@ -2,15 +2,16 @@
  * A server's SQLite database: one file, owned by one process (owner.ts),
  * watched for the CLI's commits through PRAGMA data_version (watch.ts).
  */
+
+import { failFastOnLocks, openDatabase } from '../db/database.ts';
+import { serverStorage } from '../db/ephemeral.ts';
+import { migrate } from '../db/migrate.ts';
+import { claimDatabase } from '../db/owner.ts';
+import { watchConfigChanges } from '../db/watch.ts';
 import { SqliteProbe } from '../health/sqlite-probe.ts';
 import type { Logger } from '../log.ts';
-import { failFastOnLocks, openDatabase } from './database.ts';
-import { serverStorage } from './ephemeral.ts';
-import { migrate } from './migrate.ts';
-import { claimDatabase } from './owner.ts';
 import type { ServerDatabase } from './server-database.ts';
-import { openSqliteStorage } from './sqlite-storage.ts';
-import { watchConfigChanges } from './watch.ts';
+import { openSqliteStorage } from './sqlite.ts';
 
 export async function openSqliteServerDatabase(dbPath: string, log: Logger): Promise<ServerDatabase> {
   const location = serverStorage(dbPath);

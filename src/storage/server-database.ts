@@ -5,11 +5,11 @@
  * starts the same services on either.
  */
 import type { ServeConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Sql } from '../db/postgres/connection.ts';
+import { isPostgresUrl } from '../db/postgres/url.ts';
 import type { DatabaseProbe } from '../health/service.ts';
 import type { Logger } from '../log.ts';
-import type { Database } from './database.ts';
-import type { Sql } from './postgres/connection.ts';
-import { isPostgresUrl } from './postgres/url.ts';
 import { openPostgresServerDatabase } from './server-postgres.ts';
 import { openSqliteServerDatabase } from './server-sqlite.ts';
 import type { Storage } from './storage.ts';

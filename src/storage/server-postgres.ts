@@ -7,15 +7,15 @@
  * refuses --backup-dir with a URL).
  */
 import { randomUUID } from 'node:crypto';
+import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
+import { closePool, openPool } from '../db/postgres/connection.ts';
+import { migratePostgres } from '../db/postgres/migrate.ts';
+import { watchPostgresConfigChanges } from '../db/postgres/watch.ts';
+import { redactUrl } from '../db/target.ts';
 import { PostgresProbe } from '../health/postgres-probe.ts';
 import type { Logger } from '../log.ts';
-import { ADVISORY_LOCKS } from './postgres/advisory-locks.ts';
-import { closePool, openPool } from './postgres/connection.ts';
-import { migratePostgres } from './postgres/migrate.ts';
-import { openPostgresStorage } from './postgres/storage.ts';
-import { watchPostgresConfigChanges } from './postgres/watch.ts';
+import { openPostgresStorage } from './postgres.ts';
 import type { ServerDatabase } from './server-database.ts';
-import { redactUrl } from './target.ts';
 
 /** Requests share these; the event writer thread opens its own two. */
 const SERVER_POOL_SIZE = 10;
