@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import { authApi, membersApi } from './accounts/routes.ts';
 import { cliChange } from './audit/cli-change.ts';
 import { auditApi } from './audit/routes.ts';
-import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
@@ -159,7 +158,6 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const database = await openServerDatabase(config, log);
-  if (database.file !== undefined) config = { ...config, dbPath: database.file };
   const undo: (() => void)[] = [];
   let stopWatching: (() => Promise<void>) | undefined;
   try {
@@ -197,7 +195,8 @@ export async function startServer(
     // Start-up may wait for a lock (migrations); serving must not.
     database.serving();
     const router = buildRouter(ctx);
-    processMetrics(ctx.metrics, database.file);
+    processMetrics(ctx.metrics);
+    database.registerMetrics(ctx.metrics);
     const server = new HttpServer({
       router,
       log,
@@ -216,7 +215,7 @@ export async function startServer(
     }
     // Once nothing can fail the start any more: the startup's own undo knows nothing of them.
     for (const start of hooks.start) await start();
-    const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
+    const stopBackups = config.backups && database.scheduleBackups?.(config.backups, log);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {

@@ -8,11 +8,9 @@ import { Members } from './accounts/members.ts';
 import { Sessions } from './accounts/sessions.ts';
 import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
-import type { Database } from './db/database.ts';
-import type { Sql } from './db/postgres/connection.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
-import { type DatabaseProbe, Health } from './health/service.ts';
+import { Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
 import { googleApis } from './integrations/providers/google-play-api.ts';
@@ -29,6 +27,7 @@ import { ResolveExplainer } from './paywalls/resolve/explain.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import type { ServerDatabase } from './storage/server-database.ts';
 import type { Storage } from './storage/storage.ts';
 import { webhookWork } from './webhooks/background.ts';
 import { DecisionWatch } from './webhooks/decisions.ts';
@@ -36,8 +35,6 @@ import { WebhookService } from './webhooks/service.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
-  /** The SQLite connection; undefined on PostgreSQL. */
-  readonly db: Database | undefined;
   /** Every configuration store (storage/storage.ts). */
   readonly storage: Storage;
   readonly log: Logger;
@@ -118,20 +115,13 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
   };
 }
 
-/** What the server knows of its database besides the stores. */
-interface DatabaseAccess {
-  storage: Storage;
-  /** The SQLite connection; undefined on PostgreSQL. */
-  sqlite: Database | undefined;
-  probe: DatabaseProbe;
-  /** The PostgreSQL pool (the event export reads through it); undefined on SQLite. */
-  postgres: Sql | undefined;
-}
+/** What the services ask of the server's database besides the stores: its capabilities, never a connection. */
+type DatabaseAccess = Pick<ServerDatabase, 'storage' | 'probe' | 'target' | 'exportEvents' | 'shared'>;
 
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
 export async function createContext(
   config: ServeConfig,
-  { storage, sqlite, probe, postgres }: DatabaseAccess,
+  { storage, probe, target, exportEvents, shared }: DatabaseAccess,
   log: Logger,
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
@@ -156,8 +146,8 @@ export async function createContext(
   );
   metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
   const events = new EventService({
-    dbPath: config.dbPath,
-    postgres,
+    target,
+    exportEvents,
     retentionDays: config.retentionDays,
     queueLimit: config.eventQueueLimit,
     queueBytes: config.eventQueueBytes,
@@ -185,7 +175,7 @@ export async function createContext(
   const purchases = new PurchaseService(storage.purchases, metrics);
   const decisions = new DecisionWatch(storage.outbox, log);
   const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
-  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, sqlite !== undefined, {
+  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, !shared, {
     projects,
     paywalls,
     phases: paywallManager,
@@ -195,7 +185,6 @@ export async function createContext(
   hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
     config,
-    db: sqlite,
     storage,
     log,
     metrics,

@@ -2,6 +2,7 @@
  * What `paywalld serve` runs with, once config.ts has merged its flags over
  * the environment over the defaults and checked each value.
  */
+import type { DatabaseTarget } from './db/target.ts';
 import type { GoogleEndpoints } from './integrations/providers/google-endpoints.ts';
 import type { Level } from './log.ts';
 import type { WebhookSettings } from './webhooks/settings.ts';
@@ -9,8 +10,8 @@ import type { WebhookSettings } from './webhooks/settings.ts';
 export interface ServeConfig {
   host: string;
   port: number;
-  /** A SQLite file, or a `postgres://` URL (never logged as such: describeTarget hides its password). */
-  dbPath: string;
+  /** A SQLite file (`:memory:`: a temporary one), or a `postgres://` URL (never logged as such: describeTarget hides its password). */
+  database: DatabaseTarget;
   logLevel: Level;
   /** Request log lines per second at most; past it lines are dropped and counted (5xx lines never are). */
   requestLogRate: number;

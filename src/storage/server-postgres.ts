@@ -12,6 +12,7 @@ import { closePool, openPool } from '../db/postgres/connection.ts';
 import { migratePostgres } from '../db/postgres/migrate.ts';
 import { watchPostgresConfigChanges } from '../db/postgres/watch.ts';
 import { redactUrl } from '../db/target.ts';
+import { exportPostgresEvents } from '../events/postgres-export.ts';
 import { PostgresProbe } from '../health/postgres-probe.ts';
 import type { Logger } from '../log.ts';
 import { openPostgresStorage } from './postgres.ts';
@@ -37,9 +38,13 @@ export async function openPostgresServerDatabase(url: string, log: Logger): Prom
   return {
     storage,
     probe: new PostgresProbe(sql),
-    sqlite: undefined,
-    postgres: sql,
-    file: undefined,
+    target: { kind: 'postgres', url },
+    exportEvents: (range) => exportPostgresEvents(sql, range),
+    shared: true,
+    // The database is no file of this host's: its size is the provider's to report.
+    registerMetrics: () => {},
+    // pg_dump or the provider's backups (config.ts refuses --backup-dir with a URL).
+    scheduleBackups: undefined,
     temporary: false,
     name,
     exclusively: async (steps) => {

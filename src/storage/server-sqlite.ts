@@ -3,13 +3,16 @@
  * watched for the CLI's commits through PRAGMA data_version (watch.ts).
  */
 
+import { scheduleBackups } from '../backup/schedule.ts';
 import { failFastOnLocks, openDatabase } from '../db/database.ts';
 import { serverStorage } from '../db/ephemeral.ts';
 import { migrate } from '../db/migrate.ts';
 import { claimDatabase } from '../db/owner.ts';
 import { watchConfigChanges } from '../db/watch.ts';
+import { exportEvents } from '../events/export.ts';
 import { SqliteProbe } from '../health/sqlite-probe.ts';
 import type { Logger } from '../log.ts';
+import { sqliteFileMetrics } from '../metrics/process.ts';
 import type { ServerDatabase } from './server-database.ts';
 import { openSqliteStorage } from './sqlite.ts';
 
@@ -36,9 +39,12 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
     return {
       storage,
       probe: new SqliteProbe(db, file),
-      sqlite: db,
-      postgres: undefined,
-      file,
+      target: { kind: 'sqlite', file },
+      exportEvents: (range) => exportEvents(file, range),
+      // The lock file (owner.ts) keeps every other server off this file.
+      shared: false,
+      registerMetrics: (registry) => sqliteFileMetrics(registry, file),
+      scheduleBackups: (schedule, log) => scheduleBackups(file, schedule, log),
       temporary: file !== dbPath,
       name: file,
       // The lock file (owner.ts) already keeps every other server off this file.

@@ -28,7 +28,7 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
 
   const transactions: number[] = [];
   const writer = new EventWriter({
-    dbPath: file,
+    target: { kind: 'sqlite', file },
     retentionDays: undefined,
     queueLimit: 10_000,
     queueBytes: 16 * 1024 * 1024,

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isPostgresUrl } from '../../db/postgres/url.ts';
+import type { DatabaseTarget } from '../../db/target.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
 
 const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
 
-/** The SQLite writer thread, or the PostgreSQL one for a `postgres://` URL: both speak protocol.ts. */
-export function threadScript(dbPath: string): string | URL {
-  const postgres = isPostgresUrl(dbPath);
+/** The SQLite writer thread, or the PostgreSQL one: both speak protocol.ts. */
+export function threadScript(target: DatabaseTarget): string | URL {
+  const postgres = target.kind === 'postgres';
   // build.mjs writes each thread as a file of its own next to dist/paywalld.js.
   if (bundled) return path.join(path.dirname(fileURLToPath(import.meta.url)), postgres ? 'events-writer-postgres.js' : 'events-writer.js');
   return new URL(postgres ? './postgres/thread-from-source.mjs' : './thread-from-source.mjs', import.meta.url);

@@ -18,6 +18,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/database.ts';
 import { LOCK_WAIT_MS } from '../../db/lock-retry.ts';
+import type { SqliteTarget } from '../../db/target.ts';
 import { lowerWriterPriority } from './priority.ts';
 import type { ToWriter, WriterOptions } from './protocol.ts';
 import { WriterThread } from './writer-thread.ts';
@@ -25,8 +26,9 @@ import { WriterThread } from './writer-thread.ts';
 const port = parentPort;
 if (!port) throw new Error('the event writer runs as a worker thread');
 lowerWriterPriority();
-const options = workerData as WriterOptions;
-const db = openDatabase(options.dbPath, { mustExist: true });
+// threadScript starts this thread for a SQLite target only.
+const options = workerData as WriterOptions<SqliteTarget>;
+const db = openDatabase(options.target.file, { mustExist: true });
 // A batch waits at most the server's own bound for a lock another process holds, as every other
 // write does; past it the batch is answered 503 database_unavailable (and the start, which batches
 // wait for, fails; the server starts a new thread at the next batch or a second later).

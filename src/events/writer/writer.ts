@@ -186,9 +186,9 @@ export class EventWriter {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const { dbPath, retentionDays } = this.options;
-    const worker = new Worker(threadScript(dbPath), {
-      workerData: { dbPath, retentionDays } satisfies WriterOptions,
+    const { target, retentionDays } = this.options;
+    const worker = new Worker(threadScript(target), {
+      workerData: { target, retentionDays } satisfies WriterOptions,
       name: 'events-writer',
       resourceLimits: WRITER_HEAP,
     });

@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openPool } from '../../../db/postgres/connection.ts';
 import { letDriverDefectsPass } from '../../../db/postgres/driver-defects.ts';
+import type { PostgresTarget } from '../../../db/target.ts';
 import { lowerWriterPriority } from '../priority.ts';
 import type { ToWriter, WriterOptions } from '../protocol.ts';
 import { PostgresWriterThread } from './writer-thread.ts';
@@ -17,10 +18,11 @@ lowerWriterPriority();
 // The driver's throw after a lost connection (driver-defects.ts) must not end the thread: its
 // transaction has failed already and is answered database_unavailable.
 letDriverDefectsPass();
-const options = workerData as WriterOptions;
+// threadScript starts this thread for a PostgreSQL target only.
+const options = workerData as WriterOptions<PostgresTarget>;
 // The writer's queries are one after another (group commit): two connections, one for the LISTEN.
 const writer = new PostgresWriterThread(
-  openPool(options.dbPath, { size: 2, applicationName: 'paywalld events' }),
+  openPool(options.target.url, { size: 2, applicationName: 'paywalld events' }),
   options,
   (message) => port.postMessage(message),
   // Nothing else keeps the thread alive once the pools are closed: it ends, and the server sees it exit.

@@ -15,6 +15,7 @@
 import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
+import type { PostgresTarget } from '../../../db/target.ts';
 import { openPostgresStorage } from '../../../storage/postgres.ts';
 import { describe, unavailableReason } from '../failure.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
@@ -66,7 +67,7 @@ export class PostgresWriterThread {
   /** `ended` is called once the pools are closed, when nothing should keep the thread alive any more. */
   constructor(
     private readonly sql: Sql,
-    private readonly options: WriterOptions,
+    private readonly options: WriterOptions<PostgresTarget>,
     private readonly send: (message: FromWriter) => void,
     private readonly ended: () => void,
   ) {
@@ -76,7 +77,7 @@ export class PostgresWriterThread {
     this.purchases = new ResultInputs(storage);
     this.links = new LinkQueue(storage.identity, send);
     this.leadership = new Leadership(
-      options.dbPath,
+      options.target.url,
       (leading) => {
         // A new leader runs a retention pass at once: the one before may have died before its next.
         if (leading) {
