@@ -50,7 +50,7 @@ export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'sq
  * Tables of the PostgreSQL schema not filled from SQLite: its own versions
  * and counter, the token progress, which starts over, the checkpoints of
  * the derived state, which the first instance builds from the events, and
- * the seq of the newest event commit with a new name (migration 12), set
+ * the seq of the newest event commit with a new name (event_names_changed), set
  * past the copied events.
  */
 export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints', 'event_names_changed'] as const;
