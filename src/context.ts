@@ -116,12 +116,12 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
 }
 
 /** What the services ask of the server's database besides the stores: its capabilities, never a connection. */
-type DatabaseAccess = Pick<ServerDatabase, 'storage' | 'probe' | 'target' | 'exportEvents' | 'shared'>;
+type DatabaseAccess = Pick<ServerDatabase, 'storage' | 'probe' | 'target' | 'writerScript' | 'exportEvents' | 'shared'>;
 
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
 export async function createContext(
   config: ServeConfig,
-  { storage, probe, target, exportEvents, shared }: DatabaseAccess,
+  { storage, probe, target, writerScript, exportEvents, shared }: DatabaseAccess,
   log: Logger,
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
@@ -147,6 +147,7 @@ export async function createContext(
   metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
   const events = new EventService({
     target,
+    writerScript,
     exportEvents,
     retentionDays: config.retentionDays,
     queueLimit: config.eventQueueLimit,

@@ -20,6 +20,8 @@ const DEFAULT_STATS_DAYS = 30;
 interface EventServiceOptions {
   /** The server's database: the writer thread of its kind opens its own connections on it (writer/writer.ts). */
   target: DatabaseTarget;
+  /** The writer thread's script, of the target's kind. */
+  writerScript: string | URL;
   /** The event export of the server's database (export.ts on SQLite, postgres-export.ts on PostgreSQL). */
   exportEvents: EventExport;
   retentionDays: number | undefined;
@@ -55,6 +57,7 @@ export class EventService {
   constructor(private readonly options: EventServiceOptions) {
     this.writer = new EventWriter({
       target: options.target,
+      script: options.writerScript,
       retentionDays: options.retentionDays,
       queueLimit: options.queueLimit,
       queueBytes: options.queueBytes,

@@ -22,6 +22,8 @@ export interface ServerDatabase {
   readonly probe: DatabaseProbe;
   /** The database as opened (`:memory:` replaced by its temporary file): the event writer thread opens its own connections on it. */
   readonly target: DatabaseTarget;
+  /** The event writer thread's script, of the database's kind: it opens its own connections on `target`. */
+  readonly writerScript: string | URL;
   /** The event export, read on a connection of its own. */
   readonly exportEvents: EventExport;
   /** Other servers may serve from this database at once (PostgreSQL); false where this one owns it (SQLite's lock file). */

@@ -17,6 +17,7 @@ import { PostgresProbe } from '../health/postgres-probe.ts';
 import type { Logger } from '../log.ts';
 import { openPostgresStorage } from './postgres.ts';
 import type { ServerDatabase } from './server-database.ts';
+import { writerThreadScript } from './writer-thread-script.ts';
 
 /** Requests share these; the event writer thread opens its own two. */
 const SERVER_POOL_SIZE = 10;
@@ -39,6 +40,7 @@ export async function openPostgresServerDatabase(url: string, log: Logger): Prom
     storage,
     probe: new PostgresProbe(sql),
     target: { kind: 'postgres', url },
+    writerScript: writerThreadScript({ kind: 'postgres', url }),
     exportEvents: (range) => exportPostgresEvents(sql, range),
     shared: true,
     // The database is no file of this host's: its size is the provider's to report.

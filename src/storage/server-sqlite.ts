@@ -15,6 +15,7 @@ import type { Logger } from '../log.ts';
 import { sqliteFileMetrics } from '../metrics/process.ts';
 import type { ServerDatabase } from './server-database.ts';
 import { openSqliteStorage } from './sqlite.ts';
+import { writerThreadScript } from './writer-thread-script.ts';
 
 export async function openSqliteServerDatabase(dbPath: string, log: Logger): Promise<ServerDatabase> {
   const location = serverStorage(dbPath);
@@ -40,6 +41,7 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
       storage,
       probe: new SqliteProbe(db, file),
       target: { kind: 'sqlite', file },
+      writerScript: writerThreadScript({ kind: 'sqlite', file }),
       exportEvents: (range) => exportEvents(file, range),
       // The lock file (owner.ts) keeps every other server off this file.
       shared: false,

@@ -91,6 +91,13 @@ test('src/db/ holds the drivers and imports no feature: the stores are wired in 
   assert.ok(edges.some(({ from, to }) => folder(from) === 'storage' && to === path.join('db', 'database.ts')));
 });
 
+test('features take from src/storage/ only its types: the stores are wired above them, the writer threads included', () => {
+  assert.deepEqual(
+    violations(({ from, to, typeOnly }) => isFeature(from) && folder(to) === 'storage' && !typeOnly),
+    [],
+  );
+});
+
 test('src/http/ knows no feature, and src/shared/ depends on nothing but itself', () => {
   const edgeMay = new Set(['http', 'shared']);
   const edgeFiles = new Set(['log.ts', 'native.ts']);

@@ -21,6 +21,7 @@ import { parseEnvelope, prepareBatch } from '../../src/events/ingest.ts';
 import { exportPostgresEvents } from '../../src/events/postgres-export.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
 import { Logger } from '../../src/log.ts';
+import { writerThreadScript } from '../../src/storage/writer-thread-script.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -41,6 +42,7 @@ function instance(t: TestContext, dbPath: string, retentionDays?: number): Insta
   const lines: string[] = [];
   const writer = new EventWriter({
     target: targetOf(dbPath),
+    script: writerThreadScript(targetOf(dbPath)),
     retentionDays,
     queueLimit: 1_000_000,
     queueBytes: 256 * 1024 * 1024,

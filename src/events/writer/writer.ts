@@ -8,9 +8,10 @@ import type { Stats } from '../schema.ts';
 import type { FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 import { mayNotBeStored, notStored, refused, refusedResult, warmingUp } from './refusals.ts';
 import { logThreadNews } from './thread-news.ts';
-import { threadScript } from './thread-script.ts';
 
 interface EventWriterOptions extends WriterOptions {
+  /** The writer thread's script, of the target's kind (src/storage/writer-thread-script.ts). */
+  script: string | URL;
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */
   queueLimit: number;
   /** The same bound in bytes of event data (rowBytes): a queue of large events stops sooner. */
@@ -187,7 +188,7 @@ export class EventWriter {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const { target, retentionDays } = this.options;
-    const worker = new Worker(threadScript(target), {
+    const worker = new Worker(this.options.script, {
       workerData: { target, retentionDays } satisfies WriterOptions,
       name: 'events-writer',
       resourceLimits: WRITER_HEAP,

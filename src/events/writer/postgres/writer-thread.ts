@@ -16,12 +16,11 @@ import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
 import type { PostgresTarget } from '../../../db/target.ts';
-import { openPostgresStorage } from '../../../storage/postgres.ts';
 import { describe, unavailableReason } from '../failure.ts';
 import { type QueuedWrite, takeGroup } from '../group-commit.ts';
 import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
-import { ResultInputs } from '../result-inputs.ts';
+import { ResultInputs, type WriterStores } from '../result-inputs.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
 import { retentionStep } from './retention.ts';
@@ -67,15 +66,15 @@ export class PostgresWriterThread {
   /** `ended` is called once the pools are closed, when nothing should keep the thread alive any more. */
   constructor(
     private readonly sql: Sql,
+    stores: WriterStores,
     private readonly options: WriterOptions<PostgresTarget>,
     private readonly send: (message: FromWriter) => void,
     private readonly ended: () => void,
   ) {
     this.sink = new PostgresEventSink(sql, this.state, this.tail);
-    // The stores on the thread's pool; the thread closes it itself.
-    const storage = openPostgresStorage(sql);
-    this.purchases = new ResultInputs(storage);
-    this.links = new LinkQueue(storage.identity, send);
+    // `stores` are on the thread's pool, which the thread closes itself.
+    this.purchases = new ResultInputs(stores);
+    this.links = new LinkQueue(stores.identity, send);
     this.leadership = new Leadership(
       options.target.url,
       (leading) => {
