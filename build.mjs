@@ -86,6 +86,8 @@ async function buildPackage(folder, description) {
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
+    // The client decides placements offline with the server's audience conditions, on the platform's RegExp (client/regex.ts).
+    ...(folder === 'client' ? { alias: { re2js: './client/regex.ts' } } : {}),
   });
   // A name and exports, so that `npm install path/to/dist/<folder>` makes it a dependency of an app.
   const manifest = {

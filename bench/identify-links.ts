@@ -45,6 +45,7 @@ const event = (userId: string, type: string, ts: number, variantId: string | nul
   audience: null,
   revenue,
   currency: revenue === null ? null : 'USD',
+  placement: null,
 });
 for (let i = 0; i < USERS; i++) {
   const ts = from + (i % 80_000_000);

@@ -17,6 +17,7 @@ import { events } from './scenarios/events.mjs';
 import { identify } from './scenarios/identify.mjs';
 import { memory } from './scenarios/memory.mjs';
 import { mixed } from './scenarios/mixed.mjs';
+import { placement } from './scenarios/placement.mjs';
 import { postgresEvents } from './scenarios/postgres-events.mjs';
 import { postgresPropagation } from './scenarios/postgres-propagation.mjs';
 import { postgresReads } from './scenarios/postgres-reads.mjs';
@@ -25,10 +26,10 @@ import { resolve } from './scenarios/resolve.mjs';
 import { results } from './scenarios/results.mjs';
 import { stats } from './scenarios/stats.mjs';
 
-const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify };
+const SCENARIOS = { resolve, events, stats, memory, mixed, results, identify, placement };
 const POSTGRES_SCENARIOS = { resolve: postgresResolve, events: postgresEvents, reads: postgresReads, propagation: postgresPropagation };
 /** Scenarios whose paywalld runs under --cpu-prof with --profile (by directory: ctx.dir). */
-const PROFILED = new Set(['resolve', 'events', 'mixed', 'postgres-resolve', 'postgres-events']);
+const PROFILED = new Set(['resolve', 'events', 'mixed', 'placement', 'postgres-resolve', 'postgres-events']);
 
 let options;
 try {

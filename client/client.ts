@@ -2,13 +2,16 @@ import { appAccountToken, obfuscatedAccountId } from './app-account-token.ts';
 import { PaywallCache } from './cache.ts';
 import type { ComponentNode } from './component-node.ts';
 import { errorOf, PaywalldError, TransportError } from './errors.ts';
-import type { CurrencyCode, EventType } from './event-types.ts';
+import { type CurrencyCode, customEventType, type EventType } from './event-types.ts';
 import { EventQueue, type QueuedEvent, type QueueStatus, type RejectedEvent } from './events.ts';
 import { checkBundle, FallbackPaywalls } from './fallback.ts';
 import { firstViewedAt } from './first-view.ts';
 import { type Fetch, requestWithin } from './http.ts';
 import { Identity } from './identity.ts';
 import { newEventId } from './ids.ts';
+import { PlacementOpens } from './placement-opens.ts';
+import type { PlacementResult } from './placement-result.ts';
+import { Placements } from './placements.ts';
 import { type ClientStorage, memoryStorage } from './storage.ts';
 import type { EventInput, FallbackBundle, ResolvedPaywall, SdkConfigQuery } from './types.generated.ts';
 
@@ -88,14 +91,24 @@ export type TrackEvent = Omit<EventInput, 'id' | 'ts' | 'type' | 'currency'> & {
 
 export interface PaywalldClient {
   getPaywall(paywallId: string, options?: GetPaywallOptions): Promise<PaywallResult>;
+  /**
+   * Which paywall, if any, to show at a moment of the app (a placement: docs/placements.md): the paywall, or why none
+   * (`reason`). The events tracked for that paywall carry the placement; a screen_impression of it counts towards the
+   * rule's frequency cap on the device too; a holdout's exposure is sent for the placement's results. Offline, decided
+   * from the fallback bundle's placements.
+   */
+  getPlacement(placementId: string, options?: GetPaywallOptions): Promise<PlacementResult>;
   /** Queues an event (persisted, sent in batches, retried until acknowledged) and returns it as it will be sent. */
   track(event: TrackEvent): QueuedEvent;
   /** Sends what is queued now; resolves with what is still pending (after a failed attempt or timeoutMs, default 10000). */
   flush(options?: { timeoutMs?: number }): Promise<{ pending: number }>;
   /** Flushes, then stops; what is still pending stays in storage for the next start. */
   close(options?: { timeoutMs?: number }): Promise<{ pending: number }>;
-  /** Downloads the fallback bundle of these paywalls (revalidated with its ETag) and keeps it in storage; newer revisions replace the shipped ones. */
-  refreshFallback(paywallIds: readonly string[]): Promise<{ updated: boolean }>;
+  /**
+   * Downloads the fallback bundle of these paywalls, and of these placements with the paywalls they name (revalidated with
+   * its ETag), and keeps it in storage; newer revisions replace the shipped ones.
+   */
+  refreshFallback(paywallIds: readonly string[], placementIds?: readonly string[]): Promise<{ updated: boolean }>;
   /** The events the server refused lately (at most 100), with its reasons. */
   rejectedEvents(): RejectedEvent[];
   queueStatus(): QueueStatus;
@@ -151,6 +164,9 @@ export function createClient(options: ClientOptions): PaywalldClient {
   const cache = new PaywallCache(storage, report);
   /** The variant (and the audience that chose it: the experiment's segment) each paywall was last shown in, for the events about it. */
   const shownVariant = new Map<string, { id: string; audience: string | null }>();
+  /** The placement each paywall was last shown through (none when getPaywall showed it), for the events about it. */
+  const shownPlacement = new Map<string, string>();
+  const opens = new PlacementOpens(storage, report);
   const batchSize = Math.min(MAX_BATCH_SIZE, Math.max(1, options.batchSize ?? 50));
 
   const queue = new EventQueue({
@@ -191,9 +207,38 @@ export function createClient(options: ClientOptions): PaywalldClient {
   });
 
   /** Remembers the variant shown; the tree is typed here, as the server's schema and the fallback bundle build it. */
-  function shown(result: Omit<PaywallResult, 'paywall'> & { paywall: ResolvedPaywall }): PaywallResult {
+  function shown(result: Omit<PaywallResult, 'paywall'> & { paywall: ResolvedPaywall }, placement?: string): PaywallResult {
     shownVariant.set(result.paywall.paywall_id, { id: result.paywall.variant.id, audience: result.paywall.variant.audience });
+    if (placement === undefined) shownPlacement.delete(result.paywall.paywall_id);
+    else shownPlacement.set(result.paywall.paywall_id, placement);
     return result as PaywallResult;
+  }
+
+  const placements = new Placements({
+    baseUrl,
+    fetch: fetchImpl,
+    authorization,
+    fallbacks,
+    opens,
+    shown: (paywall, placement) => void shown({ source: 'network', paywall }, placement),
+    heldOut: (placement, paywallId) => {
+      if (paywallId !== null) client.track({ type: customEventType('placement_holdout'), paywall_id: paywallId, placement });
+    },
+  });
+
+  async function getPlacement(placementId: string, call: GetPaywallOptions = {}): Promise<PlacementResult> {
+    await identity.ready;
+    return placements.get(placementId, {
+      userId: call.userId ?? identity.current(),
+      platform: call.platform ?? options.platform,
+      locale: call.locale,
+      locales: call.locale ? [call.locale] : browserLocales(),
+      country: call.country,
+      appVersion: call.appVersion,
+      attributes: call.attributes,
+      timeoutMs: call.timeoutMs ?? timeoutMs,
+      refresh: call.refresh,
+    });
   }
 
   async function getPaywall(paywallId: string, call: GetPaywallOptions = {}): Promise<PaywallResult> {
@@ -251,12 +296,14 @@ export function createClient(options: ClientOptions): PaywalldClient {
     });
   }
 
-  async function refreshFallback(paywallIds: readonly string[]): Promise<{ updated: boolean }> {
+  async function refreshFallback(paywallIds: readonly string[], placementIds: readonly string[] = []): Promise<{ updated: boolean }> {
     await fallbacks.ready;
     const headers: Record<string, string> = { ...authorization };
     const etag = fallbacks.downloadedEtag();
     if (etag) headers['if-none-match'] = etag;
-    const url = `${baseUrl}/api/sdk/fallback?${new URLSearchParams({ paywallId: paywallIds.join(',') })}`;
+    const query = new URLSearchParams({ paywallId: paywallIds.join(',') });
+    if (placementIds.length > 0) query.set('placement', placementIds.join(','));
+    const url = `${baseUrl}/api/sdk/fallback?${query}`;
     const answer = await requestWithin(fetchImpl, url, { headers }, timeoutMs, async (response) => {
       if (response.status === 304) return undefined;
       if (response.status !== 200) throw await errorOf(response);
@@ -267,14 +314,19 @@ export function createClient(options: ClientOptions): PaywalldClient {
     return { updated: true };
   }
 
-  return {
+  const client: PaywalldClient = {
     getPaywall,
+    getPlacement,
     refreshFallback,
     track(event) {
       const last = typeof event.paywall_id === 'string' ? shownVariant.get(event.paywall_id) : undefined;
       const variant = event.variant_id ?? last?.id;
       const queued: QueuedEvent = { ...event, id: event.id ?? newEventId(), ts: event.ts ?? Date.now() };
       if (variant !== undefined) queued.variant_id = variant;
+      const placement = event.placement === undefined && typeof event.paywall_id === 'string' ? shownPlacement.get(event.paywall_id) : undefined;
+      if (placement !== undefined) queued.placement = placement;
+      // An open of a placement's paywall counts towards its frequency caps on the device at once, before it is even sent.
+      if (queued.type === 'screen_impression' && typeof queued.placement === 'string') opens.add(queued.placement, queued.ts);
       // The segment goes with the variant it chose: not onto an event about another variant.
       if (event.audience === undefined && last !== undefined && variant === last.id) queued.audience = last.audience;
       const userId = identity.current();
@@ -311,4 +363,5 @@ export function createClient(options: ClientOptions): PaywalldClient {
     queueStatus: () => queue.status(),
     firstViewedAt: (paywallId) => firstViewedAt(storage, paywallId),
   };
+  return client;
 }

@@ -2,7 +2,7 @@ import { pickLocale } from '../src/paywalls/targeting/locale.ts';
 import { type StorePlatform, storeProductId } from '../src/products/store-product-id.ts';
 import { PaywalldError } from './errors.ts';
 import { type ClientStorage, readJsonItem, STORAGE_PREFIX } from './storage.ts';
-import type { FallbackBundle, FallbackPaywall, ResolvedPaywall } from './types.generated.ts';
+import type { FallbackBundle, FallbackPaywall, FallbackPlacement, ResolvedPaywall } from './types.generated.ts';
 
 type StoreIds = FallbackPaywall['product_slots'][number]['store_ids'];
 
@@ -61,6 +61,7 @@ function isNode(node: object): boolean {
  */
 export class FallbackPaywalls {
   private readonly entries = new Map<string, FallbackPaywall>();
+  private readonly placements = new Map<string, FallbackPlacement>();
   private etag: string | undefined;
   readonly ready: Promise<void>;
 
@@ -80,12 +81,21 @@ export class FallbackPaywalls {
     });
   }
 
-  /** Takes each paywall of a bundle whose revision is newer than the one held. */
+  /** Takes each paywall and placement of a bundle whose revision is newer than the one held. */
   add(bundle: FallbackBundle): void {
     for (const paywall of bundle.paywalls) {
       const held = this.entries.get(paywall.paywall_id);
       if (!held || paywall.revision > held.revision) this.entries.set(paywall.paywall_id, paywall);
     }
+    for (const placement of Array.isArray(bundle.placements) ? bundle.placements : []) {
+      const held = this.placements.get(placement.placement);
+      if (!held || placement.revision > held.revision) this.placements.set(placement.placement, placement);
+    }
+  }
+
+  /** A placement as the bundles hold it, for deciding it offline. */
+  placement(placementId: string): FallbackPlacement | undefined {
+    return this.placements.get(placementId);
   }
 
   /** The ETag of the last downloaded bundle, for If-None-Match. */

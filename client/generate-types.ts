@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as v from 'valibot';
 import { EventSchema, IngestResultSchema, KNOWN_EVENT_TYPES, REJECTION_CODES } from '../src/events/schema.ts';
-import { FallbackBundleSchema, FallbackPaywallSchema } from '../src/paywalls/fallback/schema.ts';
+import { FallbackBundleSchema, FallbackPaywallSchema, FallbackPlacementSchema } from '../src/paywalls/fallback/schema.ts';
 import { ResolvedPaywallSchema, SdkConfigQuerySchema } from '../src/paywalls/resolve/schema.ts';
+import { PlacementAnswerSchema } from '../src/placements/schema.ts';
 
 type AnySchema = v.GenericSchema & {
   entries?: Record<string, AnySchema>;
@@ -50,6 +51,9 @@ function print(schema: AnySchema, side: Side, depth: number): string {
       return JSON.stringify(schema.literal);
     case 'picklist':
       return schema.options!.map((option) => JSON.stringify(option)).join(' | ');
+    // A union of object shapes told apart by one field (the placement answer's `show`).
+    case 'variant':
+      return schema.options!.map((option) => print(option as AnySchema, side, depth)).join(' | ');
     case 'nullable':
       return `${print(schema.wrapped!, side, depth)} | null`;
     case 'array': {
@@ -94,6 +98,13 @@ const TYPES: { name: string; doc: string; schema: v.GenericSchema; side: Side }[
     schema: FallbackBundleSchema,
     side: 'output',
   },
+  {
+    name: 'FallbackPlacement',
+    doc: 'One placement of the fallback bundle: its rules as an app decides them offline.',
+    schema: FallbackPlacementSchema,
+    side: 'output',
+  },
+  { name: 'PlacementAnswer', doc: 'The body of GET /api/sdk/placement.', schema: PlacementAnswerSchema, side: 'output' },
   { name: 'EventInput', doc: 'One event as POST /api/sdk/events accepts it.', schema: EventSchema, side: 'input' },
   { name: 'IngestResult', doc: 'The body of a 200 from POST /api/sdk/events.', schema: IngestResultSchema, side: 'output' },
 ];

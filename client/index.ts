@@ -33,5 +33,16 @@ export type {
 export { PaywalldError } from './errors.ts';
 export { type CurrencyCode, type CustomEventType, customEventType, type EventType } from './event-types.ts';
 export type { QueuedEvent, QueueStatus, RejectedEvent } from './events.ts';
+export type { NoShowReason, PlacementResult } from './placement-result.ts';
 export { type ClientStorage, memoryStorage } from './storage.ts';
-export type { EventInput, FallbackBundle, FallbackPaywall, IngestResult, KnownEventType, RejectionCode, ResolvedPaywall } from './types.generated.ts';
+export type {
+  EventInput,
+  FallbackBundle,
+  FallbackPaywall,
+  FallbackPlacement,
+  IngestResult,
+  KnownEventType,
+  PlacementAnswer,
+  RejectionCode,
+  ResolvedPaywall,
+} from './types.generated.ts';

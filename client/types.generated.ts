@@ -117,6 +117,83 @@ export type FallbackBundle = {
       };
     }[];
   }[];
+  placements?: {
+    placement: string;
+    revision: number;
+    rules: {
+      paywall_id: string;
+      audience: Record<string, unknown> | null;
+      server_only: boolean;
+      holdout_percent: number;
+      frequency: {
+        limit: number;
+        per: "session" | "day" | "week" | "ever";
+      } | null;
+    }[];
+    default: string | null;
+  }[] | undefined;
+};
+
+/** One placement of the fallback bundle: its rules as an app decides them offline. */
+export type FallbackPlacement = {
+  placement: string;
+  revision: number;
+  rules: {
+    paywall_id: string;
+    audience: Record<string, unknown> | null;
+    server_only: boolean;
+    holdout_percent: number;
+    frequency: {
+      limit: number;
+      per: "session" | "day" | "week" | "ever";
+    } | null;
+  }[];
+  default: string | null;
+};
+
+/** The body of GET /api/sdk/placement. */
+export type PlacementAnswer = {
+  show: true;
+  placement: string;
+  rule: number | null;
+  frequency: {
+    limit: number;
+    per: "session" | "day" | "week" | "ever";
+  } | null;
+  paywall: {
+    paywall_id: string;
+    revision: number;
+    variant: {
+      id: string;
+      audience: string | null;
+      assignment: "hashed" | "default";
+    };
+    locale: string;
+    metadata: Record<string, unknown>;
+    theme?: {
+      colors?: Record<string, {
+        light: string;
+        dark: string;
+      }> | undefined;
+      fonts?: Record<string, {
+        family: string;
+        url?: string | undefined;
+        weight?: number | undefined;
+      }> | undefined;
+    } | undefined;
+    root: Record<string, unknown> | null;
+    product_slots: {
+      slot: string;
+      product_id: string;
+      store_product_id: string | null;
+    }[];
+  };
+} | {
+  show: false;
+  placement: string;
+  reason: "no_rule_matched" | "holdout" | "frequency_cap" | "paywall_not_live";
+  rule: number | null;
+  paywall_id: string | null;
 };
 
 /** One event as POST /api/sdk/events accepts it. */
@@ -129,6 +206,7 @@ export type EventInput = {
   variant_id?: string | null | undefined;
   product_id?: string | null | undefined;
   audience?: string | null | undefined;
+  placement?: string | null | undefined;
   revenue?: number | null | undefined;
   currency?: string | null | undefined;
   properties?: Record<string, unknown> | null | undefined;

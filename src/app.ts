@@ -11,6 +11,7 @@ import type { ServeConfig } from './config.ts';
 import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
+import { eventNamesApi } from './events/names/routes.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
 import { healthApi } from './health/routes.ts';
@@ -32,6 +33,9 @@ import { paywallDraftsApi } from './paywalls/draft/routes.ts';
 import { fallbackApi } from './paywalls/fallback/routes.ts';
 import { resolveApi } from './paywalls/resolve/routes.ts';
 import { paywallsApi } from './paywalls/routes.ts';
+import { placementAnswerApi } from './placements/answer/routes.ts';
+import { PlacementFallbacks } from './placements/fallback.ts';
+import { placementsApi } from './placements/routes.ts';
 import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
@@ -50,16 +54,19 @@ function featureRoutes(ctx: AppContext): RouteDefinition[] {
     ...productsApi(ctx.products),
     ...paywallsApi(ctx.paywallManager),
     ...paywallDraftsApi(ctx.drafts),
-    ...resolveApi(ctx.paywalls, ctx.explainer),
-    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles),
+    ...resolveApi(ctx.paywalls, ctx.explainer, ctx.facts),
+    ...fallbackApi(ctx.paywalls, ctx.fallbackBundles, new PlacementFallbacks(ctx.placements)),
     ...eventsApi(ctx.events, { requireKey: ctx.config.requireKey }),
     ...experimentsApi(ctx.experiments),
     ...identityApi(ctx.identity),
     ...purchasesApi(ctx.purchases),
     ...integrationsApi(ctx.integrations),
+    ...eventNamesApi(ctx.eventNames),
     ...authApi(ctx.sessions, ctx.members),
     ...membersApi(ctx.members),
     ...auditApi(ctx.audit),
+    ...placementsApi(ctx.placementManager, ctx.placementResults),
+    ...placementAnswerApi(ctx.placementAnswers),
     ...templatesApi(new TemplateGallery()),
     ...webhooksApi(ctx.webhooks),
     ...dashboardApi(),
@@ -134,18 +141,24 @@ function edgePolicy(config: ServeConfig, metrics: AppContext['metrics']): EdgePo
   const limiter = (perSecond: number) => (perSecond > 0 ? new RateLimiter(perSecond, perSecond * 2) : undefined);
   const sdkLimiter = limiter(config.rateLimitSdk);
   const managementLimiter = limiter(config.rateLimitApi);
+  const hooksLimiter = limiter(config.rateLimitHooks);
+  const hooksPathLimiter = limiter(config.rateLimitHooksProject);
   metrics.gauge(
     'paywalld_rate_limited_total',
-    'Requests refused with 429, by limit: sdk (per client IP) or management (per API key).',
+    'Requests refused with 429, by limit: sdk (per client IP), management (per API key), hooks (per client IP) or hooks_project (per project and provider).',
     () => [
       [{ limit: 'sdk' }, sdkLimiter?.refused ?? 0],
       [{ limit: 'management' }, managementLimiter?.refused ?? 0],
+      [{ limit: 'hooks' }, hooksLimiter?.refused ?? 0],
+      [{ limit: 'hooks_project' }, hooksPathLimiter?.refused ?? 0],
     ],
     'counter',
   );
   return {
     sdkLimiter,
     managementLimiter,
+    hooksLimiter,
+    hooksPathLimiter,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     bodyTimeoutMs: config.bodyTimeoutMs,

@@ -8,6 +8,7 @@
  */
 import { parseInterval } from './backup/schedule.ts';
 import { ConfigError } from './config-error.ts';
+import { PROTECTION_SETTINGS } from './config-protection.ts';
 import { type DatabaseTarget, parseTarget, serveDatabaseOf } from './db/target.ts';
 import { GOOGLE_SETTINGS, googleEndpoints } from './integrations/providers/google-endpoints.ts';
 import { isLevel } from './log.ts';
@@ -85,6 +86,7 @@ export const SETTINGS = {
     max: 1e9,
     help: 'requests/s per API key on the management API (per client IP without a valid key), bursts of twice that; `0` = off',
   },
+  ...PROTECTION_SETTINGS,
   'trust-proxy': {
     env: 'PAYWALLD_TRUST_PROXY',
     kind: 'boolean',
@@ -255,6 +257,8 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     requireKey: boolean('require-key', flags, env),
     rateLimitSdk: requiredNumber('rate-limit-sdk', flags, env),
     rateLimitApi: requiredNumber('rate-limit-api', flags, env),
+    rateLimitHooks: requiredNumber('rate-limit-hooks', flags, env),
+    rateLimitHooksProject: requiredNumber('rate-limit-hooks-project', flags, env),
     trustProxy: boolean('trust-proxy', flags, env),
     corsOrigins: origins.map((o) => o.trim()).filter((o) => o !== ''),
     bodyTimeoutMs: requiredNumber('body-timeout', flags, env) * 1000,
@@ -267,6 +271,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
     drainTimeoutMs: 10_000,
     seedDir: textOf('seed', flags, env),
     keysFile: textOf('keys-file', flags, env),
+    secretsKeyFile: textOf('secrets-key-file', flags, env),
     google: googleEndpoints((name) => textOf(name, flags, env)!),
     auditRetentionDays: optionalNumber('audit-retention-days', flags, env),
     webhooks: { allowPrivate: boolean('webhooks-allow-private', flags, env), backoffScale: requiredNumber('webhooks-backoff-scale', flags, env) },

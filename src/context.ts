@@ -1,13 +1,13 @@
 /**
- * Everything a running server shares, built once at start: the connection,
- * the cross-cutting pieces and every feature's service (routes → service →
- * store). src/app.ts hands each feature's routes the services they use,
- * never the whole context.
+ * Everything a running server shares, built once at start: the database's capabilities, the cross-cutting pieces and
+ * every feature's service (routes → service → store). src/app.ts hands each feature's routes the services they use, never the whole context.
  */
 import { Members } from './accounts/members.ts';
 import { Sessions } from './accounts/sessions.ts';
+import { cliChange } from './audit/cli-change.ts';
 import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
+import { EventNameService } from './events/names/service.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
 import { Health } from './health/service.ts';
@@ -24,9 +24,17 @@ import { FallbackBundles } from './paywalls/fallback/cache.ts';
 import { LivePaywalls } from './paywalls/live.ts';
 import { PaywallManager } from './paywalls/management.ts';
 import { ResolveExplainer } from './paywalls/resolve/explain.ts';
+import { PlacementAnswers } from './placements/answer/answers.ts';
+import { PurchaseFactsFeed } from './placements/facts/feed.ts';
+import { LivePlacements } from './placements/live.ts';
+import { PlacementManager } from './placements/management.ts';
+import { PlacementOpens } from './placements/opens.ts';
+import { PlacementResults } from './placements/results.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
+import { DomainError } from './shared/errors.ts';
+import { SecretBox } from './shared/secret-box.ts';
 import type { ServerDatabase } from './storage/server-database.ts';
 import type { Storage } from './storage/storage.ts';
 import { webhookWork } from './webhooks/background.ts';
@@ -65,6 +73,8 @@ export interface AppContext {
   readonly purchases: PurchaseService;
   /** Store connectors: configuration and the notifications at /hooks. */
   readonly integrations: IntegrationService;
+  /** The names events sent without a secret key brought, for owners to see and clear. */
+  readonly eventNames: EventNameService;
   /** Signing in and out; the edge looks sessions up through it. */
   readonly sessions: Sessions;
   /** Projects' members, invitations, password resets. */
@@ -72,6 +82,15 @@ export interface AppContext {
   readonly audit: AuditLog;
   /** Outgoing webhooks' endpoints and deliveries (the sender runs beside: hooks.start). */
   readonly webhooks: WebhookService;
+  /** The placements not archived, compiled in memory: GET /api/sdk/placement reads them without SQL. */
+  readonly placements: LivePlacements;
+  readonly placementManager: PlacementManager;
+  /** What the purchase records say of each user (purchases.*), in memory, read from the stores as they grow. */
+  readonly facts: PurchaseFactsFeed;
+  /** GET /api/sdk/placement's decisions, from memory. */
+  readonly placementAnswers: PlacementAnswers;
+  /** Shown against held out, from the event writer's counts. */
+  readonly placementResults: PlacementResults;
 }
 
 interface ContextHooks {
@@ -91,18 +110,24 @@ interface ConfigurationServices {
   /** Validate-only and preview of documents that are not stored (the dashboard's editor). */
   readonly drafts: PaywallDrafts;
   readonly products: ProductManager;
+  readonly placements: LivePlacements;
+  readonly placementManager: PlacementManager;
 }
 
-/** Builds the services and loads the live paywalls. */
+/** Builds the services and loads the live paywalls and placements. */
 export async function configurationServices(storage: Storage, log: Logger): Promise<ConfigurationServices> {
   const paywalls = new LivePaywalls(storage.paywalls, storage.products, log);
   await paywalls.reload();
+  const placements = new LivePlacements(storage.placements, log);
+  await placements.reload();
   return {
     projects: storage.projects,
     paywalls,
     paywallManager: new PaywallManager(storage.paywalls, storage.products, paywalls, storage.phases),
     drafts: new PaywallDrafts(storage.products),
     products: new ProductManager(storage.products, paywalls),
+    placements,
+    placementManager: new PlacementManager(storage.placements, placements, paywalls),
   };
 }
 
@@ -115,18 +140,37 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
   };
 }
 
+/**
+ * Seals the secrets an earlier version stored in plaintext (connector configurations, webhook endpoints' signing
+ * secrets: shared/secret-box.ts), then has the database truncate its log: on SQLite, with secure_delete
+ * (server-sqlite.ts), the plaintext is then gone from the file's bytes, not only from its rows.
+ */
+async function sealStoredSecrets(sealers: Record<string, () => Promise<number>>, truncateLog: () => void, log: Logger): Promise<void> {
+  for (const [what, seal] of Object.entries(sealers)) {
+    try {
+      const sealed = await seal();
+      if (sealed === 0) continue;
+      truncateLog();
+      log.info(`${what} stored in plaintext were sealed`, { count: sealed });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
+      log.warn(`${what} stored in plaintext stay so`, { reason: error.message });
+    }
+  }
+}
+
 /** What the services ask of the server's database besides the stores: its capabilities, never a connection. */
-type DatabaseAccess = Pick<ServerDatabase, 'storage' | 'probe' | 'target' | 'writerScript' | 'exportEvents' | 'shared'>;
+type DatabaseAccess = Pick<ServerDatabase, 'storage' | 'probe' | 'target' | 'writerScript' | 'exportEvents' | 'shared' | 'secretsKeyFile' | 'truncateLog'>;
 
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
 export async function createContext(
   config: ServeConfig,
-  { storage, probe, target, writerScript, exportEvents, shared }: DatabaseAccess,
+  { storage, probe, target, writerScript, exportEvents, shared, secretsKeyFile, truncateLog }: DatabaseAccess,
   log: Logger,
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
   const lifecycle = { draining: false };
-  const { projects, paywalls, paywallManager, drafts, products } = await configurationServices(storage, log);
+  const { projects, paywalls, paywallManager, drafts, products, placements, placementManager } = await configurationServices(storage, log);
   const auth = new KeyRegistry(storage.keys, log);
   await auth.reload();
   metrics.gauge(
@@ -137,6 +181,7 @@ export async function createContext(
   );
   metrics.gauge('paywalld_api_keys_active', 'Active API keys in memory, every project.', () => auth.size());
   metrics.gauge('paywalld_paywalls_compiled', 'Live paywall revisions compiled in memory for the resolve endpoint.', () => paywalls.compiledCount());
+  metrics.gauge('paywalld_placements_compiled', 'Placements compiled in memory for the placement endpoint.', () => placements.count());
   const fallbackBundles = new FallbackBundles();
   metrics.gauge(
     'paywalld_fallback_entries_rendered_total',
@@ -145,6 +190,8 @@ export async function createContext(
     'counter',
   );
   metrics.gauge('paywalld_fallback_bundles_cached', 'Fallback bundle tags kept in memory, one per distinct request.', () => fallbackBundles.size());
+  // What frequency caps count: told by the event writer thread, which counts every instance's events.
+  const opens = new PlacementOpens();
   const events = new EventService({
     target,
     writerScript,
@@ -155,9 +202,15 @@ export async function createContext(
     log,
     metrics,
     paywalls,
+    placements,
+    onPlacementOpens: (full, news) => opens.take(full, news),
   });
   const hooks: ContextHooks = {
-    externalChange: [reloadLogged(log, 'keys', () => auth.reload()), reloadLogged(log, 'paywalls', () => paywalls.reload())],
+    externalChange: [
+      reloadLogged(log, 'keys', () => auth.reload()),
+      reloadLogged(log, 'paywalls', () => paywalls.reload()),
+      reloadLogged(log, 'placements', () => placements.reload()),
+    ],
     // After the HTTP server stopped and drained: commits whatever is still queued, then the writer thread ends.
     shutdown: [() => events.close()],
     start: [],
@@ -172,16 +225,42 @@ export async function createContext(
   pruneSessions.unref();
   hooks.shutdown.push(() => clearInterval(pruneSessions));
   if (config.auditRetentionDays !== undefined) hooks.shutdown.push(audit.keepFor(config.auditRetentionDays, log));
+  const facts = new PurchaseFactsFeed(storage, log);
+  // Before the server listens: an audience on purchases.* answers from every record stored so far.
+  await facts.read();
+  hooks.shutdown.push(facts.follow(config.watchIntervalMs));
+  metrics.gauge('paywalld_purchase_facts_users', 'User ids whose purchases.* facts are kept in memory (linked ids included), every project.', () =>
+    facts.users(),
+  );
   const identity = new IdentityService(storage.identity, events);
-  const purchases = new PurchaseService(storage.purchases, metrics);
+  // A purchase recorded through this instance is in its facts when the request is answered (other instances: the next read).
+  const purchases = new PurchaseService(storage.purchases, metrics, log, () =>
+    facts.read().catch((error: unknown) => log.warn('reading new purchase records into the purchases.* facts failed', { error: String(error) })),
+  );
+  const secrets = new SecretBox(config.secretsKeyFile ?? secretsKeyFile);
+  const integrations = new IntegrationConfiguration(storage.integrations, secrets);
+  const webhookService = new WebhookService(storage.webhooks, config.webhooks.allowPrivate, secrets);
+  await sealStoredSecrets(
+    { 'connector configurations': () => integrations.sealStored(cliChange('serve')), 'webhook secrets': () => webhookService.sealStored() },
+    truncateLog,
+    log,
+  );
   const decisions = new DecisionWatch(storage.outbox, log);
   const experiments = new ExperimentResults(events, paywallManager, (projectId, paywallId, results) => decisions.seen(projectId, paywallId, results));
-  const webhooks = webhookWork(storage.outbox, config.webhooks, metrics, log, !shared, {
-    projects,
-    paywalls,
-    phases: paywallManager,
-    results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
-  });
+  const webhooks = webhookWork(
+    storage.outbox,
+    config.webhooks,
+    metrics,
+    log,
+    !shared,
+    {
+      projects,
+      paywalls,
+      phases: paywallManager,
+      results: (projectId, paywallId, audience) => experiments.results(projectId, paywallId, undefined, audience),
+    },
+    secrets,
+  );
   hooks.start.push(() => webhooks.start());
   hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
@@ -204,19 +283,17 @@ export async function createContext(
     health: new Health(probe, lifecycle),
     identity,
     purchases,
-    integrations: new IntegrationService(
-      new IntegrationConfiguration(storage.integrations),
-      storage.integrations,
-      purchases,
-      identity,
-      metrics,
-      log,
-      googleApis(config.google),
-    ),
+    integrations: new IntegrationService(integrations, storage.integrations, purchases, identity, metrics, log, googleApis(config.google)),
+    eventNames: new EventNameService(storage.eventNames),
     sessions,
     members: new Members(storage.accounts),
     audit,
-    webhooks: new WebhookService(storage.webhooks, config.webhooks.allowPrivate),
+    webhooks: webhookService,
+    placements,
+    placementManager,
+    facts,
+    placementAnswers: new PlacementAnswers(placements, paywalls, facts, opens),
+    placementResults: new PlacementResults(events, placementManager),
   };
   return { ctx, hooks };
 }

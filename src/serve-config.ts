@@ -2,12 +2,13 @@
  * What `paywalld serve` runs with, once config.ts has merged its flags over
  * the environment over the defaults and checked each value.
  */
+import type { ProtectionConfig } from './config-protection.ts';
 import type { DatabaseTarget } from './db/target.ts';
 import type { GoogleEndpoints } from './integrations/providers/google-endpoints.ts';
 import type { Level } from './log.ts';
 import type { WebhookSettings } from './webhooks/settings.ts';
 
-export interface ServeConfig {
+export interface ServeConfig extends ProtectionConfig {
   host: string;
   port: number;
   /** A SQLite file (`:memory:`: a temporary one), or a `postgres://` URL (never logged as such: describeTarget hides its password). */

@@ -1,7 +1,7 @@
 /** The command line of `npm run bench` and what each mode measures. */
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results', 'identify'];
+export const SCENARIOS = ['resolve', 'events', 'stats', 'memory', 'mixed', 'results', 'identify', 'placement'];
 /** The scenarios of --postgres: paywalld instances on one PostgreSQL (bench/scenarios/postgres-*.mjs). */
 export const POSTGRES_SCENARIOS = ['resolve', 'events', 'reads', 'propagation'];
 
@@ -37,6 +37,7 @@ const MODES = {
     memory: { users: 1_000_000, events: 1_000_000, eventUsers: 100_000 },
     mixed: { resolveConnections: 50, eventConnections: 16 },
     identify: { resolveConnections: 50, identifyConnections: 16 },
+    placement: { connections: 50 },
     propagation: { samples: 20 },
   },
 };

@@ -1,5 +1,7 @@
 -- GET /api/sdk/config with the user, locale, platform and country varying per
--- request. Arguments (after --): sdk key, paywall id, users, mode, nonce.
+-- request. Arguments (after --): sdk key, paywall id, users, mode, nonce, and
+-- optionally a placement id: then GET /api/sdk/placement?placement=ID with the
+-- same parameters (the placement scenario drives both with this one script).
 --   mode "pool":     userId cycles over `users` ids (user-0 … user-N-1), each
 --                    thread starting elsewhere in the cycle. The requests are
 --                    built once in init, so that request() only hands out the
@@ -36,7 +38,11 @@ local prepared = {}
 
 function init(args)
   headers = { ["Authorization"] = "Bearer " .. args[1] }
-  prefix = "/api/sdk/config?paywallId=" .. args[2] .. "&userId="
+  if args[6] then
+    prefix = "/api/sdk/placement?placement=" .. args[6] .. "&userId="
+  else
+    prefix = "/api/sdk/config?paywallId=" .. args[2] .. "&userId="
+  end
   users = tonumber(args[3])
   nonce = args[5]
   if args[4] == "distinct" then

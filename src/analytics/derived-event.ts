@@ -18,13 +18,14 @@ export interface DerivedEvent {
   audience: string | null;
   revenue: number | null;
   currency: string | null;
+  placement: string | null;
 }
 
 /** A stored event read back: its EventRow, then its seq. */
 export type StoredEventRow = [...EventRow, seq: number];
 
 /** Where a StoredEventRow holds the seq. */
-export const SEQ_COLUMN = EVENT_COLUMNS.length as 15;
+export const SEQ_COLUMN = EVENT_COLUMNS.length as 16;
 
 /**
  * The SELECT list of a StoredEventRow. properties is read as NULL: the
@@ -33,6 +34,6 @@ export const SEQ_COLUMN = EVENT_COLUMNS.length as 15;
 export const STORED_EVENT_COLUMNS = [...EVENT_COLUMNS.map((column) => (column === 'properties' ? 'NULL' : column)), 'seq'].join(', ');
 
 export function derivedEvent(row: EventRow | StoredEventRow): DerivedEvent {
-  const [projectId, paywallId, type, ts, clientTs, , , eventId, userId, variantId, , , audience, revenue, currency] = row;
-  return { projectId, paywallId, type, ts, clientTs, eventId, userId, variantId, audience, revenue, currency };
+  const [projectId, paywallId, type, ts, clientTs, , , eventId, userId, variantId, , , audience, revenue, currency, placement] = row;
+  return { projectId, paywallId, type, ts, clientTs, eventId, userId, variantId, audience, revenue, currency, placement };
 }

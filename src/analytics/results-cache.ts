@@ -9,7 +9,7 @@ import { PhaseFold } from './fold/experiment-fold.ts';
 import { emptyFold, type FoldQuery, type FoldRecord, type FoldResult } from './fold/fold-types.ts';
 import { type LinkedUsers, ProjectJoins } from './fold/linked-users.ts';
 import type { PurchaseReader, PurchaseRow } from './fold/purchase-records.ts';
-import { DEFAULT_SEGMENT, type ExperimentLogs } from './fold/segments.ts';
+import { DEFAULT_SEGMENT, type ExperimentLogs, PLACEMENT_SEGMENT } from './fold/segments.ts';
 import { Lru } from './lru.ts';
 import type { UserDictionary } from './users.ts';
 
@@ -41,12 +41,15 @@ const RECORD_KINDS: Record<string, FoldRecord['kind']> = {
   cancellation: 'cancellation',
 };
 
-/** The records of `rows` that may count for the paywall (theirs, or naming none), as the fold reads them; those of unseen users go to `waiting`. */
-function foldRecords(rows: readonly PurchaseRow[], paywallId: string, linked: LinkedUsers, waiting: PurchaseRow[]): FoldRecord[] {
+/**
+ * The records of `rows` that may count for the paywall (theirs, or naming none; every one for a placement: null), as the
+ * fold reads them; those of unseen users go to `waiting`.
+ */
+function foldRecords(rows: readonly PurchaseRow[], paywallId: string | null, linked: LinkedUsers, waiting: PurchaseRow[]): FoldRecord[] {
   const records: FoldRecord[] = [];
   for (const row of rows) {
     const kind = RECORD_KINDS[row.type];
-    if (kind === undefined || (row.paywallId !== null && row.paywallId !== paywallId)) continue;
+    if (kind === undefined || (paywallId !== null && row.paywallId !== null && row.paywallId !== paywallId)) continue;
     const user = linked.ordinalOf(row.userId);
     if (user === -1) waiting.push(row);
     else records.push({ user, ts: row.ts, kind, revenue: row.revenue, currency: row.currency });
@@ -74,7 +77,9 @@ export class ResultsCache {
     const segment = this.experiments.find(projectId, paywallId, audience ?? DEFAULT_SEGMENT);
     if (!segment) return emptyFold(query);
     const users = this.users.count(projectId);
-    const sources = this.experiments.segmentsOf(projectId, paywallId);
+    // A placement's users convert with a purchase anywhere: the held out were shown no paywall to buy through.
+    const placement = paywallId.startsWith(PLACEMENT_SEGMENT);
+    const sources = placement ? this.experiments.segmentsInProject(projectId) : this.experiments.segmentsOf(projectId, paywallId);
     // Purchases of every segment count (for the segment where their user was exposed): any append changes the answer.
     let version = 0;
     for (const source of sources) version += source.version;
@@ -108,7 +113,7 @@ export class ResultsCache {
     entry.recordSeq = rows.at(-1)?.seq ?? entry.recordSeq;
     // A waiting record finds its user once the users grow, or a link names one the events know.
     const retried = users === entry.users && !linked ? [] : entry.waiting.splice(0);
-    entry.fold.update(users, sources, foldRecords([...retried, ...rows], paywallId, project.linked, entry.waiting), joins);
+    entry.fold.update(users, sources, foldRecords([...retried, ...rows], placement ? null : paywallId, project.linked, entry.waiting), joins);
     entry.result = entry.fold.result();
     entry.version = version;
     entry.users = users;

@@ -52,6 +52,8 @@ export async function snapshot(dbPath: string, target: string): Promise<{ pages:
     // A snapshot holds every key hash and event: readable by its owner only. SQLite keeps the
     // mode of a file that exists (and gives its journal the same), so the copy starts as an empty 0600 file.
     fs.writeFileSync(temporary, '', { mode: 0o600, flag: 'wx' });
+    // Whatever the umask: 0600 exactly (a umask can take the owner's write away).
+    fs.chmodSync(temporary, 0o600);
     source.exec('BEGIN');
     // A deferred transaction starts reading only at its first read: this one fixes the moment copied.
     source.prepare('SELECT count(*) FROM sqlite_schema').pluck().get();

@@ -8,8 +8,9 @@ const help = `Usage:
 
 Writes the project's configuration into DIR: products.json, one
 paywalls/<id>.json per paywall that is not archived (its newest revision,
-as PUT /api/paywalls/{id} takes it) and paywalld.json listing the live ones.
-Paywall files of DIR that the project does not have are removed; other files
+as PUT /api/paywalls/{id} takes it), paywalld.json listing the live ones, and
+one placements/<id>.json per placement that is not archived (when there are any).
+Paywall and placement files of DIR that the project does not have are removed; other files
 are left alone. Formatting and order are stable: exporting an unchanged
 project again writes identical bytes.
 
@@ -32,7 +33,10 @@ export const exportCommand: Command = {
       const summary = await exportDirectory(target.backend, dir);
       const unrecorded = recordBase(dir, target.backend.target, summary.base);
       for (const file of summary.removed) print(`removed ${file}`);
-      print(`Exported ${summary.products} product(s) and ${summary.paywalls} paywall(s) (${summary.live} live) from ${target.backend.target} to ${dir}`);
+      const placements = summary.placements > 0 ? ` and ${summary.placements} placement(s)` : '';
+      print(
+        `Exported ${summary.products} product(s) and ${summary.paywalls} paywall(s) (${summary.live} live)${placements} from ${target.backend.target} to ${dir}`,
+      );
       if (unrecorded) print(`Note: ${unrecorded}.`);
       return 0;
     } finally {

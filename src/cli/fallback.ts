@@ -4,11 +4,12 @@ import { configurationServices } from '../context.ts';
 import { Logger } from '../log.ts';
 import { fallbackBundle } from '../paywalls/fallback/bundle.ts';
 import type { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
+import { fallbackPlacement } from '../placements/fallback.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
-  paywalld fallback --out FILE [--project ID] [--paywall ID]... [--db FILE|URL]
+  paywalld fallback --out FILE [--project ID] [--paywall ID]... [--placement ID]... [--db FILE|URL]
 
 Writes the offline fallback bundle an app ships in its binary: for each live
 paywall, its default variant's tree in every locale it has, its products with
@@ -21,6 +22,9 @@ Options:
   --project ID  the project (see: paywalld projects list); needed when the database has several
   --paywall ID  a paywall to include (repeat it); default: every live paywall of the project.
                 A named paywall that is not live is an error, and nothing is written
+  --placement ID  a placement to include with the live paywalls its rules name (repeat it);
+                default, when no --paywall is named either: every placement of the project.
+                A named placement that is archived or unknown is an error
 ${DB_OR_URL_HELP}`;
 
 /** The project to bundle: the one named, or the only one there is. */
@@ -56,6 +60,7 @@ export const fallbackCommand: Command = {
       out: { type: 'string' },
       project: { type: 'string' },
       paywall: { type: 'string', multiple: true },
+      placement: { type: 'string', multiple: true },
     });
     if (values.help) {
       print(help);
@@ -69,13 +74,30 @@ export const fallbackCommand: Command = {
       const services = await configurationServices(storage, new Logger('error', { sink: (text) => process.stderr.write(text) }));
       const projectId = await pickProject(services.projects, values.project);
       const live = services.paywalls;
-      const ids = values.paywall ? [...new Set(values.paywall)] : live.liveIds(projectId);
+      const named = values.paywall !== undefined || values.placement !== undefined;
+      const placementIds = values.placement ? [...new Set(values.placement)] : named ? [] : services.placements.ids(projectId);
+      const unknown = placementIds.filter((id) => !services.placements.get(projectId, id));
+      if (unknown.length > 0) throw new Error(`no placement served in project ${projectId}: ${unknown.join(', ')}`);
+      const placements = placementIds.map((id) => fallbackPlacement(services.placements.get(projectId, id)!));
+      const ids = values.paywall ? [...new Set(values.paywall)] : named ? [] : live.liveIds(projectId);
       const missing = ids.filter((id) => !live.get(projectId, id));
       if (missing.length > 0) throw new Error(`not live in project ${projectId}: ${missing.join(', ')}`);
-      if (ids.length === 0) throw new Error(`project ${projectId} has no live paywall; publish one first`);
-      const bundle = fallbackBundle(ids.map((id) => live.get(projectId, id) as CompiledPaywall));
+      // The paywalls the placements name come along, those that are live (a rule may name one that is not).
+      for (const placement of placements) {
+        for (const id of [...placement.rules.map((rule) => rule.paywall_id), placement.default ?? ''])
+          if (live.get(projectId, id) && !ids.includes(id)) ids.push(id);
+      }
+      if (ids.length === 0 && placements.length === 0) throw new Error(`project ${projectId} has no live paywall; publish one first`);
+      const bundle = fallbackBundle(
+        ids.map((id) => live.get(projectId, id) as CompiledPaywall),
+        placements.length > 0 ? placements : undefined,
+      );
       writeAtomically(out, `${JSON.stringify(bundle)}\n`);
-      print(`Wrote ${bundle.paywalls.map((p) => `${p.paywall_id} (revision ${p.revision})`).join(', ')} to ${out}`);
+      const names = [
+        ...bundle.paywalls.map((p) => `${p.paywall_id} (revision ${p.revision})`),
+        ...placements.map((p) => `placement ${p.placement} (revision ${p.revision})`),
+      ];
+      print(`Wrote ${names.join(', ')} to ${out}`);
       return 0;
     } finally {
       await storage.close();

@@ -8,6 +8,7 @@ import { applyCommand } from './apply.ts';
 import { auditLogCommand } from './audit-log.ts';
 import { backupCommand } from './backup.ts';
 import { type Command, UsageError } from './command.ts';
+import { eventNamesCommand } from './event-names.ts';
 import { exportCommand } from './export.ts';
 import { fallbackCommand } from './fallback.ts';
 import { integrationsCommand } from './integrations.ts';
@@ -28,6 +29,7 @@ const commands: Command[] = [
   usersCommand,
   auditLogCommand,
   integrationsCommand,
+  eventNamesCommand,
   backupCommand,
   migrateCommand,
   migrateToCommand,

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { cliChange } from '../audit/cli-change.ts';
+import { databaseTarget, readEnv } from '../config.ts';
+import { realDatabasePath } from '../db/owner.ts';
 import { IntegrationConfiguration } from '../integrations/configuration.ts';
+import { SecretBox, secretsKeyFile } from '../shared/secret-box.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const help = `Usage:
@@ -17,7 +20,9 @@ history:
   app-store   {"bundle_id": "com.example.app", "root_certificates": ["-----BEGIN CERTIFICATE-----…"]}
   google-play {"package_name": "com.example.app", "service_account_json": "<the key file's contents>",
                "pubsub_audience": "…", "pubsub_service_account_email": "push@….iam.gserviceaccount.com"}
-Secrets are never printed: show prints a fingerprint of them.
+Secrets are never printed: show prints a fingerprint of them. They are stored
+sealed with the key in PAYWALLD_SECRETS_KEY_FILE, else in <db>-secrets.key
+beside a SQLite file (created 0600 on first need), as serve does.
 
 Options:
   --project ID   the project (see: paywalld projects list)
@@ -57,7 +62,9 @@ export const integrationsCommand: Command = {
         process.stderr.write(`paywalld: no project with id ${values.project}\n`);
         return 1;
       }
-      const integrations = new IntegrationConfiguration(storage.integrations);
+      const target = databaseTarget(values.db);
+      const keyFile = secretsKeyFile(readEnv()['secrets-key-file'], target.kind === 'sqlite' ? realDatabasePath(target.file) : undefined);
+      const integrations = new IntegrationConfiguration(storage.integrations, new SecretBox(keyFile));
       const shown = await (sub === 'set'
         ? integrations.configure(values.project, provider, config, cliChange('integrations set'))
         : integrations.describe(values.project, provider));

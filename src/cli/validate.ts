@@ -5,8 +5,8 @@ const help = `Usage:
   paywalld validate DIR [--strict] [--format text|json]
 
 Checks a configuration directory offline (no server, no database) with the
-server's own validation: products.json, every paywalls/<id>.json and the
-optional paywalld.json. Each problem is printed as
+server's own validation: products.json, every paywalls/<id>.json, every
+placements/<id>.json and the optional paywalld.json. Each problem is printed as
 
   file:/json/pointer: message
 

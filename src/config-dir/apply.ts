@@ -41,6 +41,15 @@ export async function applyPlan(plan: Plan, backend: ConfigBackend, done: (line:
           case 'delete-product':
             await backend.deleteProduct(step.id, step.ifMatch);
             break;
+          case 'create-placement':
+            await backend.putPlacement(step.id, step.document, { create: true });
+            break;
+          case 'update-placement':
+            await backend.putPlacement(step.id, step.document, { ifMatch: step.ifMatch });
+            break;
+          case 'archive-placement':
+            await backend.archivePlacement(step.id, step.ifMatch);
+            break;
         }
         const line = describeStep(step);
         completed.push(line);

@@ -5,6 +5,7 @@
  * ETag it expects, so a concurrent edit is refused rather than overwritten.
  */
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
+import type { PlacementDocument } from '../placements/schema.ts';
 import type { CurrentState, ProductContent } from './state.ts';
 
 /** A write's condition: If-Match with the tag read, or create-only (If-None-Match: *). */
@@ -22,6 +23,9 @@ export interface ConfigBackend {
   putPaywall(id: string, document: PaywallOutput, expect: Expect): Promise<{ revision: number; tag: string }>;
   publish(id: string, revision: number, ifMatch: string): Promise<string>;
   archive(id: string, ifMatch: string): Promise<string>;
+  /** Writes a placement's new revision (served at once); returns its new tag. */
+  putPlacement(id: string, document: PlacementDocument, expect: Expect): Promise<string>;
+  archivePlacement(id: string, ifMatch: string): Promise<string>;
   /** Runs `steps` so that a failure leaves the target as it was where the target allows it (a database does; HTTP does not). */
   atomically<T>(steps: () => Promise<T>): Promise<T>;
   /** Whether atomically() rolls back on failure. */

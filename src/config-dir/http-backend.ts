@@ -4,6 +4,7 @@
  * header and nowhere else: no message, log line or error carries it.
  */
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
+import type { PlacementDocument } from '../placements/schema.ts';
 import { type ConfigBackend, type Expect, TargetError } from './backend.ts';
 import type { CurrentState, ProductContent } from './state.ts';
 
@@ -98,8 +99,17 @@ export class HttpBackend implements ConfigBackend {
       const detail = answer.body as { status: 'draft' | 'live' | 'archived'; revision: number; live_revision: number | null; document: PaywallOutput };
       paywalls.push({ id, status: detail.status, revision: detail.revision, liveRevision: detail.live_revision, tag: answer.etag, document: detail.document });
     }
+    // A server from before placements answers 404: it has none.
+    const placementList = await this.call('GET', '/api/placements', 'list placements', { ok: [200, 404] });
+    const listed = placementList.status === 200 ? (placementList.body as { placements: { id: string }[] }).placements : [];
+    const placements = [];
+    for (const { id } of listed) {
+      const answer = await this.call('GET', `/api/placements/${encodeURIComponent(id)}`, `placement ${id}`, { ok: [200] });
+      const detail = answer.body as { status: 'active' | 'archived'; document: PlacementDocument };
+      placements.push({ id, status: detail.status, tag: answer.etag, document: detail.document });
+    }
     const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    return { products: products.sort(byId), paywalls: paywalls.sort(byId) };
+    return { products: products.sort(byId), paywalls: paywalls.sort(byId), placements: placements.sort(byId) };
   }
 
   async revision(paywallId: string, revision: number): Promise<PaywallOutput> {
@@ -131,6 +141,15 @@ export class HttpBackend implements ConfigBackend {
 
   async archive(id: string, ifMatch: string): Promise<string> {
     return (await this.call('DELETE', `/api/paywalls/${encodeURIComponent(id)}`, `paywall ${id}`, { headers: { 'If-Match': ifMatch }, ok: [200] })).etag;
+  }
+
+  async putPlacement(id: string, document: PlacementDocument, expect: Expect): Promise<string> {
+    const path = `/api/placements/${encodeURIComponent(id)}`;
+    return (await this.call('PUT', path, `placement ${id}`, { body: document, headers: expectHeaders(expect), ok: [200, 201] })).etag;
+  }
+
+  async archivePlacement(id: string, ifMatch: string): Promise<string> {
+    return (await this.call('DELETE', `/api/placements/${encodeURIComponent(id)}`, `placement ${id}`, { headers: { 'If-Match': ifMatch }, ok: [200] })).etag;
   }
 
   async atomically<T>(steps: () => Promise<T>): Promise<T> {

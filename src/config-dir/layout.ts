@@ -4,6 +4,7 @@
  *
  *   products.json          {"products": [{"id", "name", "store_ids"}, …]}   the catalog
  *   paywalls/<id>.json     one paywall, exactly the body of PUT /api/paywalls/{id}
+ *   placements/<id>.json   one placement, exactly the body of PUT /api/placements/{id} (optional)
  *   paywalld.json          optional: {"live": ["<id>", …]}, the paywalls meant to be live
  *                          (without it, every paywall of the directory is)
  */
@@ -14,10 +15,16 @@ import { IdSchema } from '../shared/id.ts';
 export const PRODUCTS_FILE = 'products.json';
 export const PAYWALLS_DIR = 'paywalls';
 export const SETTINGS_FILE = 'paywalld.json';
+export const PLACEMENTS_DIR = 'placements';
 
 /** The file of one paywall, relative to the directory, with `/` whatever the platform. */
 export function paywallFile(id: string): string {
   return `${PAYWALLS_DIR}/${id}.json`;
+}
+
+/** The file of one placement, relative to the directory. */
+export function placementFile(id: string): string {
+  return `${PLACEMENTS_DIR}/${id}.json`;
 }
 
 /** One product of products.json: the body of PUT /api/products/{id}, with the id required. */

@@ -1,10 +1,13 @@
 /**
  * What applying a directory would do to a target: the steps, in the order
- * they run (products before the paywalls that name them, archiving before
- * deleting the products it frees), each with the ETag it expects.
+ * they run (products before the paywalls that name them, placements after
+ * the paywalls they show are published, archiving before deleting the
+ * products it frees), each with the ETag it expects.
  */
+import { phaseDesign, startsPhase } from '../experiments/phases.ts';
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 import { CompiledPaywall } from '../paywalls/resolve/compiled.ts';
+import type { PlacementDocument } from '../placements/schema.ts';
 import type { ConfigBackend } from './backend.ts';
 import { canonicalJson, jsonDiff } from './diff.ts';
 import type { CurrentPaywall, CurrentState, DesiredState, ProductContent } from './state.ts';
@@ -14,10 +17,18 @@ type Step =
   | { kind: 'update-product'; id: string; content: ProductContent; ifMatch: string; diff: string[] }
   | { kind: 'create-paywall'; id: string; document: PaywallOutput }
   | { kind: 'update-paywall'; id: string; document: PaywallOutput; ifMatch: string; diff: string[] }
-  /** `revision` undefined: the revision the paywall's write step creates. */
-  | { kind: 'publish'; id: string; revision: number | undefined; ifMatch: string | undefined }
+  /**
+   * `revision` undefined: the revision the paywall's write step creates.
+   * `startsPhase`: whether the publish starts a new experiment phase, by the
+   * server's rule (experiments/phases.ts): the split differs from the live one.
+   */
+  | { kind: 'publish'; id: string; revision: number | undefined; ifMatch: string | undefined; startsPhase: boolean }
   | { kind: 'archive'; id: string; ifMatch: string }
-  | { kind: 'delete-product'; id: string; ifMatch: string };
+  | { kind: 'delete-product'; id: string; ifMatch: string }
+  | { kind: 'create-placement'; id: string; document: PlacementDocument }
+  /** A new revision; of an archived placement too, which it serves again. */
+  | { kind: 'update-placement'; id: string; document: PlacementDocument; ifMatch: string; diff: string[] }
+  | { kind: 'archive-placement'; id: string; ifMatch: string };
 
 export interface PlanOptions {
   publish: boolean;
@@ -27,7 +38,7 @@ export interface PlanOptions {
 export interface Plan {
   target: string;
   steps: Step[];
-  unchanged: { products: string[]; paywalls: string[] };
+  unchanged: { products: string[]; paywalls: string[]; placements: string[] };
   /** Things left as they are, and why (not in the directory without --prune, not published without --publish, …). */
   notes: string[];
   /** The ETag of everything the target held when the plan was made: what a saved plan is checked against. */
@@ -44,6 +55,7 @@ export function baseOf(current: CurrentState): Record<string, string> {
   const base: Record<string, string> = {};
   for (const product of current.products) base[`product:${product.id}`] = product.tag;
   for (const paywall of current.paywalls) base[`paywall:${paywall.id}`] = paywall.tag;
+  for (const placement of current.placements) base[`placement:${placement.id}`] = placement.tag;
   return base;
 }
 
@@ -61,7 +73,18 @@ function productSteps(desired: DesiredState, current: CurrentState, plan: Plan):
   }
 }
 
-function paywallSteps(desired: DesiredState, current: CurrentState, options: PlanOptions, plan: Plan): void {
+/**
+ * Whether publishing `document` starts a new phase: the server starts one
+ * when the split differs from the current phase's, which is the live
+ * revision's (a publish that keeps the split keeps the phase); none before
+ * the first publication.
+ */
+async function publishStartsPhase(now: CurrentPaywall | undefined, document: PaywallOutput, backend: ConfigBackend): Promise<boolean> {
+  if (now?.liveRevision === null || now === undefined) return true;
+  return startsPhase({ design: JSON.stringify(phaseDesign(await liveDocument(now, backend))) }, phaseDesign(document));
+}
+
+async function paywallSteps(desired: DesiredState, current: CurrentState, options: PlanOptions, backend: ConfigBackend, plan: Plan): Promise<void> {
   const existing = new Map(current.paywalls.map((p) => [p.id, p]));
   const publishes: Step[] = [];
   for (const { id, document } of desired.paywalls) {
@@ -77,10 +100,30 @@ function paywallSteps(desired: DesiredState, current: CurrentState, options: Pla
     }
     const needsPublish = changed || now.status !== 'live' || now.liveRevision !== now.revision;
     if (!needsPublish) continue;
-    if (options.publish) publishes.push({ kind: 'publish', id, revision: changed ? undefined : now!.revision, ifMatch: changed ? undefined : now!.tag });
-    else plan.notes.push(`paywall ${id} is not published: its ${changed ? 'new' : 'newest'} revision goes live with apply --publish`);
+    if (options.publish) {
+      const starts = await publishStartsPhase(now, document, backend);
+      publishes.push({ kind: 'publish', id, revision: changed ? undefined : now!.revision, ifMatch: changed ? undefined : now!.tag, startsPhase: starts });
+    } else plan.notes.push(`paywall ${id} is not published: its ${changed ? 'new' : 'newest'} revision goes live with apply --publish`);
   }
   plan.steps.push(...publishes);
+}
+
+/** Placements the directory has (after the paywalls they name are published), and those of the target it does not. */
+function placementSteps(desired: DesiredState, current: CurrentState, options: PlanOptions, plan: Plan): void {
+  const existing = new Map(current.placements.map((p) => [p.id, p]));
+  for (const { id, document } of desired.placements) {
+    const now = existing.get(id);
+    if (!now) plan.steps.push({ kind: 'create-placement', id, document });
+    else if (now.status === 'archived' || canonicalJson(now.document) !== canonicalJson(document)) {
+      plan.steps.push({ kind: 'update-placement', id, document, ifMatch: now.tag, diff: jsonDiff(now.document, document) });
+    } else plan.unchanged.placements.push(id);
+  }
+  const inDirectory = new Set(desired.placements.map((p) => p.id));
+  for (const placement of current.placements) {
+    if (placement.status === 'archived' || inDirectory.has(placement.id)) continue;
+    if (options.prune) plan.steps.push({ kind: 'archive-placement', id: placement.id, ifMatch: placement.tag });
+    else plan.notes.push(`placement ${placement.id} is left alone: it is not in the directory (apply --prune archives it)`);
+  }
 }
 
 /** Paywalls and products of the target that the directory does not have. */
@@ -118,9 +161,10 @@ async function liveDocument(paywall: CurrentPaywall, backend: ConfigBackend): Pr
 
 export async function makePlan(desired: DesiredState, backend: ConfigBackend, options: PlanOptions): Promise<Plan> {
   const current = await backend.read();
-  const plan: Plan = { target: backend.target, steps: [], unchanged: { products: [], paywalls: [] }, notes: [], base: baseOf(current) };
+  const plan: Plan = { target: backend.target, steps: [], unchanged: { products: [], paywalls: [], placements: [] }, notes: [], base: baseOf(current) };
   productSteps(desired, current, plan);
-  paywallSteps(desired, current, options, plan);
+  await paywallSteps(desired, current, options, backend, plan);
+  placementSteps(desired, current, options, plan);
   await pruneSteps(desired, current, options, backend, plan);
   return plan;
 }
@@ -133,6 +177,9 @@ const VERB: Record<Step['kind'], string> = {
   publish: 'publish paywall',
   archive: 'archive paywall',
   'delete-product': 'delete product',
+  'create-placement': 'create placement',
+  'update-placement': 'new revision of placement',
+  'archive-placement': 'archive placement',
 };
 
 const MARK: Record<Step['kind'], string> = {
@@ -143,10 +190,19 @@ const MARK: Record<Step['kind'], string> = {
   publish: '^',
   archive: '-',
   'delete-product': '-',
+  'create-placement': '+',
+  'update-placement': '~',
+  'archive-placement': '-',
 };
 
 export function describeStep(step: Step): string {
-  return `${VERB[step.kind]} ${step.id}`;
+  return `${VERB[step.kind]} ${step.id}${step.kind === 'publish' ? publishDetail(step) : ''}`;
+}
+
+/** What a publish step adds: the revision it makes live, and whether the experiment starts a new phase (its results start over). */
+function publishDetail(step: Extract<Step, { kind: 'publish' }>): string {
+  const revision = step.revision === undefined ? '' : `revision ${step.revision}, `;
+  return step.startsPhase ? ` (${revision}starts a new experiment phase: its results start over)` : ` (${revision}same experiment phase)`;
 }
 
 function count(n: number, what: string): string {
@@ -156,17 +212,24 @@ function count(n: number, what: string): string {
 /** The plan as a reviewer reads it. */
 export function formatPlan(plan: Plan, source: string): string[] {
   const lines: string[] = [];
+  const placementCount = plan.unchanged.placements.length > 0 ? `, ${count(plan.unchanged.placements.length, 'placement')}` : '';
   if (plan.steps.length === 0) {
     lines.push(
-      `No changes: ${plan.target} already matches ${source} (${count(plan.unchanged.products.length, 'product')}, ${count(plan.unchanged.paywalls.length, 'paywall')} unchanged).`,
+      `No changes: ${plan.target} already matches ${source} (${count(plan.unchanged.products.length, 'product')}, ${count(plan.unchanged.paywalls.length, 'paywall')}${placementCount} unchanged).`,
     );
   } else {
     lines.push(`Plan for ${plan.target} from ${source}:`);
     for (const step of plan.steps) {
-      lines.push(`  ${MARK[step.kind]} ${describeStep(step)}${step.kind === 'publish' && step.revision !== undefined ? ` (revision ${step.revision})` : ''}`);
-      if (step.kind === 'update-product' || step.kind === 'update-paywall') for (const line of step.diff) lines.push(`      ${line}`);
+      lines.push(`  ${MARK[step.kind]} ${describeStep(step)}`);
+      if (step.kind === 'update-product' || step.kind === 'update-paywall' || step.kind === 'update-placement') {
+        for (const line of step.diff) lines.push(`      ${line}`);
+      }
     }
-    const unchanged = [...plan.unchanged.products.map((id) => `product ${id}`), ...plan.unchanged.paywalls.map((id) => `paywall ${id}`)];
+    const unchanged = [
+      ...plan.unchanged.products.map((id) => `product ${id}`),
+      ...plan.unchanged.paywalls.map((id) => `paywall ${id}`),
+      ...plan.unchanged.placements.map((id) => `placement ${id}`),
+    ];
     if (unchanged.length > 0) lines.push(`  = unchanged: ${unchanged.join(', ')}`);
     lines.push(`${count(plan.steps.length, 'step')}.`);
   }

@@ -7,6 +7,7 @@ import { cliChange } from '../audit/cli-change.ts';
 import type { Logger } from '../log.ts';
 import type { LivePaywalls } from '../paywalls/live.ts';
 import type { PaywallManager } from '../paywalls/management.ts';
+import type { PlacementManager } from '../placements/management.ts';
 import type { ProductManager } from '../products/service.ts';
 import type { CreatedProject, Project } from '../projects/store.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -23,6 +24,7 @@ interface SeedServices {
   paywalls: LivePaywalls;
   paywallManager: PaywallManager;
   products: ProductManager;
+  placementManager: PlacementManager;
 }
 
 /** The project seeded: the one created at start, else the database's only one. */

@@ -1,5 +1,6 @@
 /** The two sides a plan compares: what the directory wants and what the target holds. */
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
+import type { PlacementDocument } from '../placements/schema.ts';
 import type { StoreIds } from '../products/schema.ts';
 
 /** A product as the directory and the target both describe it. */
@@ -20,6 +21,20 @@ export interface DesiredState {
   paywalls: DesiredPaywall[];
   /** The paywalls meant to be live (every paywall of the directory unless paywalld.json lists some). */
   live: ReadonlySet<string>;
+  /** The placements, as validated; each served as soon as it is written (there is no draft). */
+  placements: DesiredPlacement[];
+}
+
+export interface DesiredPlacement {
+  id: string;
+  document: PlacementDocument;
+}
+
+interface CurrentPlacement {
+  id: string;
+  status: 'active' | 'archived';
+  tag: string;
+  document: PlacementDocument;
 }
 
 interface CurrentProduct extends ProductContent {
@@ -42,4 +57,5 @@ export interface CurrentPaywall {
 export interface CurrentState {
   products: CurrentProduct[];
   paywalls: CurrentPaywall[];
+  placements: CurrentPlacement[];
 }

@@ -6,6 +6,8 @@
 
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 import { type PaywallManager, paywallTag } from '../paywalls/management.ts';
+import { type PlacementManager, placementTag } from '../placements/management.ts';
+import type { PlacementDocument } from '../placements/schema.ts';
 import { type ProductManager, productTag } from '../products/service.ts';
 import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -34,6 +36,7 @@ export class StoreBackend implements ConfigBackend {
   readonly transactional: boolean;
   private readonly paywalls: PaywallManager;
   private readonly products: ProductManager;
+  private readonly placements: PlacementManager;
 
   /**
    * `services`: the server's own (serve --seed), or ones built on the
@@ -43,12 +46,13 @@ export class StoreBackend implements ConfigBackend {
   constructor(
     private readonly storage: Storage,
     private readonly projectId: string,
-    services: { paywallManager: PaywallManager; products: ProductManager },
+    services: { paywallManager: PaywallManager; products: ProductManager; placementManager: PlacementManager },
     readonly target: string,
     private readonly change: Change,
   ) {
     this.paywalls = services.paywallManager;
     this.products = services.products;
+    this.placements = services.placementManager;
     this.transactional = storage.atomically !== undefined;
   }
 
@@ -71,7 +75,12 @@ export class StoreBackend implements ConfigBackend {
         document: document as PaywallOutput,
       });
     }
-    return { products, paywalls };
+    const placements = [];
+    for (const info of await this.placements.list(this.projectId)) {
+      const { row, document } = await this.placements.get(this.projectId, info.id);
+      placements.push({ id: info.id, status: info.status, tag: placementTag(row), document });
+    }
+    return { products, paywalls, placements };
   }
 
   async revision(paywallId: string, revision: number): Promise<PaywallOutput> {
@@ -97,6 +106,15 @@ export class StoreBackend implements ConfigBackend {
 
   async archive(id: string, ifMatch: string): Promise<string> {
     return paywallTag(await refused(`paywall ${id}`, () => this.paywalls.archive(this.projectId, id, ifMatch, this.change)));
+  }
+
+  async putPlacement(id: string, document: PlacementDocument, expect: Expect): Promise<string> {
+    const { row } = await refused(`placement ${id}`, () => this.placements.write(this.projectId, id, document, preconditions(expect), this.change));
+    return placementTag(row);
+  }
+
+  async archivePlacement(id: string, ifMatch: string): Promise<string> {
+    return placementTag(await refused(`placement ${id}`, () => this.placements.archive(this.projectId, id, ifMatch, this.change)));
   }
 
   /** All steps or none where the storage can (Storage.atomically), else one after the other, as against a server. */

@@ -1,6 +1,6 @@
 /**
- * What a directory last saw of each target: the ETag of every product and
- * paywall right after its last export or apply from this directory, kept in
+ * What a directory last saw of each target: the ETag of every product,
+ * paywall and placement right after its last export or apply from this directory, kept in
  * `.paywalld-sync.json` beside the configuration (state, not configuration:
  * nothing reads it but apply). A plain apply compares it with the target: a
  * product or paywall whose tag moved since was edited elsewhere (in the
@@ -18,7 +18,7 @@ export const SYNC_FILE = '.paywalld-sync.json';
 
 const SyncFileSchema = v.object({
   format: v.literal('paywalld-sync/1'),
-  /** By target (a URL, or a database file and project): the ETag of each `product:ID` and `paywall:ID`. */
+  /** By target (a URL, or a database file and project): the ETag of each `product:ID`, `paywall:ID` and `placement:ID`. */
   targets: v.record(v.string(), v.record(v.string(), v.string())),
 });
 type SyncFile = v.InferOutput<typeof SyncFileSchema>;
@@ -67,7 +67,7 @@ export function editedSince(recorded: Record<string, string>, plan: Plan): strin
   const edited: string[] = [];
   for (const step of plan.steps) {
     if (!('ifMatch' in step) || step.ifMatch === undefined) continue;
-    const kind = step.kind === 'update-product' || step.kind === 'delete-product' ? 'product' : 'paywall';
+    const kind = step.kind === 'update-product' || step.kind === 'delete-product' ? 'product' : step.kind.endsWith('-placement') ? 'placement' : 'paywall';
     const then = recorded[`${kind}:${step.id}`];
     if (then === step.ifMatch) continue;
     const what = then === undefined ? `${kind} ${step.id} was created` : `${kind} ${step.id} was changed (ETag ${then} then, ${step.ifMatch} now)`;

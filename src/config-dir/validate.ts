@@ -1,18 +1,21 @@
 /**
  * Reads and validates a configuration directory offline, with the same code
- * the server runs on a write (validatePaywall, the product schema, the
- * document size limit), so a directory that validates is one the server accepts.
+ * the server runs on a write (validatePaywall, validatePlacement, the product
+ * schema, the document size limit), so a directory that validates is one the
+ * server accepts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { validatePaywall } from '../paywalls/document/index.ts';
+import { type PaywallDeps, validatePaywall } from '../paywalls/document/index.ts';
 import { documentSizeErrors } from '../paywalls/document/limits.ts';
+import { storeCatalog } from '../paywalls/document/store-id-warnings.ts';
+import { validatePlacement } from '../placements/validate.ts';
 import { IdSchema } from '../shared/id.ts';
 import { issuesToErrors } from '../shared/issues.ts';
 import { isInside, readInside } from './inside.ts';
-import { PAYWALLS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, SETTINGS_FILE, SettingsFileSchema } from './layout.ts';
-import type { DesiredPaywall, DesiredState } from './state.ts';
+import { PAYWALLS_DIR, PLACEMENTS_DIR, PRODUCTS_FILE, ProductsFileSchema, paywallFile, placementFile, SETTINGS_FILE, SettingsFileSchema } from './layout.ts';
+import type { DesiredPaywall, DesiredPlacement, DesiredState } from './state.ts';
 
 /** One problem, at `file` (relative to the directory) and a JSON pointer into it ("" for the whole file). */
 interface Diagnostic {
@@ -115,25 +118,25 @@ function readProducts(dir: string, errors: Diagnostic[]): Catalog {
   return { products: products.map((p) => ({ id: p.id, name: p.name, store_ids: p.store_ids })).sort((a, b) => (a.id < b.id ? -1 : 1)), ids };
 }
 
-/** The paywall files, by id; other entries of paywalls/ are reported, not read. */
-function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[]): string[] {
+/** The files of `folder` (paywalls/, placements/), by id; its other entries are reported, not read. */
+function idFiles(dir: string, folder: string, what: string, errors: Diagnostic[], warnings: Diagnostic[]): string[] {
   let entries: fs.Dirent[];
   try {
-    if (!isInside(fs.realpathSync(dir), fs.realpathSync(path.join(dir, PAYWALLS_DIR)))) {
-      errors.push({ file: PAYWALLS_DIR, path: '', message: 'A symbolic link that leads outside the directory: not read' });
+    if (!isInside(fs.realpathSync(dir), fs.realpathSync(path.join(dir, folder)))) {
+      errors.push({ file: folder, path: '', message: 'A symbolic link that leads outside the directory: not read' });
       return [];
     }
-    entries = fs.readdirSync(path.join(dir, PAYWALLS_DIR), { withFileTypes: true });
+    entries = fs.readdirSync(path.join(dir, folder), { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    errors.push({ file: PAYWALLS_DIR, path: '', message: `Cannot be read (${(error as NodeJS.ErrnoException).code})` });
+    errors.push({ file: folder, path: '', message: `Cannot be read (${(error as NodeJS.ErrnoException).code})` });
     return [];
   }
   const ids: string[] = [];
   for (const entry of entries) {
-    const file = `${PAYWALLS_DIR}/${entry.name}`;
+    const file = `${folder}/${entry.name}`;
     if (!entry.name.endsWith('.json')) {
-      warnings.push({ file, path: '', message: 'Ignored: paywall files end in .json' });
+      warnings.push({ file, path: '', message: `Ignored: ${what} files end in .json` });
       continue;
     }
     const id = entry.name.slice(0, -'.json'.length);
@@ -141,7 +144,7 @@ function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[])
       errors.push({
         file,
         path: '',
-        message: 'The file name must be the paywall id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit',
+        message: `The file name must be the ${what} id: 1 to 64 letters, digits, "_", "." or "-", starting with a letter or digit`,
       });
       continue;
     }
@@ -150,13 +153,7 @@ function paywallFiles(dir: string, errors: Diagnostic[], warnings: Diagnostic[])
   return ids.sort();
 }
 
-function readPaywall(
-  dir: string,
-  id: string,
-  productExists: (productId: string) => boolean,
-  errors: Diagnostic[],
-  warnings: Diagnostic[],
-): DesiredPaywall | undefined {
+function readPaywall(dir: string, id: string, deps: PaywallDeps, errors: Diagnostic[], warnings: Diagnostic[]): DesiredPaywall | undefined {
   const file = paywallFile(id);
   const read = readJsonFile(dir, file, errors);
   if (!read.ok) return undefined;
@@ -165,7 +162,26 @@ function readPaywall(
     errors.push(...at(file, tooLarge));
     return undefined;
   }
-  const validation = validatePaywall(read.value, { productExists });
+  const validation = validatePaywall(read.value, deps);
+  if (!validation.ok) {
+    errors.push(...at(file, validation.errors));
+    return undefined;
+  }
+  for (const warning of validation.warnings) warnings.push({ file, path: warning.path, message: warning.message, code: warning.code });
+  return { id, document: validation.value };
+}
+
+function readPlacement(
+  dir: string,
+  id: string,
+  paywallLive: (paywallId: string) => boolean | undefined,
+  errors: Diagnostic[],
+  warnings: Diagnostic[],
+): DesiredPlacement | undefined {
+  const file = placementFile(id);
+  const read = readJsonFile(dir, file, errors);
+  if (!read.ok) return undefined;
+  const validation = validatePlacement(read.value, { paywallLive });
   if (!validation.ok) {
     errors.push(...at(file, validation.errors));
     return undefined;
@@ -207,13 +223,20 @@ export function validateDirectory(dir: string): DirectoryValidation {
   const { products, ids: productIds } = readProducts(dir, errors);
   // With an unreadable catalog every slot would be reported too; its own errors say enough.
   const productExists = productIds ? (id: string) => productIds.has(id) : () => true;
-  const ids = paywallFiles(dir, errors, warnings);
+  const ids = idFiles(dir, PAYWALLS_DIR, 'paywall', errors, warnings);
   const paywalls: DesiredPaywall[] = [];
   for (const id of ids) {
-    const paywall = readPaywall(dir, id, productExists, errors, warnings);
+    const paywall = readPaywall(dir, id, { productExists, ...(products && { catalog: storeCatalog(products) }) }, errors, warnings);
     if (paywall) paywalls.push(paywall);
   }
   const live = readLive(dir, ids, errors);
-  const desired = errors.length === 0 && products && live ? { products, paywalls, live } : undefined;
+  // A rule naming a paywall of the directory that will not be live is most likely a mistake; one the directory lacks, the target may have.
+  const paywallLive = (id: string) => (ids.includes(id) ? (live?.has(id) ?? true) : undefined);
+  const placements: DesiredPlacement[] = [];
+  for (const id of idFiles(dir, PLACEMENTS_DIR, 'placement', errors, warnings)) {
+    const placement = readPlacement(dir, id, paywallLive, errors, warnings);
+    if (placement) placements.push(placement);
+  }
+  const desired = errors.length === 0 && products && live ? { products, paywalls, live, placements } : undefined;
   return { errors, warnings, desired };
 }

@@ -14,12 +14,40 @@ interface OpenOptions {
   mustExist?: boolean;
 }
 
+/**
+ * Creates a missing database file empty (SQLite takes an empty file for a new
+ * database) and mode 0600 whatever the umask: it holds key hashes, events and
+ * connector configurations. SQLite gives the WAL, shm and journal the mode of
+ * the database file.
+ */
+function createPrivate(file: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    fs.fchmodSync(fd, 0o600);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The permission bits of a file (as `ls` shows them, 0644) when they let users other than its owner in; undefined otherwise. */
+export function openToOthers(file: string): string | undefined {
+  const mode = (fs.statSync(file, { throwIfNoEntry: false })?.mode ?? 0) & 0o777;
+  return (mode & 0o077) === 0 ? undefined : `0${mode.toString(8)}`;
+}
+
 export function openDatabase(file: string, options: OpenOptions = {}): Database {
   if (file !== ':memory:') {
     if (options.mustExist && !fs.existsSync(file)) {
       throw new Error(`database ${file} does not exist`);
     }
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (!options.mustExist) createPrivate(file);
   }
   const db = new BetterSqlite3(file, { nativeBinding: loadSqliteAddon() as never, fileMustExist: options.mustExist ?? false });
   // busy_timeout first: switching to WAL needs a lock another process may hold.

@@ -7,6 +7,13 @@
  * pid), created atomically; a lock file whose pid is no longer running (the
  * owner was SIGKILLed, the machine lost power) is taken over. The CLI
  * commands that open the file beside a running server never take it.
+ *
+ * The lock follows the real file, not the name given: a symbolic link
+ * (to the file or to a directory on its path) is resolved, so `serve --db
+ * link.db` finds the lock of the `a.db` it points to. A second name of the
+ * same inode (a hard link) cannot be found from the first, and SQLite would
+ * give each name its own WAL and shm (its documentation, "How To Corrupt",
+ * 2.5): a database, WAL or shm file with more than one link is refused.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +25,15 @@ export class DatabaseInUseError extends Error {
   ) {
     super(`the database ${dbPath} is in use by another paywalld serve (pid ${ownerPid}); stop it first, or give this one another --db`);
     this.name = 'DatabaseInUseError';
+  }
+}
+
+class DatabaseLinkedError extends Error {
+  constructor(file: string, links: number) {
+    super(
+      `the database file ${file} has ${links} names (hard links): SQLite keeps a WAL beside each name, so two servers on two names would each miss the other's writes; serve it under one name only (remove the other links)`,
+    );
+    this.name = 'DatabaseLinkedError';
   }
 }
 
@@ -49,14 +65,45 @@ export function isRunning(pid: number): boolean {
 }
 
 /**
+ * The file a database path names, every symbolic link resolved: the file
+ * itself when it exists, else its resolved directory and its name (serve
+ * creates it there). A link to a missing file is refused: SQLite would
+ * create the file at the link's target, under a name the lock cannot know.
+ */
+export function realDatabasePath(dbPath: string): string {
+  try {
+    return fs.realpathSync(dbPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (fs.lstatSync(dbPath, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new Error(`the database path ${dbPath} is a symbolic link to a missing file; name the file itself`);
+  }
+  const dir = path.dirname(path.resolve(dbPath));
+  // serve creates the database, and its directory, when missing (as openDatabase does).
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(fs.realpathSync(dir), path.basename(dbPath));
+}
+
+/** Refuses a database whose file, WAL or shm has another name (a hard link): see the header. */
+function refuseHardLinks(file: string): void {
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    const links = fs.statSync(name, { throwIfNoEntry: false })?.nlink ?? 1;
+    if (links > 1) throw new DatabaseLinkedError(name, links);
+  }
+}
+
+/**
  * Takes the database file for this process, or throws DatabaseInUseError
- * naming the running owner. Returns the release, which removes the lock file.
+ * naming the running owner (DatabaseLinkedError for a file with several
+ * names), for the real file of `dbPath` (realDatabasePath). Returns the
+ * release, which removes the lock file.
  */
 export function claimDatabase(dbPath: string): () => void {
-  const lockPath = lockPathOf(dbPath);
+  const file = realDatabasePath(dbPath);
+  const lockPath = lockPathOf(file);
   if (held.has(lockPath)) throw new DatabaseInUseError(dbPath, process.pid);
-  // serve creates the database, and its directory, when missing (as openDatabase does).
-  fs.mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true });
+  refuseHardLinks(file);
   // Written under another name and linked into place: the lock file never exists without its pid.
   const draft = `${lockPath}.${process.pid}`;
   fs.writeFileSync(draft, `${process.pid}\n`);

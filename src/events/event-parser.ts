@@ -35,6 +35,7 @@ function requirementOf<T>(key: keyof Entries, type: string): T {
 const TYPE = requirementOf<RegExp>('type', 'regex');
 const PAYWALL = requirementOf<RegExp>('paywall_id', 'regex');
 const CURRENCY = requirementOf<RegExp>('currency', 'regex');
+const PLACEMENT = requirementOf<RegExp>('placement', 'regex');
 /** The optional text fields and their longest length (UTF-16 units, as valibot's maxLength counts); each also storable text (src/shared/text.ts). */
 const TEXTS = (['id', 'user_id', 'variant_id', 'product_id', 'audience'] as const).map((key) => [key, requirementOf<number>(key, 'max_length')] as const);
 const KNOWN = new Set(Object.keys(EventSchema.entries));
@@ -66,6 +67,11 @@ export function fastEvent(input: unknown): Event | undefined {
     const currency = event.currency;
     if (currency !== null && currency !== undefined && (typeof currency !== 'string' || !CURRENCY.test(currency))) return undefined;
     output.currency = currency;
+  }
+  if ('placement' in event) {
+    const placement = event.placement;
+    if (placement !== null && placement !== undefined && (typeof placement !== 'string' || !PLACEMENT.test(placement))) return undefined;
+    output.placement = placement;
   }
   if ('properties' in event) {
     const properties = event.properties;

@@ -26,6 +26,8 @@ export type EventRow = [
   /** purchase_complete: amount in major units of `currency`. */
   revenue: number | null,
   currency: string | null,
+  /** The placement that showed the paywall (docs/placements.md). */
+  placement: string | null,
 ];
 
 /** The columns of `events` in the order of an EventRow. */
@@ -45,4 +47,5 @@ export const EVENT_COLUMNS = [
   'audience',
   'revenue',
   'currency',
+  'placement',
 ] as const;

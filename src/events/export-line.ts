@@ -33,10 +33,11 @@ export type ExportRow = [
   audience: string | null,
   revenue: number | null,
   currency: string | null,
+  placement: string | null,
 ];
 
 export const COLUMNS =
-  'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq, e.audience, e.revenue, e.currency';
+  'e.event_id, e.type, e.paywall_id, e.ts, e.client_ts, e.sent_at, e.received_at, e.user_id, e.variant_id, e.product_id, e.properties, e.seq, e.audience, e.revenue, e.currency, e.placement';
 
 function text(value: string | null): string {
   return value === null ? 'null' : JSON.stringify(value);
@@ -48,6 +49,6 @@ export function line(row: ExportRow): string {
     `{"id":${text(row[0])},"type":${JSON.stringify(row[1])},"paywall_id":${JSON.stringify(row[2])},"ts":${row[3]},` +
     `"client_ts":${row[4]},"sent_at":${row[5] ?? 'null'},"received_at":${row[6]},"user_id":${text(row[7])},` +
     `"variant_id":${text(row[8])},"product_id":${text(row[9])},"audience":${text(row[12])},"revenue":${row[13] ?? 'null'},` +
-    `"currency":${text(row[14])},"properties":${row[10] ?? 'null'}}\n`
+    `"currency":${text(row[14])},"properties":${row[10] ?? 'null'},"placement":${text(row[15])}}\n`
   );
 }

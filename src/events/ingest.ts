@@ -4,20 +4,45 @@
  * then each event on its own.
  */
 import * as v from 'valibot';
+import { MARK } from '../analytics/name-budget.ts';
 import { DomainError } from '../shared/errors.ts';
 import { parseEvent } from './event-parser.ts';
 import type { EventRow } from './event-row.ts';
-import { describeIssue, EventEnvelopeSchema, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
+import { describeIssue, EventEnvelopeSchema, KNOWN_EVENT_TYPES, MAX_EVENTS_PER_BATCH, type Rejection } from './schema.ts';
 import { EARLIEST_MS, MAX_AHEAD_MS } from './time.ts';
 
 /** What events need to know about paywalls; implemented by the in-memory LivePaywalls. */
+/** The project's placements (placements/live.ts): an event naming one that exists names no made-up segment. */
+export interface PlacementDirectory {
+  get(projectId: string, placementId: string): object | undefined;
+}
+
 export interface PaywallDirectory {
-  /** Projects having a non-archived paywall with this id. */
+  /** Projects having a non-archived paywall with this id, the one serving it the longest first. */
   projectsWithPaywall(paywallId: string): readonly string[];
-  /** Whether the project's paywall has a live revision. */
-  isLive(projectId: string, paywallId: string): boolean;
   /** The variant the resolve endpoint gives this user when it knows nothing else; undefined without a live revision. */
   variantFor(projectId: string, paywallId: string, userId: string): string | undefined;
+  /** What the project's paywall declares (its live revision's variants and audiences); undefined when the project has no such paywall. */
+  declared(projectId: string, paywallId: string): { variantIds: ReadonlySet<string>; audienceIds: ReadonlySet<string> } | undefined;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
+
+/** What the writer's admission needs to know of a row's names (analytics/name-budget.ts, MARK). */
+function markOf({ paywalls, placements, secretKey }: BatchContext, row: EventRow): number {
+  const [projectId, paywallId, type] = row;
+  const variantId = row[9];
+  const audience = row[12];
+  const placement = row[15];
+  const declared = paywalls.declared(projectId, paywallId);
+  let mark = secretKey ? 0 : MARK.public;
+  if (KNOWN_TYPES.has(type)) mark |= MARK.type;
+  if (placement !== null && placements.get(projectId, placement) !== undefined) mark |= MARK.placement;
+  if (declared === undefined) return mark;
+  mark |= MARK.paywall;
+  if (variantId !== null && declared.variantIds.has(variantId)) mark |= MARK.variant;
+  if (audience !== null && declared.audienceIds.has(audience)) mark |= MARK.audience;
+  return mark;
 }
 
 export type Envelope = v.InferOutput<typeof EventEnvelopeSchema>;
@@ -47,12 +72,17 @@ export function parseEnvelope(body: unknown): Envelope {
 interface BatchContext {
   /** The project of the request's API key; undefined for a keyless request. */
   projectId: string | undefined;
+  /** Whether that key is a secret key: new names its events bring count in the team's limits. */
+  secretKey: boolean;
   receivedAt: number;
   paywalls: PaywallDirectory;
+  placements: PlacementDirectory;
 }
 
 interface PreparedBatch {
   rows: EventRow[];
+  /** Per row, what is known of its names (analytics/name-budget.ts, MARK). */
+  marks: number[];
   /** The index in the batch of each row's event. */
   indexes: number[];
   rejected: Rejection[];
@@ -65,6 +95,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
   // The device clock is off by this much; every event of the batch was timed by the same clock.
   const skew = sentAt === null ? 0 : receivedAt - sentAt;
   const rows: EventRow[] = [];
+  const marks: number[] = [];
   const indexes: number[] = [];
   const rejected: Rejection[] = [];
   batch.events.forEach((input, index) => {
@@ -94,29 +125,18 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
     }
     let projectId = context.projectId;
     if (projectId === undefined) {
-      let owners = paywalls.projectsWithPaywall(event.paywall_id);
-      // Another project's draft of the same id must not take a live paywall's events away: among several, the live ones count.
-      if (owners.length > 1) {
-        const live = owners.filter((owner) => paywalls.isLive(owner, event.paywall_id));
-        if (live.length > 0) owners = live;
-      }
-      if (owners.length !== 1) {
-        rejected.push({
-          index,
-          code: 'unattributable',
-          message:
-            owners.length === 0
-              ? 'no project on this server has a paywall with this id; send an API key'
-              : 'several projects have a paywall with this id; send an API key to say which',
-        });
+      // Among several projects with this id, the one serving it the longest: a paywall another project creates or
+      // publishes later never takes its keyless events (docs/events.md, "Keys and attribution").
+      projectId = paywalls.projectsWithPaywall(event.paywall_id)[0];
+      if (projectId === undefined) {
+        rejected.push({ index, code: 'unattributable', message: 'no project on this server has a paywall with this id; send an API key' });
         return;
       }
-      projectId = owners[0]!;
     }
     const userId = event.user_id ?? null;
     const variantId = event.variant_id ?? (userId === null ? undefined : paywalls.variantFor(projectId, event.paywall_id, userId)) ?? null;
     indexes.push(index);
-    rows.push([
+    const row: EventRow = [
       projectId,
       event.paywall_id,
       event.type,
@@ -132,7 +152,10 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
       event.audience ?? null,
       revenue,
       event.currency ?? null,
-    ]);
+      event.placement ?? null,
+    ];
+    rows.push(row);
+    marks.push(markOf(context, row));
   });
-  return { rows, indexes, rejected };
+  return { rows, marks, indexes, rejected };
 }

@@ -32,7 +32,7 @@ export function eventsApi(events: EventService, options: EventsApiOptions): Rout
           200: { description: 'done: do not retry (rejected events are listed by index)', schema: IngestResultSchema },
         },
       },
-      handler: async (req, { body: batch }) => json(200, await events.ingest(batch, req.principal?.projectId)),
+      handler: async (req, { body: batch }) => json(200, await events.ingest(batch, req.principal?.projectId, req.principal?.scope === 'secret')),
     }),
     route({
       method: 'GET',

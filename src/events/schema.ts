@@ -79,6 +79,14 @@ export const EventSchema = v.strictObject({
   product_id: v.nullish(text(256)),
   /** The `variant.audience` of the resolve answer: the segment the user was randomized in (null: the default split). */
   audience: v.nullish(text(64)),
+  /** The placement that showed the paywall (GET /api/sdk/placement): what its frequency caps and results count. */
+  placement: v.nullish(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(ID_PATTERN, `must match ${ID_PATTERN.source.slice(1, -1)}`),
+      v.description('the placement the paywall was shown through (docs/placements.md)'),
+    ),
+  ),
   /** purchase_complete only: the amount in major units (9.99), never converted; requires currency. */
   revenue: v.nullish(
     v.pipe(
@@ -238,4 +246,5 @@ export const ExportedEventSchema = v.object({
   revenue: v.nullable(v.number()),
   currency: v.nullable(v.string()),
   properties: v.nullable(v.record(v.string(), v.unknown())),
+  placement: v.nullable(v.string()),
 });

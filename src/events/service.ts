@@ -1,12 +1,13 @@
 import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
-import { LIMIT_MESSAGES } from '../analytics/limits.ts';
+import { LIMIT_MESSAGES, PUBLIC_LIMIT_MESSAGES } from '../analytics/limits.ts';
+import type { PlacementOpen } from '../analytics/placement-opens.ts';
 import type { DatabaseTarget } from '../db/target.ts';
 import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { EventExport } from './export-line.ts';
-import { type Envelope, type PaywallDirectory, prepareBatch } from './ingest.ts';
+import { type Envelope, type PaywallDirectory, type PlacementDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
@@ -33,6 +34,9 @@ interface EventServiceOptions {
   metrics: MetricsRegistry;
   /** Attributes keyless events and derives variants, without SQL. */
   paywalls: PaywallDirectory;
+  placements: PlacementDirectory;
+  /** Told of the placement opens the writer thread counted: every one it holds (`full`), then the new ones. */
+  onPlacementOpens?: (full: boolean, opens: PlacementOpen[]) => void;
 }
 
 /** A time range as the caller gave it, in epoch milliseconds; absent ends take the defaults. */
@@ -63,16 +67,30 @@ export class EventService {
       queueBytes: options.queueBytes,
       log: options.log,
       onTransaction: (rows) => this.count.transaction(rows),
+      onOpens: (news) => options.onPlacementOpens?.(news.full, news.opens),
     });
     this.count = eventMetrics(options.metrics, this.writer);
   }
 
-  /** Stores a batch (its envelope checked by parseEnvelope) for the project of its key, or attributes each event when there is none. */
-  async ingest(batch: Envelope, projectId: string | undefined): Promise<IngestResult> {
+  /**
+   * Stores a batch (its envelope checked by parseEnvelope) for the project of
+   * its key, or attributes each event when there is none. Names no paywall
+   * declares count in the team's limits with a secret key, else in the
+   * budget of names sent without one (analytics/name-budget.ts).
+   */
+  async ingest(batch: Envelope, projectId: string | undefined, secretKey = false): Promise<IngestResult> {
     const receivedAt = Date.now();
-    const { rows, indexes, rejected } = prepareBatch(batch, { projectId, receivedAt, paywalls: this.options.paywalls });
-    const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows);
-    for (const [row, code] of refused) rejected.push({ index: indexes[row]!, code, message: LIMIT_MESSAGES[code] });
+    const { rows, marks, indexes, rejected } = prepareBatch(batch, {
+      projectId,
+      secretKey,
+      receivedAt,
+      paywalls: this.options.paywalls,
+      placements: this.options.placements,
+    });
+    const { inserted: accepted, refused } = rows.length === 0 ? { inserted: 0, refused: [] } : await this.writer.write(rows, marks);
+    for (const [row, code, budget] of refused) {
+      rejected.push({ index: indexes[row]!, code, message: budget === 'public' ? PUBLIC_LIMIT_MESSAGES[code] : LIMIT_MESSAGES[code] });
+    }
     if (refused.length > 0) rejected.sort((a, b) => a.index - b.index);
     const result: IngestResult = { accepted, duplicates: rows.length - accepted - refused.length, rejected };
     this.count.stored(result.accepted);

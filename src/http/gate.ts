@@ -38,7 +38,10 @@ export class Gate {
   check(route: Route, req: HttpRequest, res: HttpResponse, arrival: Arrival): Principal | SessionClaim | undefined {
     const doc = route.doc;
     if (!this.policy.trustProxy && !this.proxyWarned) this.warnAboutProxy(req, res);
-    if (doc.auth === 'none') return undefined;
+    if (doc.auth === 'none') {
+      if (doc.limit === 'hooks') this.limitHooks(req, res);
+      return undefined;
+    }
     if (doc.auth === 'session') return this.claim(req, arrival, '') ?? this.notSignedIn();
     if (!this.auth) throw new Error(`${doc.summary}: the route needs a key but the server has no authenticator`);
     const identity = identify(req.getHeader('authorization'), this.auth);
@@ -74,6 +77,18 @@ export class Gate {
 
   private notSignedIn(): never {
     throw new ProblemError('invalid_session', 'sign in first: this needs a session (POST /api/auth/login)');
+  }
+
+  /**
+   * A store notification: per client IP first, then per path (one
+   * provider of one project), which bounds what many addresses together
+   * can make the server verify for one project.
+   */
+  private limitHooks(req: HttpRequest, res: HttpResponse): void {
+    const { hooksLimiter, hooksPathLimiter } = this.policy;
+    const client = hooksLimiter && this.client(req, res);
+    const wait = (client === undefined ? 0 : hooksLimiter!.take(client)) || (hooksPathLimiter?.take(req.getUrl()) ?? 0);
+    if (wait > 0) throw rateLimited(wait);
   }
 
   /**

@@ -14,6 +14,10 @@ export interface EdgePolicy {
   sdkLimiter?: RateLimiter;
   /** Per API key id (per client IP without a valid key) on management routes; undefined means unlimited. */
   managementLimiter?: RateLimiter;
+  /** Per client IP on the keyless store notification routes (`doc.limit: 'hooks'`); undefined means unlimited. */
+  hooksLimiter?: RateLimiter;
+  /** Per path of those routes (a provider of a project), whatever the address; undefined means unlimited. */
+  hooksPathLimiter?: RateLimiter;
   /** Take the client IP from X-Forwarded-For, as the proxy in front of paywalld saw it. */
   trustProxy: boolean;
   /** Browser origins allowed to call the management API (`*` allows any). */
@@ -92,9 +96,9 @@ export function limiterFor(route: Route, policy: EdgePolicy): RateLimiter | unde
   return undefined;
 }
 
-/** What the rate limits may answer a route's requests with: routes that take a key count against a limit (when one is set). */
+/** What the rate limits may answer a route's requests with: routes that take a key, and the store notification routes, count against a limit (when one is set). */
 export function rateLimitErrors(route: Route): EdgeErrorCode[] {
-  return route.doc.auth === 'none' ? [] : ['rate_limited'];
+  return route.doc.auth === 'none' && route.doc.limit !== 'hooks' ? [] : ['rate_limited'];
 }
 
 export function rateLimited(waitSeconds: number): ProblemError {

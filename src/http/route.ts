@@ -48,6 +48,12 @@ export interface RouteDoc {
   access?: Permission;
   /** A request without any Authorization header passes with no principal (a broken or unknown key is still refused). */
   keyOptional?: boolean;
+  /**
+   * A keyless route limited per client IP and per path (a store's
+   * notifications to one project): its verification costs the server
+   * work before it knows who sent it.
+   */
+  limit?: 'hooks';
   /** Success responses by status; a schema, or a media type for non-JSON bodies. */
   responses: Record<number, { description: string; schema?: v.GenericSchema; mediaType?: string }>;
 }

@@ -32,6 +32,7 @@ const STATUS: Record<ErrorCode, number> = {
   ingestion_failed: 503,
   ingestion_overloaded: 503,
   stats_warming_up: 503,
+  secrets_unavailable: 503,
   store_unavailable: 503,
   invalid_credentials: 401,
   sign_in_throttled: 429,
@@ -47,6 +48,8 @@ const STATUS: Record<ErrorCode, number> = {
   webhook_url_invalid: 422,
   webhook_url_refused: 422,
   too_many_webhooks: 409,
+  placement_not_found: 404,
+  user_required: 400,
 };
 
 /** The status a problem with this code answers with, whether the domain or the edge raises it. */

@@ -2,7 +2,7 @@ import type { PostgresChangeLog } from '../db/change-log.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import type { Change } from '../shared/change.ts';
-import { type IntegrationRow, toConfiguration } from './row.ts';
+import { type IntegrationRow, type ProjectIntegrationRow, toConfiguration, toProjectConfiguration } from './row.ts';
 import type { Provider } from './schema.ts';
 import { connectorConfigured, type IntegrationStore, type StoredConfiguration } from './store.ts';
 
@@ -29,6 +29,12 @@ export class PostgresIntegrationStore implements IntegrationStore {
       const [row] = await this.sql<IntegrationRow[]>`SELECT config, updated_at FROM integrations WHERE project_id = ${projectId} AND provider = ${provider}`;
       return row && toConfiguration(row);
     });
+  }
+
+  all(): Promise<({ projectId: string; provider: Provider } & StoredConfiguration)[]> {
+    return storeCall(async () =>
+      (await this.sql<ProjectIntegrationRow[]>`SELECT project_id, provider, config, updated_at FROM integrations`).map(toProjectConfiguration),
+    );
   }
 
   userOfCustomer(projectId: string, provider: Provider, customer: string): Promise<string | undefined> {

@@ -23,7 +23,7 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
       body: jsonDocument(IntegrationWriteSchema),
       doc: {
         operationId: 'putIntegration',
-        errors: ['integration_not_found', 'validation_failed', 'database_unavailable'],
+        errors: ['integration_not_found', 'validation_failed', 'secrets_unavailable', 'database_unavailable'],
         summary: 'Configure a store connector (stripe, revenuecat, app-store, google-play); its secrets can be written, never read back',
         tag: 'integrations',
         auth: 'secret',
@@ -37,7 +37,7 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
       pattern: '/api/integrations/:provider',
       doc: {
         operationId: 'getIntegration',
-        errors: ['integration_not_found', 'database_unavailable'],
+        errors: ['integration_not_found', 'secrets_unavailable', 'database_unavailable'],
         summary: "Read a store connector's configuration: a fingerprint of its secrets and the path the store must call",
         tag: 'integrations',
         auth: 'secret',
@@ -54,11 +54,12 @@ export function integrationsApi(integrations: IntegrationService): RouteDefiniti
       body: unparsedJson(v.pipe(v.looseObject({}), v.description("the provider's notification, exactly as it sends it (signatures cover the raw bytes)"))),
       doc: {
         operationId: 'receiveStoreNotification',
-        errors: ['integration_not_found', 'invalid_signature', 'invalid_notification', 'database_unavailable', 'store_unavailable'],
+        errors: ['integration_not_found', 'invalid_signature', 'invalid_notification', 'secrets_unavailable', 'database_unavailable', 'store_unavailable'],
         summary:
           "A store's notification (Stripe, RevenueCat, App Store Server Notifications v2, Google Play through Pub/Sub push), answered 200 once its records are on disk",
         tag: 'integrations',
         auth: 'none',
+        limit: 'hooks',
         responses: { 200: { description: 'received: the store need not send it again', schema: HookResultSchema } },
       },
       // The store's own proof of origin travels in Authorization (RevenueCat, Pub/Sub's token) or Stripe-Signature: not an API key, so the

@@ -1,11 +1,14 @@
+import { MAX_REVENUE } from '../events/schema.ts';
 import type { IdentityService } from '../identity/service.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
+import { isRevenue } from '../purchases/schema.ts';
 import type { PurchaseService } from '../purchases/service.ts';
 import { DomainError } from '../shared/errors.ts';
 import { isStorableText } from '../shared/text.ts';
 import type { IntegrationConfiguration } from './configuration.ts';
 import type { ConnectorContext, Notification, Translation } from './connector.ts';
+import { signatureChecksMade } from './providers/apple-x5c.ts';
 import type { GoogleApis } from './providers/google-play-api.ts';
 import type { Provider } from './schema.ts';
 import type { IntegrationStore } from './store.ts';
@@ -20,6 +23,11 @@ type HookOutcome = (typeof HOOK_OUTCOMES)[number];
 function storable({ records, customer, aliases }: Extract<Translation, { kind: 'records' }>): boolean {
   const texts = [...records.flatMap((record) => Object.values(record)), customer?.id, customer?.userId, ...(aliases ? [...aliases.ids, aliases.userId] : [])];
   return texts.every((text) => typeof text !== 'string' || isStorableText(text));
+}
+
+/** A record whose amount is past the bound every source has (isRevenue): 1e308 from RevenueCat, 2^53−1 cents from Stripe. */
+function outOfBounds(): DomainError {
+  return new DomainError('invalid_notification', `the notification holds an amount that is not a number from 0 to ${MAX_REVENUE} in major units`);
 }
 
 function unstorable(): DomainError {
@@ -52,6 +60,12 @@ export class IntegrationService {
       'Store notifications received at /hooks, by provider and outcome (unused_type: a type paywalld does not use, answered 200).',
     );
     this.counted = (provider, outcome) => counter.labels({ provider, outcome }).inc();
+    metrics.gauge(
+      'paywalld_store_signature_checks_total',
+      "Signature checks made on App Store notifications (their chains' certificates and the JWS): a chain that cannot reach a configured root costs none.",
+      () => [[{ provider: 'app-store' }, signatureChecksMade()]],
+      'counter',
+    );
   }
 
   /**
@@ -79,18 +93,21 @@ export class IntegrationService {
         this.log.warn('store notification names no known user; nothing stored', { provider, project: projectId, type: translation.type });
       } else {
         if (!storable(translation)) throw unstorable();
+        if (!translation.records.every((record) => isRevenue(record.revenue))) throw outOfBounds();
         const { records, customer, aliases, cumulativeRefunds, paidPeriods } = translation;
         inserted =
           records.length === 0
             ? 0
-            : await this.purchases.record(projectId, {
-                records,
-                receivedAt: context.now,
-                ...(customer && { customer: { provider: connector.provider, ...customer } }),
-                ...(aliases && { aliases }),
-                ...(cumulativeRefunds && { cumulativeRefunds }),
-                ...(paidPeriods && { paidPeriods }),
-              });
+            : await this.purchases
+                .record(projectId, {
+                  records,
+                  receivedAt: context.now,
+                  ...(customer && { customer: { provider: connector.provider, ...customer } }),
+                  ...(aliases && { aliases }),
+                  ...(cumulativeRefunds && { cumulativeRefunds }),
+                  ...(paidPeriods && { paidPeriods }),
+                })
+                .then((result) => result.inserted);
         outcome = inserted < records.length || records.length === 0 ? 'duplicate' : 'stored';
       }
     } catch (error) {

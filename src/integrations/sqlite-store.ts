@@ -2,7 +2,7 @@ import type { SqliteChangeLog } from '../db/change-log.ts';
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import type { Change } from '../shared/change.ts';
-import { type IntegrationRow, toConfiguration } from './row.ts';
+import { type IntegrationRow, type ProjectIntegrationRow, toConfiguration, toProjectConfiguration } from './row.ts';
 import type { Provider } from './schema.ts';
 import { connectorConfigured, type IntegrationStore } from './store.ts';
 
@@ -10,6 +10,7 @@ export class SqliteIntegrationStore implements IntegrationStore {
   private readonly insertCustomer;
   readonly put;
   readonly get;
+  readonly all;
   readonly userOfCustomer;
 
   constructor(db: Database, changes: SqliteChangeLog) {
@@ -18,6 +19,7 @@ export class SqliteIntegrationStore implements IntegrationStore {
        ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
     );
     const byProvider = db.prepare<[string, string], IntegrationRow>('SELECT config, updated_at FROM integrations WHERE project_id = ? AND provider = ?');
+    const every = db.prepare<[], ProjectIntegrationRow>('SELECT project_id, provider, config, updated_at FROM integrations');
     const customerUser = db
       .prepare<[string, string, string], string>('SELECT user_id FROM integration_customers WHERE project_id = ? AND provider = ? AND customer = ?')
       .pluck();
@@ -32,6 +34,7 @@ export class SqliteIntegrationStore implements IntegrationStore {
       const row = byProvider.get(projectId, provider);
       return row && toConfiguration(row);
     });
+    this.all = sqliteRead(db, () => every.all().map(toProjectConfiguration));
     this.userOfCustomer = sqliteRead(db, (projectId: string, provider: Provider, customer: string): string | undefined =>
       customerUser.get(projectId, provider, customer),
     );

@@ -21,6 +21,8 @@ export interface IntegrationStore {
   /** Creates or replaces the project's configuration of a provider, with its audit entry (`change`: who). */
   put(projectId: string, provider: Provider, config: unknown, now: number, change: Change): Promise<void>;
   get(projectId: string, provider: Provider): Promise<StoredConfiguration | undefined>;
+  /** Every project's configurations (sealing those stored in plaintext before, SecretBox). */
+  all(): Promise<({ projectId: string; provider: Provider } & StoredConfiguration)[]>;
   /** The user a store's customer id was first named with. */
   userOfCustomer(projectId: string, provider: Provider, customer: string): Promise<string | undefined>;
 }

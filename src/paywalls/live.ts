@@ -11,9 +11,12 @@ interface Entry {
   stamp: string;
   /** The live revision compiled; undefined when nothing is published (or it could not be compiled). */
   compiled: CompiledPaywall | undefined;
+  /** Since when the paywall serves its id (ServedPaywall.serving_since): the longest serving takes keyless events. */
+  servingSince: number;
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+const NOTHING_DECLARED = Object.freeze({ variantIds: new Set<string>(), audienceIds: new Set<string>() });
 
 /**
  * Every non-archived paywall of every project, held in memory so that the
@@ -46,7 +49,11 @@ export class LivePaywalls {
     return ids.sort();
   }
 
-  /** The projects that have a non-archived paywall with this id (published or not). */
+  /**
+   * The projects that have a non-archived paywall with this id (published
+   * or not), the one serving it the longest first: the one keyless events
+   * of the id go to (docs/events.md, "Keys and attribution").
+   */
   projectsWithPaywall(paywallId: string): readonly string[] {
     return this.projectsByPaywall.get(paywallId) ?? NONE;
   }
@@ -54,6 +61,12 @@ export class LivePaywalls {
   /** Whether the project's paywall has a live revision (compiled). */
   isLive(projectId: string, paywallId: string): boolean {
     return this.get(projectId, paywallId) !== undefined;
+  }
+
+  /** What the project's paywall declares: its live revision's variants and audiences (none before it is live); undefined when there is no such paywall. */
+  declared(projectId: string, paywallId: string): { variantIds: ReadonlySet<string>; audienceIds: ReadonlySet<string> } | undefined {
+    const entry = this.byProject.get(projectId)?.get(paywallId);
+    return entry && (entry.compiled ?? NOTHING_DECLARED);
   }
 
   /** The variant the resolve endpoint gives this user when it knows nothing else about them. */
@@ -83,8 +96,9 @@ export class LivePaywalls {
         const suffix = row.seed_suffix ?? '';
         const stamp = row.live_revision === null ? '' : `${row.live_revision}:${row.catalog_stamp}:${suffix}`;
         const previous = this.byProject.get(row.project_id)?.get(row.id);
-        const entry =
+        const compiled =
           previous?.stamp === stamp ? previous : await this.compile(row.project_id, row.id, row.live_revision, suffix, stamp, () => catalogOf(row.project_id));
+        const entry = { ...compiled, servingSince: row.serving_since };
         let paywalls = next.get(row.project_id);
         if (!paywalls) next.set(row.project_id, (paywalls = new Map()));
         paywalls.set(row.id, entry);
@@ -104,8 +118,12 @@ export class LivePaywalls {
         // A publish that starts a reseeded phase changes the suffix, even when it republishes the live revision.
         const suffix = row.seed_suffix ?? '';
         const stamp = row.live_revision === null ? '' : `${row.live_revision}:${row.catalog_stamp}:${suffix}`;
-        if (this.byProject.get(projectId)?.get(paywallId)?.stamp === stamp) return;
-        const entry = await this.compile(projectId, paywallId, row.live_revision, suffix, stamp, () => productsById(this.products, projectId));
+        const known = this.byProject.get(projectId)?.get(paywallId);
+        if (known?.stamp === stamp && known.servingSince === row.serving_since) return;
+        const entry = {
+          ...(await this.compile(projectId, paywallId, row.live_revision, suffix, stamp, () => productsById(this.products, projectId))),
+          servingSince: row.serving_since,
+        };
         let paywalls = this.byProject.get(projectId);
         if (!paywalls) this.byProject.set(projectId, (paywalls = new Map()));
         paywalls.set(paywallId, entry);
@@ -129,9 +147,12 @@ export class LivePaywalls {
         const uses = entry.compiled.productIds.has(productId);
         entries.push([
           paywallId,
-          uses
-            ? await this.compile(projectId, paywallId, revision, seedSuffix, stamp, () => (products ??= productsById(this.products, projectId)))
-            : { stamp, compiled: entry.compiled },
+          {
+            ...(uses
+              ? await this.compile(projectId, paywallId, revision, seedSuffix, stamp, () => (products ??= productsById(this.products, projectId)))
+              : { stamp, compiled: entry.compiled }),
+            servingSince: entry.servingSince,
+          },
         ]);
       }
       // All at once: resolve never sees some paywalls with the change and others without.
@@ -146,7 +167,7 @@ export class LivePaywalls {
     seedSuffix: string,
     stamp: string,
     catalog: () => Promise<ReadonlyMap<string, Product>>,
-  ): Promise<Entry> {
+  ): Promise<Omit<Entry, 'servingSince'>> {
     if (liveRevision === null) return { stamp, compiled: undefined };
     const [revision, products] = await Promise.all([this.store.revision(projectId, paywallId, liveRevision), catalog()]);
     try {
@@ -172,14 +193,23 @@ export class LivePaywalls {
   }
 
   private reindex(): void {
-    const index = new Map<string, string[]>();
+    const index = new Map<string, [since: number, projectId: string][]>();
     for (const [projectId, paywalls] of this.byProject) {
-      for (const paywallId of paywalls.keys()) {
+      for (const [paywallId, entry] of paywalls) {
         const projects = index.get(paywallId);
-        if (projects) projects.push(projectId);
-        else index.set(paywallId, [projectId]);
+        if (projects) projects.push([entry.servingSince, projectId]);
+        else index.set(paywallId, [[entry.servingSince, projectId]]);
       }
     }
-    this.projectsByPaywall = index;
+    const ordered = new Map<string, readonly string[]>();
+    for (const [paywallId, projects] of index) {
+      // The longest serving first; two of the same millisecond in project id order, the same on every instance.
+      projects.sort(([a, p], [b, q]) => a - b || (p < q ? -1 : p > q ? 1 : 0));
+      ordered.set(
+        paywallId,
+        projects.map(([, projectId]) => projectId),
+      );
+    }
+    this.projectsByPaywall = ordered;
   }
 }

@@ -13,6 +13,7 @@ import type { ExperimentSettings } from './document/experiment.ts';
 import { type DocumentError, type PaywallDeps, type PaywallOutput, PaywallSchema, validatePaywall } from './document/index.ts';
 import { documentSizeErrors } from './document/limits.ts';
 import { slotProducts } from './document/slot-products.ts';
+import { storeCatalog } from './document/store-id-warnings.ts';
 import type { PaywallWarning } from './document/warnings.ts';
 import type { LivePaywalls } from './live.ts';
 import type { PaywallInfo, RevisionInfo } from './schema.ts';
@@ -136,10 +137,19 @@ export class PaywallManager {
       if (!validation.ok) throw invalid('the paywall document is invalid; see errors', validation.errors);
       const write = { name: validation.value.name, document: JSON.stringify(validation.value), products: slotProducts(validation.value) };
       const row = await this.store.addRevision(projectId, id, write, current?.version, change);
-      return row === STALE ? STALE : { row, warnings: validation.warnings, created: current === undefined };
+      return row === STALE ? STALE : { row, warnings: [...validation.warnings, ...this.keylessWarnings(projectId, id)], created: current === undefined };
     });
     await this.live.refresh(projectId, id);
     return result;
+  }
+
+  /** A paywall id another project serves longer: keyless events of it go there (docs/events.md, "Keys and attribution"). */
+  private keylessWarnings(projectId: string, id: string): PaywallWarning[] {
+    const owner = this.live.projectsWithPaywall(id)[0];
+    if (owner === undefined || owner === projectId) return [];
+    const message =
+      "Another project on this server has served this paywall id longer: keyless events of it go there. Send this project's sdk key with its events";
+    return [{ path: '', code: 'keyless_elsewhere', message }];
   }
 
   /** The phases as GET /api/paywalls/{id}/phases lists them, with the seed each hashes users with. */
@@ -233,7 +243,7 @@ export class PaywallManager {
 
   private async deps(projectId: string): Promise<PaywallDeps> {
     const products = await productsById(this.products, projectId);
-    return { productExists: (productId) => products.has(productId) };
+    return { productExists: (productId) => products.has(productId), catalog: storeCatalog(products.values()) };
   }
 }
 

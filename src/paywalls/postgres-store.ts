@@ -8,7 +8,7 @@ import { paywallArchived, paywallPublished, paywallWritten } from './paywall-ent
 import type { PaywallRow, PaywallStore, Publication, RevisionRow, RevisionWrite, ServedPaywall, StoredRevision } from './store.ts';
 
 /** The current phase's seed suffix and the catalog stamp, beside a paywall's columns. */
-const SERVED_COLUMNS = `project_id, id, live_revision,
+const SERVED_COLUMNS = `project_id, id, live_revision, serving_since,
   (SELECT seed_suffix FROM paywall_phases ph WHERE ph.project_id = p.project_id AND ph.paywall_id = p.id ORDER BY number DESC LIMIT 1) AS seed_suffix,
   (SELECT coalesce(sum(version), 0)::bigint FROM products pr WHERE pr.project_id = p.project_id) AS catalog_stamp`;
 
@@ -77,8 +77,8 @@ export class PostgresPaywallStore implements PaywallStore {
         } else {
           // Nothing to lock while the row does not exist: a concurrent creation that committed first leaves this one stale.
           rows = await tx<PaywallRow[]>`
-            INSERT INTO paywalls (project_id, id, name, latest_revision, version, created_at, updated_at)
-            VALUES (${projectId}, ${id}, ${write.name}, 1, 1, ${now}, ${now})
+            INSERT INTO paywalls (project_id, id, name, latest_revision, version, created_at, updated_at, serving_since)
+            VALUES (${projectId}, ${id}, ${write.name}, 1, 1, ${now}, ${now}, ${now})
             ON CONFLICT (project_id, id) DO NOTHING RETURNING *`;
           if (rows.length === 0) return STALE;
         }
@@ -107,7 +107,8 @@ export class PostgresPaywallStore implements PaywallStore {
                                 WHERE project_id = ${projectId} AND paywall_id = ${id} AND revision = ${revision} RETURNING 1`;
         if (marked.length === 0) return STALE;
         const [row] = await tx<PaywallRow[]>`
-          UPDATE paywalls SET live_revision = ${revision}, archived_at = NULL, version = version + 1, updated_at = ${now}
+          UPDATE paywalls SET live_revision = ${revision}, archived_at = NULL, version = version + 1, updated_at = ${now},
+            serving_since = CASE WHEN archived_at IS NULL THEN serving_since ELSE ${now} END
           WHERE project_id = ${projectId} AND id = ${id} RETURNING *`;
         const [current] = await tx<PhaseRow[]>`
           SELECT number, revision, started_at, ended_at, design, seed_suffix FROM paywall_phases

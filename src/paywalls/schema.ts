@@ -62,7 +62,12 @@ export const PublishedSchema = v.object({
     started: v.pipe(v.boolean(), v.description('true: this publish started the phase (results start empty; earlier events are in the phase before)')),
     seed: v.pipe(v.string(), v.description("the seed users are hashed with in this phase: the paywall's seed and the phase's suffix")),
   }),
-  warnings: v.pipe(v.array(PaywallWarningSchema), v.description('What the live revision most likely should have, checked as of this publish')),
+  warnings: v.pipe(
+    v.array(PaywallWarningSchema),
+    v.description(
+      'What the live revision most likely should have, checked as of this publish (a slot without a store id on a platform the project sells on, …)',
+    ),
+  ),
 });
 export type Published = v.InferOutput<typeof PublishedSchema>;
 

@@ -8,7 +8,7 @@ import { paywallArchived, paywallPublished, paywallWritten } from './paywall-ent
 import type { PaywallRow, PaywallStore, Publication, RevisionRow, RevisionWrite, ServedPaywall, StoredRevision } from './store.ts';
 
 /** The current phase's seed suffix and the catalog stamp, beside a paywall's columns. */
-const SERVED_COLUMNS = `project_id, id, live_revision,
+const SERVED_COLUMNS = `project_id, id, live_revision, serving_since,
   (SELECT seed_suffix FROM paywall_phases ph WHERE ph.project_id = p.project_id AND ph.paywall_id = p.id ORDER BY number DESC LIMIT 1) AS seed_suffix,
   (SELECT total(version) FROM products pr WHERE pr.project_id = p.project_id) AS catalog_stamp`;
 
@@ -28,8 +28,8 @@ export class SqlitePaywallStore implements PaywallStore {
     const byProject = db.prepare<[string], PaywallRow>('SELECT * FROM paywalls WHERE project_id = ? ORDER BY id');
     const byId = db.prepare<[string, string], PaywallRow>('SELECT * FROM paywalls WHERE project_id = ? AND id = ?');
     const insertPaywall = db.prepare(
-      `INSERT INTO paywalls (project_id, id, name, latest_revision, version, created_at, updated_at)
-       VALUES (?, ?, ?, 1, 1, ?, ?)`,
+      `INSERT INTO paywalls (project_id, id, name, latest_revision, version, created_at, updated_at, serving_since)
+       VALUES (?, ?, ?, 1, 1, ?, ?, ?)`,
     );
     const newRevision = db.prepare(
       `UPDATE paywalls SET name = ?, latest_revision = latest_revision + 1, version = version + 1, updated_at = ?
@@ -39,7 +39,8 @@ export class SqlitePaywallStore implements PaywallStore {
       'INSERT INTO paywall_revisions (project_id, paywall_id, revision, document, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const setLive = db.prepare(
-      `UPDATE paywalls SET live_revision = ?, archived_at = NULL, version = version + 1, updated_at = ?
+      `UPDATE paywalls SET live_revision = ?, archived_at = NULL, version = version + 1, updated_at = ?,
+         serving_since = CASE WHEN archived_at IS NULL THEN serving_since ELSE ? END
        WHERE project_id = ? AND id = ?`,
     );
     const markPublished = db.prepare('UPDATE paywall_revisions SET published_at = ? WHERE project_id = ? AND paywall_id = ? AND revision = ?');
@@ -82,7 +83,7 @@ export class SqlitePaywallStore implements PaywallStore {
       if (existing?.version !== expected || !productsExist(projectId, write.products)) return STALE;
       const now = Date.now();
       if (existing) newRevision.run(write.name, now, projectId, id);
-      else insertPaywall.run(projectId, id, write.name, now, now);
+      else insertPaywall.run(projectId, id, write.name, now, now, now);
       insertRevision.run(projectId, id, existing ? existing.latest_revision + 1 : 1, write.document, now, JSON.stringify(change.actor));
       const row = byId.get(projectId, id)!;
       changes.record(change, paywallWritten(row));
@@ -93,7 +94,7 @@ export class SqlitePaywallStore implements PaywallStore {
       if (existing?.version !== expected || !productsExist(projectId, publication.products)) return STALE;
       if (!revisionById.get(projectId, id, publication.revision)) return STALE;
       const { revision, now } = publication;
-      setLive.run(revision, now, projectId, id);
+      setLive.run(revision, now, now, projectId, id);
       markPublished.run(now, projectId, id, revision);
       const current = currentPhase.get(projectId, id);
       const next = nextPhase(current, revision, publication.design, publication.options, now);

@@ -44,6 +44,8 @@ export interface ServedPaywall {
   project_id: string;
   id: string;
   live_revision: number | null;
+  /** Since when it serves its id: created, or published again after being archived (keyless events go to the longest serving). */
+  serving_since: number;
   /** The current phase's seed suffix (null: none, or no phase). */
   seed_suffix: string | null;
   /** A number that changes whenever the project's product catalog does. */

@@ -29,6 +29,16 @@ export type PurchaseType = (typeof PURCHASE_TYPES)[number];
 export const PURCHASE_SOURCES = ['api', 'stripe', 'revenuecat', 'app-store', 'google-play'] as const;
 export type PurchaseSource = (typeof PURCHASE_SOURCES)[number];
 
+/**
+ * Whether an amount may be a record's revenue: from 0 to MAX_REVENUE major
+ * units (NaN and infinities are neither). The one bound of every source: the
+ * schema below for POST /api/purchases, IntegrationService for the
+ * connectors' records, the results fold for records stored before it.
+ */
+export function isRevenue(amount: number): boolean {
+  return amount >= 0 && amount <= MAX_REVENUE;
+}
+
 /** ISO 4217: three capital letters. */
 const CURRENCY = /^[A-Z]{3}$/;
 
@@ -94,10 +104,16 @@ export const PurchaseEnvelopeSchema = v.strictObject({
 const PURCHASE_REJECTION_CODES = ['invalid_purchase', 'ts_out_of_range'] as const;
 export type PurchaseRejectionCode = (typeof PURCHASE_REJECTION_CODES)[number];
 
+const SET_ASIDE_REASONS = ['no_purchase', 'before_purchase', 'over_paid'] as const;
+
 export const PurchaseResultSchema = v.object({
   accepted: v.pipe(v.number(), v.description('records stored by this request')),
   duplicates: v.pipe(v.number(), v.description('records whose id the project already had')),
   rejected: v.array(v.object({ index: v.number(), code: v.picklist(PURCHASE_REJECTION_CODES), message: v.string() })),
+  set_aside: v.pipe(
+    v.array(v.object({ index: v.number(), reason: v.picklist(SET_ASIDE_REASONS), amount: v.number(), message: v.string() })),
+    v.description('refunds stored but not counted, in whole or in part (amount), because their purchases did not pay that much before them'),
+  ),
 });
 export type PurchaseResult = v.InferOutput<typeof PurchaseResultSchema>;
 

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { EARLIEST_MS, MAX_AHEAD_MS } from '../events/time.ts';
+import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { SetAsideReason } from './dependent-records.ts';
 import {
   MAX_PURCHASES_PER_REQUEST,
   PURCHASE_SOURCES,
@@ -12,7 +14,13 @@ import {
   PurchaseSchema,
   type PurchaseSource,
 } from './schema.ts';
-import type { PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+import type { Inserted, PurchaseBatch, PurchaseStore, StoredPurchase } from './store.ts';
+
+const SET_ASIDE: Record<SetAsideReason, string> = {
+  no_purchase: 'the refund names no purchase of its user (or original transaction) in its currency: stored, not counted',
+  before_purchase: 'the refund is dated before every purchase it could take back: stored, not counted',
+  over_paid: 'the refund is more than its purchases paid, net of earlier refunds: the excess is stored, not counted',
+};
 
 const RECORD_FIELDS = Object.keys(PurchaseSchema.pipe[0].entries).join(', ');
 
@@ -51,11 +59,19 @@ function toRecord(input: unknown, receivedAt: number): PurchaseRecord | { code: 
 /** The purchase records of a project: the generic endpoint's and the connectors'. */
 export class PurchaseService {
   private readonly counted;
+  private readonly setAside;
 
+  /** `stored`: told after each batch is stored, and awaited (the purchases.* facts read it: the answer then reflects it). */
   constructor(
     private readonly store: PurchaseStore,
     metrics: MetricsRegistry,
+    private readonly log: Logger,
+    private readonly stored: () => Promise<void> = async () => {},
   ) {
+    this.setAside = metrics.counter(
+      'paywalld_refunds_set_aside_total',
+      'Refund records kept aside, in whole or in part, by source and reason (no_purchase, before_purchase, over_paid): stored, not counted in results.',
+    );
     const counter = metrics.counter('paywalld_purchases_total', 'Purchase records received, by source and outcome (stored, duplicate, rejected).');
     this.counted = (source: PurchaseSource, outcome: 'stored' | 'duplicate' | 'rejected', n: number) => {
       if (n > 0) counter.labels({ source, outcome }).inc(n);
@@ -75,30 +91,47 @@ export class PurchaseService {
       throw new DomainError('invalid_purchases', 'the body must be a JSON object with a non-empty purchases array');
     }
     const records: PurchaseRecord[] = [];
+    /** The index in the body of each record. */
+    const indexes: number[] = [];
     const rejected: PurchaseResult['rejected'] = [];
     envelope.output.purchases.forEach((input, index) => {
       const checked = toRecord(input, receivedAt);
       if ('code' in checked) rejected.push({ index, ...checked });
-      else records.push(checked);
+      else {
+        records.push(checked);
+        indexes.push(index);
+      }
     });
-    const accepted = records.length === 0 ? 0 : await this.record(projectId, { records, receivedAt });
+    const { inserted, setAside } = records.length === 0 ? { inserted: 0, setAside: [] } : await this.record(projectId, { records, receivedAt });
     this.counted('api', 'rejected', rejected.length);
-    return { accepted, duplicates: records.length - accepted, rejected };
+    return {
+      accepted: inserted,
+      duplicates: records.length - inserted,
+      rejected,
+      set_aside: setAside.map(({ index, reason, amount }) => ({ index: indexes[index]!, reason, amount, message: SET_ASIDE[reason] })),
+    };
   }
 
   /**
    * Stores records (a connector's) with what belongs with them (the users'
-   * appAccountTokens, a customer, aliases) in one transaction; returns how
-   * many were new. Durable when it resolves.
+   * appAccountTokens, a customer, aliases) in one transaction; answers how
+   * many were new and which refunds were kept aside (each logged and
+   * counted). Durable when it resolves.
    */
-  async record(projectId: string, batch: PurchaseBatch): Promise<number> {
-    const inserted = await this.store.insert(projectId, batch);
+  async record(projectId: string, batch: PurchaseBatch): Promise<Inserted> {
+    const result = await this.store.insert(projectId, batch);
+    await this.stored();
     const source = batch.records[0]?.source;
     if (source) {
-      this.counted(source, 'stored', inserted);
-      this.counted(source, 'duplicate', batch.records.length - inserted);
+      this.counted(source, 'stored', result.inserted);
+      this.counted(source, 'duplicate', batch.records.length - result.inserted);
     }
-    return inserted;
+    for (const { index, reason, amount } of result.setAside) {
+      const record = batch.records[index]!;
+      this.setAside.labels({ source: record.source, reason }).inc();
+      this.log.warn(SET_ASIDE[reason], { project: projectId, source: record.source, id: record.id, amount, currency: record.currency });
+    }
+    return result;
   }
 
   list(projectId: string): Promise<StoredPurchase[]> {

@@ -4,12 +4,22 @@
  * is already stored is skipped, never stored twice. The interface every
  * backend implements (sqlite-store.ts; CONTRIBUTING.md, "The storage seam").
  */
+import type { SetAsideReason } from './dependent-records.ts';
 import type { PurchaseRecord } from './schema.ts';
 
 /** A stored record with its project, as results and tests read them back. */
 export interface StoredPurchase extends PurchaseRecord {
   projectId: string;
   receivedAt: number;
+  /** The part of a refund not counted (its revenue is what counts), and why (dependent-records.ts, boundRefund). */
+  setAside: number;
+  setAsideReason: SetAsideReason | null;
+}
+
+/** What a batch stored: how many records were new, and the refunds of them (by index in the batch) kept aside in part or whole. */
+export interface Inserted {
+  inserted: number;
+  setAside: { index: number; reason: SetAsideReason; amount: number }[];
 }
 
 /** Records to store with what belongs with them, written in the records' transaction. */
@@ -41,14 +51,29 @@ export interface PurchaseBatch {
 export interface PurchaseStore {
   /**
    * Stores the records, the appAccountTokens of the users they name and the
-   * batch's customer and aliases, in one durable transaction; returns how
-   * many records were new.
+   * batch's customer and aliases, in one durable transaction; answers how
+   * many records were new, and which new refunds were kept aside.
    */
-  insert(projectId: string, batch: PurchaseBatch): Promise<number>;
+  insert(projectId: string, batch: PurchaseBatch): Promise<Inserted>;
   /** Every record of the project in order of storage. */
   list(projectId: string): Promise<StoredPurchase[]>;
   /** The project's records stored after `seq`, in order of storage, at most `limit`, as results read them (record-feed.ts). */
   recordsAfter(projectId: string, seq: number, limit: number): Promise<RecordForResults[]>;
+  /** Every project's records stored after `seq`, in order of storage, at most `limit`: what the purchases.* facts fold (src/placements/facts/). */
+  factsAfter(seq: number, limit: number): Promise<RecordForFacts[]>;
+}
+
+/** What the purchases.* facts read of a record, with its seq and project. */
+export interface RecordForFacts {
+  seq: number;
+  projectId: string;
+  userId: string;
+  type: string;
+  ts: number;
+  productId: string | null;
+  store: string | null;
+  storeProductId: string | null;
+  originalTransactionId: string | null;
 }
 
 /** What experiment results read of a record (src/analytics/fold/purchase-records.ts), with its seq. */

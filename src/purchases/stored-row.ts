@@ -1,4 +1,5 @@
-/** A purchases row as both backends read it back (migration 10), and the record it is. */
+/** A purchases row as both backends read it back (migrations 10 and 17), and the record it is. */
+import type { SetAsideReason } from './dependent-records.ts';
 import type { PurchaseSource, PurchaseType } from './schema.ts';
 import type { StoredPurchase } from './store.ts';
 
@@ -18,6 +19,9 @@ export interface StoredRow {
   original_transaction_id: string | null;
   paywall_id: string | null;
   received_at: number;
+  /** Migration 14. */
+  set_aside: number;
+  set_aside_reason: SetAsideReason | null;
 }
 
 export function toStored(row: StoredRow): StoredPurchase {
@@ -37,5 +41,7 @@ export function toStored(row: StoredRow): StoredPurchase {
     originalTransactionId: row.original_transaction_id,
     paywallId: row.paywall_id,
     receivedAt: row.received_at,
+    setAside: row.set_aside,
+    setAsideReason: row.set_aside_reason,
   };
 }

@@ -42,6 +42,8 @@ export const ACTIONS = [
   'sign_in.throttled',
   'webhook.written',
   'webhook.deleted',
+  'placement.written',
+  'placement.archived',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -51,7 +53,7 @@ export interface ChangeEntry {
   project: string | null;
   action: Action;
   target: { type: string; id: string };
-  /** The paywall revision written, published or rolled back to. */
+  /** The paywall (or placement) revision written, published or rolled back to. */
   revision?: number;
   /** One line for people: what changed, never a secret. */
   summary: string;

@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'ingestion_failed'
   | 'ingestion_overloaded'
   | 'stats_warming_up'
+  | 'secrets_unavailable'
   | 'store_unavailable'
   | 'invalid_credentials'
   | 'sign_in_throttled'
@@ -55,7 +56,9 @@ export type ErrorCode =
   | 'delivery_not_found'
   | 'webhook_url_invalid'
   | 'webhook_url_refused'
-  | 'too_many_webhooks';
+  | 'too_many_webhooks'
+  | 'placement_not_found'
+  | 'user_required';
 
 interface DomainErrorOptions {
   /** Field-level problems, each at its JSON pointer. */

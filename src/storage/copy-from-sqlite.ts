@@ -34,6 +34,7 @@ export const COPIED_TABLES = [
   'webhooks',
   'webhook_deliveries',
   'experiment_decisions',
+  'event_public_names',
 ] as const;
 
 /**

@@ -4,11 +4,13 @@ import { PostgresSessionStore } from '../accounts/postgres-session-store.ts';
 import { PostgresAccountStore } from '../accounts/postgres-store.ts';
 import { PostgresAuditStore } from '../audit/postgres-store.ts';
 import { closePool, type Sql } from '../db/postgres/connection.ts';
+import { PostgresEventNameStore } from '../events/names/postgres-store.ts';
 import { PostgresPhaseStore } from '../experiments/postgres-store.ts';
 import { PostgresIdentityStore, PostgresIdentityWrites } from '../identity/postgres-store.ts';
 import { PostgresIntegrationStore } from '../integrations/postgres-store.ts';
 import { PostgresKeyStore } from '../keys/postgres-store.ts';
 import { PostgresPaywallStore } from '../paywalls/postgres-store.ts';
+import { PostgresPlacementStore } from '../placements/postgres-store.ts';
 import { PostgresProductStore } from '../products/postgres-store.ts';
 import { PostgresProjectStore } from '../projects/postgres-store.ts';
 import { PostgresPurchaseStore } from '../purchases/postgres-store.ts';
@@ -38,11 +40,13 @@ export function openPostgresStorage(sql: Sql): Storage {
     identity: new PostgresIdentityStore(sql),
     purchases: new PostgresPurchaseStore(sql, { identity: new PostgresIdentityWrites(), customers: integrations, outbox: audit }),
     integrations,
+    placements: new PostgresPlacementStore(sql, audit),
     audit: auditLog,
     accounts: new PostgresAccountStore(sql, audit),
     sessions: new PostgresSessionStore(sql, audit),
     webhooks: new PostgresWebhookStore(sql, audit, audit),
     outbox: audit,
+    eventNames: new PostgresEventNameStore(sql),
     atomically: undefined,
     close: () => closePool(sql),
   };

@@ -36,6 +36,10 @@ export interface ServerDatabase {
   registerMetrics(registry: MetricsRegistry): void;
   /** Starts the scheduled snapshots (`--backup-dir`), resolving with their stop; undefined where the backend has its own (config.ts refuses the flag). */
   readonly scheduleBackups: ((schedule: BackupSchedule, log: Logger) => () => Promise<void>) | undefined;
+  /** Where the secrets key is kept unless the setting names a file: beside the SQLite file; undefined where there is none. */
+  readonly secretsKeyFile: string | undefined;
+  /** Moves SQLite's write-ahead log into the file and empties it, so that rows rewritten (secrets sealed) leave no copy; nothing elsewhere. */
+  truncateLog(): void;
   /** Runs `steps` while no other server on this database runs its own (the empty-database bootstrap). */
   exclusively<T>(steps: () => Promise<T>): Promise<T>;
   /** Start-up is over: from now on a request must not wait for a lock. */

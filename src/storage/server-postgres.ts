@@ -47,6 +47,10 @@ export async function openPostgresServerDatabase(url: string, log: Logger): Prom
     registerMetrics: () => {},
     // pg_dump or the provider's backups (config.ts refuses --backup-dir with a URL).
     scheduleBackups: undefined,
+    // Only the setting names the secrets key: there is no file to keep it beside.
+    secretsKeyFile: undefined,
+    // The server's storage is its own business: nothing is left for paywalld to overwrite.
+    truncateLog: () => {},
     temporary: false,
     name,
     exclusively: async (steps) => {

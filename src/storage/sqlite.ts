@@ -4,11 +4,13 @@ import { SqliteSessionStore } from '../accounts/sqlite-session-store.ts';
 import { SqliteAccountStore } from '../accounts/sqlite-store.ts';
 import { SqliteAuditStore } from '../audit/sqlite-store.ts';
 import type { Database } from '../db/database.ts';
+import { SqliteEventNameStore } from '../events/names/sqlite-store.ts';
 import { SqlitePhaseStore } from '../experiments/sqlite-store.ts';
 import { IdentityWrites, SqliteIdentityStore } from '../identity/sqlite-store.ts';
 import { SqliteIntegrationStore } from '../integrations/sqlite-store.ts';
 import { SqliteKeyStore } from '../keys/sqlite-store.ts';
 import { SqlitePaywallStore } from '../paywalls/sqlite-store.ts';
+import { SqlitePlacementStore } from '../placements/sqlite-store.ts';
 import { SqliteProductStore } from '../products/sqlite-store.ts';
 import { SqliteProjectStore } from '../projects/sqlite-store.ts';
 import { SqlitePurchaseStore } from '../purchases/sqlite-store.ts';
@@ -33,11 +35,13 @@ export function openSqliteStorage(db: Database): Storage {
     identity: new SqliteIdentityStore(db),
     purchases: new SqlitePurchaseStore(db, { identity: new IdentityWrites(db), customers: integrations, outbox: audit }),
     integrations,
+    placements: new SqlitePlacementStore(db, audit),
     audit: auditLog,
     accounts: new SqliteAccountStore(db, audit),
     sessions: new SqliteSessionStore(db, audit),
     webhooks: new SqliteWebhookStore(db, audit, audit),
     outbox: audit,
+    eventNames: new SqliteEventNameStore(db),
     // Store methods inside become savepoints of this one transaction. Nothing else may use the
     // connection meanwhile: the steps await only this connection's stores.
     atomically: async <T>(steps: () => Promise<T>): Promise<T> => {

@@ -9,11 +9,13 @@
 import type { SessionStore } from '../accounts/session-store.ts';
 import type { AccountStore } from '../accounts/store.ts';
 import type { AuditStore } from '../audit/store.ts';
+import type { EventNameStore } from '../events/names/store.ts';
 import type { PhaseStore } from '../experiments/store.ts';
 import type { IdentityStore } from '../identity/store.ts';
 import type { IntegrationStore } from '../integrations/store.ts';
 import type { KeyStore } from '../keys/store.ts';
 import type { PaywallStore } from '../paywalls/store.ts';
+import type { PlacementStore } from '../placements/store.ts';
 import type { ProductStore } from '../products/store.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import type { PurchaseStore } from '../purchases/store.ts';
@@ -28,6 +30,7 @@ export interface Storage {
   readonly identity: IdentityStore;
   readonly purchases: PurchaseStore;
   readonly integrations: IntegrationStore;
+  readonly placements: PlacementStore;
   /** Appended by the other stores' changes, in their transactions (db/change-log.ts). */
   readonly audit: AuditStore;
   /** People, their roles per project, invitations. */
@@ -38,6 +41,7 @@ export interface Storage {
   readonly webhooks: WebhookStore;
   /** The deliveries the sender claims; queued by the other stores' changes, in their transactions. */
   readonly outbox: OutboxStore;
+  readonly eventNames: EventNameStore;
   /**
    * Runs `steps` (store calls) so that they all take effect or none does,
    * where the backend can: SQLite wraps them in one transaction on a

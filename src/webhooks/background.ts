@@ -7,6 +7,7 @@
 import type { PhaseDesign, PhaseRow } from '../experiments/phases.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
 import { checkDecisionsPeriodically } from './decisions.ts';
 import { WebhookSender } from './sender.ts';
 import type { WebhookSettings } from './settings.ts';
@@ -37,8 +38,9 @@ export function webhookWork(
   log: Logger,
   alone: boolean,
   sources: Sources,
+  secrets: SecretBox,
 ): WebhookWork {
-  const sender = new WebhookSender(outbox, settings, metrics, log);
+  const sender = new WebhookSender(outbox, settings, metrics, log, secrets);
   let stopChecks: (() => void) | undefined;
   let pruning: NodeJS.Timeout | undefined;
   let pruned: Promise<unknown> = Promise.resolve();

@@ -58,6 +58,18 @@ export class PostgresWebhookStore implements WebhookStore {
     );
   }
 
+  sealSecrets(seal: (projectId: string, webhookId: string, secret: string) => string): Promise<number> {
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        const rows = await tx<{ project_id: string; id: string; secret: string }[]>`
+          SELECT project_id, id, secret FROM webhooks WHERE secret NOT LIKE '{%' FOR UPDATE`;
+        for (const row of rows)
+          await tx`UPDATE webhooks SET secret = ${seal(row.project_id, row.id, row.secret)} WHERE project_id = ${row.project_id} AND id = ${row.id}`;
+        return rows.length;
+      }),
+    );
+  }
+
   list(projectId: string): Promise<WebhookRow[]> {
     return storeCall(async () =>
       (await this.sql<StoredWebhook[]>`SELECT ${this.sql.unsafe(WEBHOOK_COLUMNS)} FROM webhooks WHERE project_id = ${projectId} ORDER BY created_at, id`).map(

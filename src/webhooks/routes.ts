@@ -53,7 +53,15 @@ export function webhooksApi(webhooks: WebhookService): RouteDefinition[] {
       body: WebhookPutSchema,
       doc: {
         operationId: 'putWebhook',
-        errors: ['invalid_id', 'validation_failed', 'webhook_url_invalid', 'webhook_url_refused', 'too_many_webhooks', 'database_unavailable'],
+        errors: [
+          'invalid_id',
+          'validation_failed',
+          'webhook_url_invalid',
+          'webhook_url_refused',
+          'too_many_webhooks',
+          'secrets_unavailable',
+          'database_unavailable',
+        ],
         summary: 'Create or replace a webhook endpoint; creating one answers its signing secret, the only time it is shown',
         tag: 'webhooks',
         auth: 'secret',

@@ -11,8 +11,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
 import { attempt } from './attempt.ts';
 import { nextAttemptAt } from './schedule.ts';
+import { openSecret } from './secrets.ts';
 import type { WebhookSettings } from './settings.ts';
 import type { ClaimedDelivery, OutboxStore } from './store.ts';
 
@@ -44,6 +46,7 @@ export class WebhookSender {
     private readonly settings: WebhookSettings,
     metrics: MetricsRegistry,
     private readonly log: Logger,
+    private readonly secrets: SecretBox,
   ) {
     const attempts = metrics.counter(
       'paywalld_webhook_attempts_total',
@@ -135,8 +138,19 @@ export class WebhookSender {
     this.inFlight.set(delivery.id, { controller, done });
   }
 
+  /** An attempt with the endpoint's secret opened (secrets.ts); one that cannot be opened (no key file, another key) fails the attempt, retried. */
+  private async attempt(delivery: ClaimedDelivery, signal: AbortSignal): ReturnType<typeof attempt> {
+    let secret: string;
+    try {
+      secret = openSecret(this.secrets, delivery.project_id, delivery.webhook_id, delivery.secret);
+    } catch (error) {
+      return { status: null, body: null, error: (error as Error).message };
+    }
+    return attempt({ ...delivery, secret }, this.settings.allowPrivate, signal);
+  }
+
   private async deliver(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
-    const result = await attempt(delivery, this.settings.allowPrivate, signal);
+    const result = await this.attempt(delivery, signal);
     // Stopping: the lease is released uncounted (stop()).
     if (signal.aborted) return;
     const now = Date.now();

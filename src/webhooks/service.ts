@@ -8,9 +8,11 @@ import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
 import { IdSchema } from '../shared/id.ts';
 import { ID_RULE } from '../shared/id-pattern.ts';
+import type { SecretBox } from '../shared/secret-box.ts';
 import { resolveChecked } from './addresses.ts';
 import { testEvent } from './events.ts';
 import type { CreatedWebhook, Delivery, DeliveryPage, Webhook, WebhookPut } from './schema.ts';
+import { sealSecret } from './secrets.ts';
 import { newSecret } from './signature.ts';
 import type { DeliveryRow, WebhookRow, WebhookStore } from './store.ts';
 
@@ -60,7 +62,13 @@ export class WebhookService {
   constructor(
     private readonly store: WebhookStore,
     private readonly allowPrivate: boolean,
+    private readonly secrets: SecretBox,
   ) {}
+
+  /** Seals the secrets an earlier version stored in plaintext (secrets.ts); answers how many. Run at start. */
+  sealStored(): Promise<number> {
+    return this.store.sealSecrets((projectId, id, secret) => sealSecret(this.secrets, projectId, id, secret));
+  }
 
   /** Creates or replaces an endpoint; a new one's answer holds its secret, which nothing shows again. */
   async put(
@@ -77,7 +85,14 @@ export class WebhookService {
       throw new DomainError('webhook_url_refused', `url refused: ${(error as Error).message}`);
     }
     const secret = newSecret();
-    const { row, created } = await this.store.put(projectId, id, { ...fields, url: url.href }, secret, Date.now(), change);
+    const { row, created } = await this.store.put(
+      projectId,
+      id,
+      { ...fields, url: url.href },
+      sealSecret(this.secrets, projectId, id, secret),
+      Date.now(),
+      change,
+    );
     return created ? { created, webhook: { ...webhookInfo(row), secret } } : { created, webhook: webhookInfo(row) };
   }
 

@@ -24,6 +24,7 @@ export class SqliteWebhookStore implements WebhookStore {
   readonly queueTo;
   readonly deliveries;
   readonly retry;
+  readonly sealSecrets;
 
   constructor(db: Database, changes: SqliteChangeLog, queue: Queue) {
     const byId = db.prepare<[string, string], StoredWebhook>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE project_id = ? AND id = ?`);
@@ -47,6 +48,15 @@ export class SqliteWebhookStore implements WebhookStore {
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, window_start = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
        WHERE id = ?`,
     );
+    const plaintext = db.prepare<[], { project_id: string; id: string; secret: string }>(
+      "SELECT project_id, id, secret FROM webhooks WHERE secret NOT LIKE '{%'",
+    );
+    const setSecret = db.prepare<[string, string, string]>('UPDATE webhooks SET secret = ? WHERE project_id = ? AND id = ?');
+    this.sealSecrets = sqliteWrite(db, (seal: (projectId: string, webhookId: string, secret: string) => string): number => {
+      const rows = plaintext.all();
+      for (const row of rows) setSecret.run(seal(row.project_id, row.id, row.secret), row.project_id, row.id);
+      return rows.length;
+    });
     const read = (projectId: string, id: string) => {
       const row = byId.get(projectId, id);
       return row && toWebhookRow(row);

@@ -100,6 +100,12 @@ export interface WebhookStore {
   deliveries(projectId: string, webhookId: string, before: number | undefined, limit: number): Promise<DeliveryRow[]>;
   /** Sends a delivery again from the start of the schedule, whatever its status; undefined when there is no such delivery. */
   retry(projectId: string, webhookId: string, deliveryId: string, now: number): Promise<DeliveryRow | undefined>;
+  /**
+   * Replaces each secret stored in plaintext (secrets.ts) by `seal` of it, in
+   * one transaction; answers how many. No audit entry: the secret stays the
+   * same, only how it is kept changes.
+   */
+  sealSecrets(seal: (projectId: string, webhookId: string, secret: string) => string): Promise<number>;
 }
 
 export interface OutboxStore {

@@ -28,6 +28,11 @@ const ALLOWED: Record<string, Role[]> = {
   previewPaywall: EVERYONE,
   getPaywallStats: EVERYONE,
   getPaywallResults: EVERYONE,
+  listPlacements: EVERYONE,
+  getPlacement: EVERYONE,
+  listPlacementRevisions: EVERYONE,
+  getPlacementRevision: EVERYONE,
+  getPlacementResults: EVERYONE,
   // Everything but secrets: exports, keys and connectors as listed, members, the audit log, the server's metrics.
   exportEvents: ANALYSTS,
   listKeys: ANALYSTS,
@@ -44,6 +49,8 @@ const ALLOWED: Record<string, Role[]> = {
   putPaywall: EDITORS,
   publishPaywall: EDITORS,
   archivePaywall: EDITORS,
+  putPlacement: EDITORS,
+  archivePlacement: EDITORS,
   // Members, keys, connectors, purchase records.
   createKey: OWNERS,
   revokeKey: OWNERS,

@@ -69,6 +69,18 @@ const SAMPLES: Record<string, Sample> = {
     request: (_, headers) => ({ path: '/api/paywalls/to-archive', headers }),
     action: 'paywall.archived',
   },
+  'PUT /api/placements/:id': {
+    request: () => ({ path: '/api/placements/walk', body: { name: 'Walk', rules: [{ paywall_id: 'walk' }] } }),
+    action: 'placement.written',
+  },
+  'DELETE /api/placements/:id': {
+    setup: async (s) => {
+      await api(s.server).request('PUT', '/api/placements/to-archive', { body: { name: 'Archived', rules: [] } });
+      return { 'if-match': await etagOf(s, '/api/placements/to-archive') };
+    },
+    request: (_, headers) => ({ path: '/api/placements/to-archive', headers }),
+    action: 'placement.archived',
+  },
   'POST /api/keys': { request: () => ({ path: '/api/keys', body: { scope: 'sdk', name: 'walk' } }), action: 'key.created' },
   'DELETE /api/keys/:id': {
     setup: async (s) => {

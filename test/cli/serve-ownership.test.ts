@@ -31,3 +31,36 @@ test('a second serve on the same database exits 1 naming the owner; a SIGKILLed 
   assert.equal(await next.stop(), 0);
   assert.equal(fs.existsSync(`${db}-serve.lock`), false);
 });
+
+test('the lock follows the real file: a symbolic link to a served database, or a second hard link, is refused', async (t) => {
+  const dir = tempDir(t);
+  const db = path.join(dir, 'a.db');
+  const first = await spawnServe(t, ['--db', db]);
+  const symlink = path.join(dir, 'link.db');
+  fs.symlinkSync(db, symlink);
+  const linkedDir = path.join(dir, 'linked-dir');
+  fs.symlinkSync(dir, linkedDir);
+
+  for (const through of [symlink, path.join(linkedDir, 'a.db')]) {
+    const second = await runCli(['serve', '--port', '0', '--db', through]);
+    assert.equal(second.status, 1, second.stderr);
+    assert.match(second.stderr, new RegExp(`in use by another paywalld serve \\(pid ${first.child.pid}\\)`));
+  }
+  // A second name of the same inode: its own WAL would hide each server's writes from the other.
+  const hardLink = path.join(dir, 'hard.db');
+  fs.linkSync(db, hardLink);
+  const third = await runCli(['serve', '--port', '0', '--db', hardLink]);
+  assert.equal(third.status, 1, third.stderr);
+  assert.match(third.stderr, /has 2 names \(hard links\)/);
+  assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
+  assert.equal(await first.stop(), 0);
+
+  // Alone, the database with two names is still refused, under either name; with one name again, served through the symlink.
+  assert.match((await runCli(['serve', '--port', '0', '--db', db])).stderr, /hard links/);
+  fs.rmSync(hardLink);
+  const again = await spawnServe(t, ['--db', symlink]);
+  assert.equal(fs.readFileSync(`${db}-serve.lock`, 'utf8').trim(), String(again.child.pid));
+  assert.equal(fs.existsSync(`${symlink}-serve.lock`), false);
+  assert.equal(fs.existsSync(`${symlink}-wal`), false);
+  assert.equal(await again.stop(), 0);
+});

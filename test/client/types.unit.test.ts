@@ -8,8 +8,9 @@ import type * as generated from '../../client/types.generated.ts';
 import type { EventSchema, IngestResultSchema } from '../../src/events/schema.ts';
 import type * as components from '../../src/paywalls/document/components.ts';
 import type * as document from '../../src/paywalls/document/node-props.ts';
-import type { FallbackBundleSchema, FallbackPaywallSchema } from '../../src/paywalls/fallback/schema.ts';
+import type { FallbackBundleSchema, FallbackPaywallSchema, FallbackPlacementSchema } from '../../src/paywalls/fallback/schema.ts';
 import type { ResolvedPaywallSchema, SdkConfigQuerySchema } from '../../src/paywalls/resolve/schema.ts';
+import type { PlacementAnswerSchema } from '../../src/placements/schema.ts';
 
 /** true exactly when A and B are the same type; `npm run typecheck` fails on any `false` below. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -21,7 +22,9 @@ const sameTypes: [
   Equal<generated.FallbackBundle, v.InferOutput<typeof FallbackBundleSchema>>,
   Equal<generated.EventInput, v.InferInput<typeof EventSchema>>,
   Equal<generated.IngestResult, v.InferOutput<typeof IngestResultSchema>>,
-] = [true, true, true, true, true, true];
+  Equal<generated.FallbackPlacement, v.InferOutput<typeof FallbackPlacementSchema>>,
+  Equal<generated.PlacementAnswer, v.InferOutput<typeof PlacementAnswerSchema>>,
+] = [true, true, true, true, true, true, true, true];
 
 /** A and B accept the same values (both ways assignable): intersections are not the same type as their flattening. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -55,6 +58,6 @@ test("the typed tree (ComponentNode) has the document schema's node types and pr
 });
 
 test("the client types are the server schemas' types, and the committed file is what the generator prints", () => {
-  assert.deepEqual(sameTypes, [true, true, true, true, true, true]);
+  assert.deepEqual(sameTypes, [true, true, true, true, true, true, true, true]);
   assert.equal(fs.readFileSync(GENERATED_FILE, 'utf8'), generateTypes(), 'client/types.generated.ts is stale: run node --import tsx client/generate-types.ts');
 });

@@ -61,7 +61,7 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
     'at /strings/en/title:',
     '- "title": "Go Pro"',
     '+ "title": "Unlock everything"',
-    '^ publish paywall onboarding',
+    '^ publish paywall onboarding (same experiment phase)',
     '= unchanged: product pro_monthly, paywall winback',
   ]) {
     assert.ok(lines.includes(expected), `${expected}\nin\n${plan.stdout}`);
@@ -85,6 +85,32 @@ test('plan shows changes with a diff, apply makes them, and applying twice chang
   assert.match(twice.stdout, /^No changes: .* already matches .* \(3 products, 2 paywalls unchanged\)\.$/m);
   const after = await (await management(server, 'GET', '/api/paywalls/onboarding')).json();
   assert.equal(after.revision, 2, 'no new revision');
+});
+
+test('plan and apply --publish say which publishes start a new experiment phase, as the server then does', async (t) => {
+  const server = await ciServer(t, ['--seed', EXAMPLE]);
+  const dir = exampleCopy(t);
+  const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
+  // A new split: the server starts phase 2. winback only changes a text: its phase goes on.
+  onboarding.variants = onboarding.variants.map((variant: any, i: number) => ({ ...variant, weight: i === 0 ? 70 : 30 }));
+  writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
+  const winback = readJson(path.join(dir, 'paywalls/winback.json'));
+  winback.name = 'Winback, renamed';
+  writeJson(path.join(dir, 'paywalls/winback.json'), winback);
+  writeJson(path.join(dir, 'paywalld.json'), { live: ['onboarding', 'winback'] });
+  const plan = await against(server, ['plan', dir, '--publish']);
+  assert.equal(plan.status, 0, plan.stderr);
+  assert.match(plan.stdout, /\^ publish paywall onboarding \(starts a new experiment phase: its results start over\)/);
+  assert.match(plan.stdout, /\^ publish paywall winback \((revision \d+, )?(same experiment phase|starts a new experiment phase: its results start over)\)/);
+  const phases = async (id: string) => (await (await management(server, 'GET', `/api/paywalls/${id}/phases`)).json()).phases.length;
+  const winbackBefore = await phases('winback');
+  const applied = await against(server, ['apply', dir, '--publish']);
+  assert.equal(applied.status, 0, applied.stderr);
+  assert.match(applied.stdout, /publish paywall onboarding \(starts a new experiment phase/);
+  assert.equal(await phases('onboarding'), 2);
+  // What the plan said of winback is what the server did.
+  const saidNew = /publish paywall winback \((revision \d+, )?starts a new/.test(plan.stdout);
+  assert.equal(await phases('winback'), winbackBefore + (saidNew ? 1 : 0));
 });
 
 test('without --publish new revisions stay drafts and the plan says how to publish them', async (t) => {
@@ -236,7 +262,7 @@ test('--prune keeps a product the live revision still uses, and deletes it once 
 
   const published = await against(server, ['apply', dir, '--prune', '--publish']);
   assert.equal(published.status, 0, published.stderr);
-  assert.match(published.stdout, /done: publish paywall onboarding\ndone: delete product pro_monthly/);
+  assert.match(published.stdout, /done: publish paywall onboarding \(same experiment phase\)\ndone: delete product pro_monthly/);
   const list = await (await management(server, 'GET', '/api/products')).json();
   assert.deepEqual(
     list.products.map((p: any) => p.id),
@@ -346,7 +372,7 @@ test('a plain apply refuses to overwrite an edit made on the target since the la
   // (The dashboard's edit was a draft: applying the exported directory with --publish makes it live.)
   const fromExport = await against(server, ['apply', exported, '--publish']);
   assert.equal(fromExport.status, 0, fromExport.stderr);
-  assert.match(fromExport.stdout, /done: publish paywall onboarding\n/);
+  assert.match(fromExport.stdout, /done: publish paywall onboarding \(revision 2, same experiment phase\)\n/);
 
   // --force overwrites, and is recorded: the next plain apply of the same directory goes through.
   const forced = await against(server, ['apply', config, '--publish', '--force']);

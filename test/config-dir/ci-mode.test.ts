@@ -118,7 +118,8 @@ test('the README CI recipe runs as written: start, wait for /readyz, run the tes
     timeout: 60_000,
   });
   assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-  assert.match(result.stdout, /\{"status":"ready"\}/);
+  // Its own line: what the job prints next does not run on after it.
+  assert.match(result.stdout, /\{"status":"ready"\}\n/);
   assert.match(result.stdout, /"msg":"stopped"/);
   const resolved = JSON.parse(fs.readFileSync(path.join(dir, 'resolved.json'), 'utf8'));
   assert.equal(resolved.paywall_id, 'onboarding');

@@ -80,6 +80,26 @@ test('warnings alone exit 0, and 1 with --strict', async (t) => {
   assert.match(strict.stdout, /invalid: 0 error\(s\), 2 warning\(s\) \(--strict\)/);
 });
 
+test("a slot's product without a store id on a platform the catalog sells on is a warning naming the platform, as the server gives it", async (t) => {
+  const dir = exampleCopy(t);
+  const products = readJson(path.join(dir, 'products.json'));
+  products.products.push({ id: 'web_only', name: 'Web only', store_ids: { stripe: 'price_web' } });
+  writeJson(path.join(dir, 'products.json'), products);
+  const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));
+  onboarding.slots.primary = 'web_only';
+  writeJson(path.join(dir, 'paywalls/onboarding.json'), onboarding);
+  const result = await validate(dir, '--format', 'json');
+  assert.equal(result.status, 0, result.stderr);
+  const warnings = JSON.parse(result.stdout).warnings.filter((w: { code?: string }) => w.code === 'no_store_id');
+  assert.deepEqual(
+    warnings.map((w: { file: string; path: string; message: string }) => `${w.file}:${w.path}: ${w.message}`),
+    [
+      'paywalls/onboarding.json:/slots/primary: Product web_only has no app_store id: on iOS, where the project sells, this slot offers nothing to buy',
+      'paywalls/onboarding.json:/slots/primary: Product web_only has no play_store id: on Android, where the project sells, this slot offers nothing to buy',
+    ],
+  );
+});
+
 test('--format json gives tools every problem with file, path and message', async (t) => {
   const dir = exampleCopy(t);
   const onboarding = readJson(path.join(dir, 'paywalls/onboarding.json'));

@@ -263,15 +263,17 @@ test('from sign-in to a published, previewed paywall with events, products and k
     }
   }
   assert.equal((await (await api('POST', '/api/sdk/events', keys.sdk, { events: experiment })).json()).accepted, experiment.length);
-  // The server's records of x0, who bought for 9.99 USD: a refund of it, and a trial that converted.
+  // The server's records of x0, who bought for 9.99 USD: the purchase (a refund counts only against purchase records,
+  // docs/revenue.md), a refund of it, and a trial that converted.
   const later = Date.now() + 2000;
   const record = (id: string, type: string, revenue: number, ts: number) => ({ id, user_id: 'x0', type, ts, product_id: 'pro', revenue, currency: 'USD' });
   const records = [
+    record('x0-bought', 'initial_purchase', 9.99, later - 1000),
     record('x0-refund', 'refund', 9.99, later),
     record('x0-trial', 'trial_started', 0, later),
     record('x0-paid', 'trial_converted', 4, later + 1000),
   ];
-  assert.equal((await (await api('POST', '/api/purchases', keys.secret, { purchases: records })).json()).accepted, 3);
+  assert.equal((await (await api('POST', '/api/purchases', keys.secret, { purchases: records })).json()).accepted, 4);
   const refunded = (await (await api('GET', '/api/sdk/config?paywallId=onboarding&userId=x0', keys.sdk)).json()).variant.id as string;
   await page.getByRole('link', { name: 'Results', exact: true }).click();
   // The only published paywall opens at once: nothing to choose.

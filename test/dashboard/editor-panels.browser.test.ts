@@ -114,7 +114,9 @@ test(
     await setup.client.putPaywall('split', splitPaywall());
     await setup.client.putProduct('pro_weekly', { name: 'Pro Weekly', store_ids: { app_store: 'com.acme.pro.weekly' } });
     const { page, errors } = await openBrowser(t, WIDE);
-    await openSignedIn(page, setup.server.url, setup.owner, '#/paywalls/split');
+    // Opened from the list, so that the back button has a page of the dashboard to go back to.
+    await openSignedIn(page, setup.server.url, setup.owner, '#/paywalls');
+    await page.getByRole('link', { name: splitPaywall().name, exact: true }).click();
     const outline = page.getByRole('tree', { name: 'Outline' });
     const properties = page.getByRole('region', { name: 'Properties' });
     const preview = page.getByTestId('preview');
@@ -204,6 +206,16 @@ test(
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
     await leave.getByRole('button', { name: 'Cancel' }).click();
     assert.match(page.url(), /#\/paywalls\/split$/);
+    // The back button, a typed address and signing out ask too, and keep the page on Cancel.
+    await page.goBack();
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    assert.match(page.url(), /#\/paywalls\/split$/);
+    await page.evaluate(() => (location.hash = '#/keys'));
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    assert.match(page.url(), /#\/paywalls\/split$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('newest r1 · live r1 · unsaved changes').waitFor();
     await page.getByRole('link', { name: 'Paywalls', exact: true }).click();
     await leave.getByRole('button', { name: 'Leave and lose the changes' }).click();
     await page.getByRole('heading', { name: 'Paywalls', exact: true }).waitFor();

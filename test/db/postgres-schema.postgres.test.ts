@@ -47,10 +47,15 @@ const NUMBERED_ON_INSERT = ['api_keys.seq', 'projects.seq'];
  * BINARY, set once on the column (COLLATE "C", PostgreSQL's baseline) so that no query has to say it.
  */
 const BYTE_ORDER_COLUMNS = [
+  'event_public_names.kind',
+  'event_public_names.scope',
+  'event_public_names.name',
   'memberships.user_id',
   'paywall_phases.paywall_id',
   'paywall_revisions.paywall_id',
   'paywalls.id',
+  'placement_revisions.placement_id',
+  'placements.id',
   'products.id',
   'sessions.user_id',
   'users.id',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { exported, ingest, publishPaywall, resolvedVariant } from '../helpers/events.ts';
-import { bearer, startTestServer } from '../helpers/server.ts';
+import { bearer, restartServer, startTestServer } from '../helpers/server.ts';
 
 test("the seed's exact keyless sample is attributed through its paywall's project", async (t) => {
   const { url, keys, server } = await startTestServer(t);
@@ -26,27 +26,56 @@ test("the seed's exact keyless sample is attributed through its paywall's projec
   assert.deepEqual(await exported(url, other.keys.secret), []);
 });
 
-test('a keyless event for a paywall id that two projects have is unattributable; a key settles it', async (t) => {
-  const { url, keys, server } = await startTestServer(t);
+test("another project's paywall of the same id never takes keyless events: they go to the one serving it the longest", async (t) => {
+  const { url, keys, server, dbPath } = await startTestServer(t);
   const other = await server.ctx.projects.create('other', TEST_CHANGE);
   await server.ctx.auth.reload();
   await publishPaywall(url, keys.secret, 'shared');
-  await publishPaywall(url, other.keys.secret, 'shared');
-  const event = { type: 'screen_impression', paywall_id: 'shared', ts: Date.now() };
-  const keyless = await fetch(`${url}/api/sdk/events`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ events: [event] }),
+  const keyless = async (base = url) => {
+    const response = await fetch(`${base}/api/sdk/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [{ type: 'screen_impression', paywall_id: 'shared', ts: Date.now() }] }),
+    });
+    return response.json();
+  };
+  assert.deepEqual(await keyless(), { accepted: 1, duplicates: 0, rejected: [] });
+  // The other project writes and publishes the same id: told so, and the first keeps its keyless events.
+  const put = await fetch(`${url}/api/paywalls/shared`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...bearer(other.keys.secret) },
+    body: JSON.stringify({
+      name: 'Same id',
+      default_locale: 'en',
+      strings: { en: { title: 'x' } },
+      root: { type: 'text', props: { text_key: 'title' } },
+      variants: [{ id: 'a', weight: 100 }],
+    }),
   });
-  const result = await keyless.json();
+  const written = await put.json();
   assert.deepEqual(
-    result.rejected.map((r: { code: string }) => r.code),
-    ['unattributable'],
+    written.warnings.filter((w: { code: string }) => w.code === 'keyless_elsewhere').map((w: { path: string }) => w.path),
+    [''],
   );
-  assert.match(result.rejected[0].message, /several projects/);
-  assert.equal((await ingest(url, other.keys.sdk, { events: [event] })).accepted, 1);
+  await publishPaywall(url, other.keys.secret, 'shared');
+  assert.deepEqual(await keyless(), { accepted: 1, duplicates: 0, rejected: [] });
+  assert.equal((await exported(url, keys.secret)).length, 2);
+  assert.equal((await exported(url, other.keys.secret)).length, 0);
+  // Its own key says which project an event is for.
+  assert.equal((await ingest(url, other.keys.sdk, { events: [{ type: 'screen_impression', paywall_id: 'shared', ts: Date.now() }] })).accepted, 1);
   assert.equal((await exported(url, other.keys.secret)).length, 1);
-  assert.equal((await exported(url, keys.secret)).length, 0);
+  // After a restart, the same owner.
+  await server.stop();
+  const again = await restartServer(t, dbPath);
+  assert.deepEqual(await keyless(again), { accepted: 1, duplicates: 0, rejected: [] });
+  assert.equal((await exported(again, keys.secret)).length, 3);
+  // The first project archives its paywall: the id passes on, and publishing it again later does not take it back.
+  assert.equal((await fetch(`${again}/api/paywalls/shared`, { method: 'DELETE', headers: bearer(keys.secret) })).status, 200);
+  assert.deepEqual(await keyless(again), { accepted: 1, duplicates: 0, rejected: [] });
+  await publishPaywall(again, keys.secret, 'shared');
+  assert.deepEqual(await keyless(again), { accepted: 1, duplicates: 0, rejected: [] });
+  assert.equal((await exported(again, other.keys.secret)).length, 3);
+  assert.equal((await exported(again, keys.secret)).length, 3);
 });
 
 test('an archived paywall no longer attributes keyless events', async (t) => {

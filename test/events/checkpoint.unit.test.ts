@@ -17,7 +17,7 @@ import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 function row(projectId: string, eventId: string, ts: number): EventRow {
-  return [projectId, 'onboarding', 'screen_impression', ts, ts, null, ts, eventId, 'user-1', 'control', null, null, null, null, null];
+  return [projectId, 'onboarding', 'screen_impression', ts, ts, null, ts, eventId, 'user-1', 'control', null, null, null, null, null, null];
 }
 
 test('a checkpoint refused the write lock is written whole by the next one', async (t) => {

@@ -65,6 +65,12 @@ const event = fc
       audience: field(validText(64), edgeText(64)),
       revenue: field(fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }), fc.oneof(fc.constantFrom(0, -0, -0.01, 1e308), fc.double())),
       currency: field(fc.stringMatching(/^[A-Z]{3}$/), fc.oneof(fc.constantFrom('eur', 'EU', 'EURO', 'EUR '), fc.string({ maxLength: 4 }))),
+      // Mostly absent or valid: one more field of `field`'s odds would leave too few events accepted.
+      placement: fc.oneof(
+        { weight: 30, arbitrary: fc.constant(undefined) },
+        { weight: 30, arbitrary: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/) },
+        { weight: 1, arbitrary: fc.oneof(fc.constantFrom('-x', 'a'.repeat(65), 'p\n', null), junk) },
+      ),
       properties: field(fc.dictionary(fc.string({ maxLength: 8 }), nested, { maxKeys: 6 }), edgeProperties),
       // Keys the schema does not know, spelled like object internals too.
       unknown: fc.oneof(

@@ -25,6 +25,7 @@ test('every field of a stored event is exported, oldest first, one JSON object p
         revenue: 9.99,
         currency: 'EUR',
         properties: { price: 9.99, tags: ['a'], quote: '"\n' },
+        placement: 'onboarding',
       },
       { type: 'screen_impression', paywall_id: 'pw', ts: now - 900, id: 'a' },
     ],
@@ -54,6 +55,7 @@ test('every field of a stored event is exported, oldest first, one JSON object p
     revenue: 9.99,
     currency: 'EUR',
     properties: { price: 9.99, tags: ['a'], quote: '"\n' },
+    placement: 'onboarding',
   });
   assert.ok(Math.abs(b.received_at - now) < 60_000);
 });

@@ -1,9 +1,10 @@
 /**
- * The ingestion limits on names the derived state keeps (src/analytics/limits.ts): past one,
- * an event is refused by index with the limit's code before anything is stored, the rest of its
- * batch is stored, nothing fails after a commit, and another project ingests and reads as before,
- * across a restart. A database that holds what no segment can code (stored by an older version)
- * starts, says so, and serves.
+ * The ingestion limits on names the derived state keeps (src/analytics/limits.ts), here the
+ * team's, which names sent with a secret key count in: past one, an event is refused by index with
+ * the limit's code before anything is stored, the rest of its batch is stored, nothing fails after
+ * a commit, and another project ingests and reads as before, across a restart. A database that
+ * holds what no segment can code (stored by an older version) starts, says so, and serves. Names
+ * sent without a secret key: test/events/public-names.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -41,7 +42,7 @@ function codes(rejected: Json[]): string[] {
   return [...new Set(rejected.map((r) => r.code))];
 }
 
-test('keyless events of more distinct variants than a paywall may have are refused before the commit; a restart and other projects are unaffected', async (t) => {
+test('events of more distinct variants than a paywall may have are refused before the commit; a restart and other projects are unaffected', async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
   await publishPaywall(url, keys.secret, 'pw');
   const other = await server.ctx.projects.create('other', TEST_CHANGE);
@@ -56,7 +57,7 @@ test('keyless events of more distinct variants than a paywall may have are refus
     user_id: `u${i}`,
     variant_id: `v${i}`,
   }));
-  const { accepted, rejected } = await sendAll(url, undefined, events);
+  const { accepted, rejected } = await sendAll(url, keys.secret, events);
   assert.equal(accepted, VARIANTS_PER_PAYWALL);
   assert.deepEqual(codes(rejected), ['too_many_variants']);
   assert.deepEqual(
@@ -65,7 +66,7 @@ test('keyless events of more distinct variants than a paywall may have are refus
   );
   assert.match(rejected[0]!.message, /1000 distinct variant ids/);
   // A known variant is still taken, and a refused event sent again is refused again, never stored.
-  const again = await sendAll(url, undefined, [events[0]!, { ...events[1]!, id: 'fresh' }, events[VARIANTS_PER_PAYWALL]!]);
+  const again = await sendAll(url, keys.secret, [events[0]!, { ...events[1]!, id: 'fresh' }, events[VARIANTS_PER_PAYWALL]!]);
   assert.equal(again.accepted, 1);
   assert.deepEqual(
     again.rejected.map((r) => [r.index, r.code]),
@@ -82,7 +83,7 @@ test('keyless events of more distinct variants than a paywall may have are refus
   const otherStats = await fetchStats(restarted, other.keys.secret, 'pw');
   assert.equal((await otherStats.json()).variants[0].totals.counts.screen_impression, 1);
   // Still refused after the restart: the limit counts what the derived state loaded.
-  const after = await sendAll(restarted, undefined, [events[VARIANTS_PER_PAYWALL + 1]!]);
+  const after = await sendAll(restarted, keys.secret, [events[VARIANTS_PER_PAYWALL + 1]!]);
   assert.deepEqual(codes(after.rejected), ['too_many_variants']);
 });
 
@@ -127,7 +128,7 @@ test('audiences, paywall ids and event types past their limits are refused per e
     audience: `aud${i}`,
   }));
   // The default split is a segment too: it takes one of the paywall's places.
-  const first = await sendAll(url, keys.sdk, [{ type: 'screen_impression', paywall_id: 'pw', ts, user_id: 'u', variant_id: 'a' }, ...audiences]);
+  const first = await sendAll(url, keys.secret, [{ type: 'screen_impression', paywall_id: 'pw', ts, user_id: 'u', variant_id: 'a' }, ...audiences]);
   assert.equal(first.accepted, AUDIENCES_PER_PAYWALL);
   assert.deepEqual(
     first.rejected.map((r) => [r.index, r.code]),
@@ -137,10 +138,10 @@ test('audiences, paywall ids and event types past their limits are refused per e
     ],
   );
   // An event that opens no segment (no user) carries any audience.
-  assert.equal((await sendAll(url, keys.sdk, [{ type: 'paywall_close', paywall_id: 'pw', ts, audience: 'new' }])).accepted, 1);
+  assert.equal((await sendAll(url, keys.secret, [{ type: 'paywall_close', paywall_id: 'pw', ts, audience: 'new' }])).accepted, 1);
 
   const paywalls = Array.from({ length: PAYWALLS + 1 }, (_, i) => ({ type: 'paywall_close', paywall_id: `p${i}`, ts }));
-  const byPaywall = await sendAll(url, keys.sdk, paywalls);
+  const byPaywall = await sendAll(url, keys.secret, paywalls);
   // 'pw' took one of the places already.
   assert.equal(byPaywall.accepted, PAYWALLS - 1);
   assert.deepEqual(codes(byPaywall.rejected), ['too_many_paywalls']);
@@ -150,18 +151,18 @@ test('audiences, paywall ids and event types past their limits are refused per e
   );
 
   const types = Array.from({ length: EVENT_TYPES + 1 }, (_, i) => ({ type: `custom_${i}`, paywall_id: 'pw', ts }));
-  const byType = await sendAll(url, keys.sdk, types);
+  const byType = await sendAll(url, keys.secret, types);
   // screen_impression and paywall_close were stored already.
   assert.equal(byType.accepted, EVENT_TYPES - 2);
   assert.deepEqual(codes(byType.rejected), ['too_many_event_types']);
-  assert.equal((await sendAll(url, keys.sdk, [{ type: 'screen_impression', paywall_id: 'p0', ts }])).accepted, 1);
+  assert.equal((await sendAll(url, keys.secret, [{ type: 'screen_impression', paywall_id: 'p0', ts }])).accepted, 1);
 });
 
 test('a checkpoint rewrites the day rows of the types that changed, not every type of the group', needs(SQLITE_BACKEND), async (t) => {
   const { url, keys, server, dbPath } = await startTestServer(t);
   const ts = Date.now();
   const types = Array.from({ length: 200 }, (_, i) => ({ type: `custom_${i}`, paywall_id: 'pw', ts, user_id: 'u' }));
-  assert.equal((await ingest(url, keys.sdk, { events: types })).accepted, types.length);
+  assert.equal((await ingest(url, keys.secret, { events: types })).accepted, types.length);
   // The stop writes a checkpoint; then every later write of a day row is counted.
   await server.stop();
   const db = openDatabase(dbPath, { mustExist: true });
@@ -170,7 +171,7 @@ test('a checkpoint rewrites the day rows of the types that changed, not every ty
            CREATE TRIGGER test_count_inserts AFTER INSERT ON event_day_sets BEGIN INSERT INTO test_rewrites VALUES (new.type); END;`);
   db.close();
   const restarted = await serverOn(t, dbPath);
-  assert.equal((await ingest(restarted.url, keys.sdk, { events: [{ type: 'custom_7', paywall_id: 'pw', ts, user_id: 'v' }] })).accepted, 1);
+  assert.equal((await ingest(restarted.url, keys.secret, { events: [{ type: 'custom_7', paywall_id: 'pw', ts, user_id: 'v' }] })).accepted, 1);
   await restarted.server.stop();
   const check = openDatabase(dbPath, { mustExist: true });
   const rewritten = check.prepare('SELECT type FROM test_rewrites ORDER BY type').pluck().all();

@@ -72,6 +72,7 @@ function event(n: number, overrides: Partial<Record<'type' | 'userId' | 'variant
     overrides.audience ?? null,
     revenue,
     revenue === null ? null : 'USD',
+    null,
   ];
 }
 
@@ -290,9 +291,10 @@ test('a NUL character or a lone surrogate is refused by index before PostgreSQL 
   const batch = JSON.parse(
     JSON.stringify({ events: [good('ok-1', 'u1'), good('nul', 'nul\u0000user'), good('ok-2', 'smile \ud83d\ude00'), good('lone\ud800', 'u3')] }),
   ) as unknown;
-  // The project is the key's and every event names its variant: the directory is never asked.
-  const paywalls = { projectsWithPaywall: () => [PROJECT], isLive: () => true, variantFor: () => undefined };
-  const prepared = prepareBatch(parseEnvelope(batch), { projectId: PROJECT, receivedAt, paywalls });
+  // The project is the key's (a secret key) and every event names its variant: the directories are asked only what is declared.
+  const paywalls = { projectsWithPaywall: () => [PROJECT], variantFor: () => undefined, declared: () => undefined };
+  const placements = { get: () => undefined };
+  const prepared = prepareBatch(parseEnvelope(batch), { projectId: PROJECT, secretKey: true, receivedAt, paywalls, placements });
   assert.deepEqual(
     prepared.rejected.map(({ index, code }) => [index, code]),
     [

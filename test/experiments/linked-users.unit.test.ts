@@ -53,6 +53,7 @@ function event(userId: string, type: string, at: number, variantId: string | nul
     audience: null,
     revenue,
     currency: revenue === null ? null : 'USD',
+    placement: null,
   };
 }
 

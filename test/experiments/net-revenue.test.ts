@@ -113,6 +113,17 @@ test('results count client purchases, server sales, refunds and trials of linked
   const records: Json[] = [];
   let seq = 0;
   const at = (base: number, spanHours: number) => base + Math.floor(rand() * spanHours * HOUR);
+  // A refund record counts at most what the records of its user and currency paid at or before it, net of the refunds
+  // counted before it in storage order (docs/revenue.md, "Refunds"); client purchases (events) are not its purchases.
+  const paidRecords: { user: string; currency: string; ts: number; revenue: number }[] = [];
+  const refundedRecords = new Map<string, number>();
+  const counted = (user: string, currency: string, ts: number, revenue: number) => {
+    const paid = paidRecords.filter((p) => p.user === user && p.currency === currency && p.ts <= ts).reduce((sum, p) => sum + p.revenue, 0);
+    const before = refundedRecords.get(`${user}\0${currency}`) ?? 0;
+    const amount = paid > 0 ? Math.min(revenue, Math.max(0, Number((paid - before).toFixed(6)))) : 0;
+    refundedRecords.set(`${user}\0${currency}`, before + amount);
+    return amount;
+  };
   for (let i = 0; i < 120; i++) {
     const anonymous = `anon-${i}`;
     const signedIn = `user-${i}`;
@@ -152,7 +163,13 @@ test('results count client purchases, server sales, refunds and trials of linked
       }
       const kind = pick < 0.45 ? 'sale' : pick < 0.6 ? 'renewal' : pick < 0.75 ? 'refund' : pick < 0.88 ? 'trial_started' : 'trial_converted';
       const revenue = kind === 'trial_started' ? 0 : [2.5, 9.99, 49.99][Math.floor(rand() * 3)]!;
-      money.push({ user: buyer, ts, kind, revenue, currency, paywall });
+      if (kind === 'refund') {
+        const amount = counted(buyer, currency, ts, revenue);
+        if (amount > 0) money.push({ user: buyer, ts, kind, revenue: amount, currency, paywall });
+      } else {
+        if (kind !== 'trial_started') paidRecords.push({ user: buyer, currency, ts, revenue });
+        money.push({ user: buyer, ts, kind, revenue, currency, paywall });
+      }
       records.push({
         id: `r${seq++}`,
         user_id: buyer,
@@ -171,6 +188,7 @@ test('results count client purchases, server sales, refunds and trials of linked
       records.push({ id: `r${seq++}`, user_id: buyer, type: 'trial_started', ts: started, product_id: 'pro', revenue: 0, currency: 'USD' });
       if (rand() < 0.6) {
         money.push({ user: buyer, ts: started + 3 * HOUR, kind: 'trial_converted', revenue: 29.99, currency: 'USD', paywall: null });
+        paidRecords.push({ user: buyer, currency: 'USD', ts: started + 3 * HOUR, revenue: 29.99 });
         records.push({ id: `r${seq++}`, user_id: buyer, type: 'trial_converted', ts: started + 3 * HOUR, product_id: 'pro', revenue: 29.99, currency: 'USD' });
       }
     }

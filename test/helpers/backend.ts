@@ -6,6 +6,7 @@
  * in a temporary directory. A test about SQLite itself declares
  * `needs(SQLITE_BACKEND)` (helpers/requirements.ts).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,4 +42,15 @@ export async function emptyDatabase(): Promise<EmptyDatabase> {
   if (backend === 'postgres') return { backend, db: (await newPostgresDatabase()).url, remove: () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-test-'));
   return { backend, db: path.join(dir, 'paywalld.db'), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The key file connector secrets are sealed with on a PostgreSQL test
+ * database (`--secrets-key-file`, which PostgreSQL needs): one per
+ * database, so that every server on it, restarted or beside another,
+ * reads the same key, as every instance must. On SQLite the server keeps
+ * it beside the file.
+ */
+export function secretsKeyFileFor(db: string): string {
+  return path.join(os.tmpdir(), `paywalld-test-secrets-${createHash('sha256').update(db).digest('hex').slice(0, 16)}.key`);
 }

@@ -1,10 +1,11 @@
 /** Several `paywalld serve` processes on one PostgreSQL database (test/scale-out/). */
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
+import { secretsKeyFileFor } from './backend.ts';
 import { type ServeProcess, spawnServe } from './cli.ts';
 import { until } from './until.ts';
 
-const ARGS = ['--rate-limit-sdk', '0', '--rate-limit-api', '0'];
+const ARGS = ['--rate-limit-sdk', '0', '--rate-limit-api', '0', '--rate-limit-hooks', '0', '--rate-limit-hooks-project', '0'];
 
 export interface Keys {
   sdk: string;
@@ -13,7 +14,9 @@ export interface Keys {
 
 /** Starts `count` servers at once on `url` (with `args` besides); the keys are those the one that created the project printed. */
 export async function startInstances(t: TestContext, url: string, count: number, args: string[] = []): Promise<{ instances: ServeProcess[]; keys: Keys }> {
-  const instances = await Promise.all(Array.from({ length: count }, () => spawnServe(t, ['--db', url, ...ARGS, ...args])));
+  const instances = await Promise.all(
+    Array.from({ length: count }, () => spawnServe(t, ['--db', url, ...ARGS, '--secrets-key-file', secretsKeyFileFor(url), ...args])),
+  );
   const creators = instances.filter((instance) => instance.output().includes('Created project'));
   assert.equal(creators.length, 1, instances.map((instance) => instance.output()).join('\n---\n'));
   const output = creators[0]!.output();

@@ -4,7 +4,7 @@ import { type ServeConfig, serveConfig } from '../../src/config.ts';
 import { isPostgresUrl } from '../../src/db/target.ts';
 import { Logger } from '../../src/log.ts';
 import { recordingOptions } from './answers.ts';
-import { emptyDatabase, type TestBackend } from './backend.ts';
+import { emptyDatabase, secretsKeyFileFor, type TestBackend } from './backend.ts';
 
 export interface TestServer {
   url: string;
@@ -22,8 +22,12 @@ type TestOverrides = Partial<Omit<ServeConfig, 'database'>> & { dbPath?: string 
 
 /** The configuration every test server starts from: loopback, a free port, rate limits off (tests send many requests from one address on purpose). */
 function testConfig(dbPath: string, { dbPath: _named, ...overrides }: TestOverrides): ServeConfig {
-  const defaults = serveConfig({ port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0' }, {});
-  return { ...defaults, ...overrides };
+  const defaults = serveConfig(
+    { port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0', 'rate-limit-hooks': '0', 'rate-limit-hooks-project': '0' },
+    {},
+  );
+  const secretsKeyFile = isPostgresUrl(dbPath) ? secretsKeyFileFor(dbPath) : undefined;
+  return { ...defaults, secretsKeyFile, ...overrides };
 }
 
 /**

@@ -14,7 +14,7 @@ import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { until } from '../helpers/until.ts';
-import { type AppleChain, makeAppleChain, signJws } from './apple-chain.ts';
+import { type AppleChain, makeAppleChain, makeHeavyRsaChain, signJws } from './apple-chain.ts';
 
 const BUNDLE = 'com.example.app';
 
@@ -29,8 +29,8 @@ function chainsFor(t: Parameters<typeof tempDir>[0]) {
     return {
       apple: makeAppleChain(dir, 'apple'),
       other: makeAppleChain(dir, 'other'),
-      unmarked: makeAppleChain(dir, 'unmarked', false),
-      expired: makeAppleChain(dir, 'expired', true, -1),
+      unmarked: makeAppleChain(dir, 'unmarked', { markers: 'none' }),
+      expired: makeAppleChain(dir, 'expired', { leafDays: -1 }),
     };
   })();
   return chains;
@@ -202,4 +202,50 @@ test('a body parsed before its signature verifies is refused unread when it hold
   const padded = await problem(await deliver(url, 'app-store', projectId, JSON.stringify({ signedPayload: `${header}.e30.AA` })), 401, 'invalid_signature');
   assert.match(padded.detail, /header is not JSON/);
   assert.deepEqual(await stored(), []);
+});
+
+const CHECKS = 'paywalld_store_signature_checks_total{provider="app-store"}';
+
+test('an issuer that is not a CA, a path length exceeded, or markers only as bytes in other extensions: 401 though the root is configured', async (t) => {
+  const { send, stored, url, keys } = await setup(t);
+  const dir = tempDir(t);
+  const broken = [
+    makeAppleChain(dir, 'not-ca', { intermediateCa: false }),
+    makeAppleChain(dir, 'path', { pastPathLength: true }),
+    makeAppleChain(dir, 'hidden', { markers: 'hidden' }),
+  ];
+  const { apple } = chainsFor(t);
+  await configured(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [apple.rootPem, ...broken.map((chain) => chain.rootPem)] });
+  const reasons = [];
+  for (const chain of broken) reasons.push((await problem(await send({ type: 'DID_RENEW', chain }), 401, 'invalid_signature')).detail);
+  assert.deepEqual(reasons, [
+    'the signed data does not verify: an issuer of the chain is not a CA (basicConstraints CA:TRUE)',
+    "the signed data does not verify: an issuer's path length does not allow the CAs below it",
+    "the signed data does not verify: the chain lacks Apple's App Store signing extensions",
+  ]);
+  assert.deepEqual(await stored(), []);
+  assert.equal((await send({ type: 'DID_RENEW' })).status, 200);
+});
+
+test('a chain of RSA-3072 certificates with huge public exponents is refused before any signature check; a valid chain is checked once', async (t) => {
+  const { url, keys, projectId, send, stored } = await setup(t);
+  const heavy = makeHeavyRsaChain(tempDir(t), 'heavy');
+  const checks = async () => (await metric(url, keys.secret, CHECKS)) ?? Number.NaN;
+  const before = await checks();
+  // Signed by the leaf's RSA key; the header says ES256, as it must to get as far as the chain.
+  const hostile = JSON.stringify({ signedPayload: signJws(heavy, { notificationType: 'DID_RENEW' }) });
+  for (let i = 0; i < 3; i++) await problem(await deliver(url, 'app-store', projectId, hostile), 401, 'invalid_signature');
+  assert.equal(await checks(), before, 'no signature was checked');
+  // Even with its RSA root configured: an RSA key is never used to verify.
+  await configured(url, keys.secret, 'app-store', { bundle_id: BUNDLE, root_certificates: [chainsFor(t).apple.rootPem, heavy.rootPem] });
+  const refused = await problem(await deliver(url, 'app-store', projectId, hostile), 401, 'invalid_signature');
+  assert.match(refused.detail, /not ECDSA P-256/);
+  assert.equal(await checks(), before, 'no signature was checked');
+  assert.deepEqual(await stored(), []);
+  // A real notification: its chain's two certificates and its three JWS, then only the JWS (the chain is remembered).
+  assert.equal((await send({ type: 'DID_RENEW' })).status, 200);
+  const first = (await checks()) - before;
+  assert.ok(first <= 5, `${first} checks`);
+  assert.equal((await send({ type: 'DID_RENEW' })).status, 200);
+  assert.equal((await checks()) - before - first, 3);
 });

@@ -47,7 +47,20 @@ test('SIGKILL during webhook and purchase ingestion loses nothing acknowledged',
   const dir = tempDir(t);
   const db = path.join(dir, 'paywalld.db');
   const keysFile = path.join(dir, 'keys.json');
-  const first = await spawnServe(t, ['--db', db, '--keys-file', keysFile, '--rate-limit-api', '0', '--rate-limit-sdk', '0']);
+  const first = await spawnServe(t, [
+    '--db',
+    db,
+    '--keys-file',
+    keysFile,
+    '--rate-limit-api',
+    '0',
+    '--rate-limit-sdk',
+    '0',
+    '--rate-limit-hooks',
+    '0',
+    '--rate-limit-hooks-project',
+    '0',
+  ]);
   const { project, keys } = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as { project: { id: string }; keys: { secret: string } };
   await configured(first.url, keys.secret, 'stripe', { signing_secret: SECRET });
 

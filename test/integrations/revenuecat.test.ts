@@ -123,3 +123,17 @@ test('a body is not parsed before the Authorization header matches', async (t) =
   await problem(await send('not json'), 400, 'invalid_notification');
   assert.deepEqual(await stored(), []);
 });
+
+test('a price past the revenue bound every source has (1e308, or negative 1e308 on a refund) is 400 and stores nothing', async (t) => {
+  const { send, stored } = await setup(t);
+  const huge = await problem(await send(rcEvent('e1', 'RENEWAL', { price_in_purchased_currency: 1e308 })), 400, 'invalid_notification');
+  assert.match(huge.detail, /from 0 to 1000000000 in major units/);
+  await problem(
+    await send(rcEvent('e2', 'CANCELLATION', { cancel_reason: 'CUSTOMER_SUPPORT', price_in_purchased_currency: -1e308 })),
+    400,
+    'invalid_notification',
+  );
+  assert.deepEqual(await stored(), []);
+  // At the bound itself, stored.
+  assert.deepEqual(await (await send(rcEvent('e3', 'RENEWAL', { price_in_purchased_currency: 1e9 }))).json(), { outcome: 'stored', stored: 1 });
+});

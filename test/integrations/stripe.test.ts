@@ -75,10 +75,15 @@ test('a trial checkout, its conversion, a renewal and two partial refunds become
 test('zero-decimal currencies (JPY) are not divided; ISK stays two-decimal as in Stripe; three-decimal KWD', async (t) => {
   const { send, stored } = await setup(t);
   await send(checkout('evt_jpy', 1200, 'jpy'));
+  // What the refunds take back: a refund counts only against what its purchases paid (docs/revenue.md, "Refunds").
+  await send(checkout('evt_isk_paid', 60000, 'isk'));
+  await send(checkout('evt_kwd_paid', 60000, 'kwd'));
   await send(refund('evt_isk', 50000, 'isk', 'ch_isk'));
   await send(refund('evt_kwd', 52130, 'kwd', 'ch_kwd'));
   assert.deepEqual(await stored(), [
     ['initial_purchase', 'alice', 1200, 'JPY'],
+    ['initial_purchase', 'alice', 600, 'ISK'],
+    ['initial_purchase', 'alice', 60, 'KWD'],
     ['refund', 'alice', 500, 'ISK'],
     ['refund', 'alice', 52.13, 'KWD'],
   ]);
@@ -95,8 +100,15 @@ test('forged, stale, future and missing signatures answer 401 and store nothing;
   await problem(await send(body, ''), 401, 'invalid_signature');
   await problem(await send(body, `t=${now}`), 401, 'invalid_signature');
   await problem(await send(body.replace('999', '1'), signature(body)), 401, 'invalid_signature');
+  // A v1 that is not 64 hex digits (a base64 HMAC, a truncated copy) is named malformed, not missing.
+  const malformed = await problem(
+    await send(body, `t=${now},v1=${crypto.createHmac('sha256', SECRET).update(`${now}.${body}`).digest('base64')}`),
+    401,
+    'invalid_signature',
+  );
+  assert.match(malformed.detail, /v1= is malformed/);
   assert.deepEqual(await stored(), []);
-  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 6);
+  assert.equal(await metric(url, keys.secret, 'paywalld_store_notifications_total{provider="stripe",outcome="refused"}'), 7);
   const rolled = `${signature(body, 'whsec_old_secret_xx')},${signature(body).replace(/^t=\d+,/, '')}`;
   assert.equal((await send(body, rolled)).status, 200);
   assert.equal((await stored()).length, 1);
@@ -149,4 +161,15 @@ test('a body is not parsed before its origin is known: nested brackets without a
   await problem(await deliver(url, 'revenuecat', projectId, brackets, { authorization: 'Bearer guess' }), 404, 'integration_not_found');
   await problem(await send(brackets), 400, 'invalid_notification');
   assert.deepEqual(await stored(), []);
+});
+
+test('an amount past the revenue bound every source has (2^53−1 cents) is 400 and stores nothing', async (t) => {
+  const { send, stored } = await setup(t);
+  const huge = await problem(await send(checkout('evt_1', Number.MAX_SAFE_INTEGER)), 400, 'invalid_notification');
+  assert.match(huge.detail, /from 0 to 1000000000 in major units/);
+  assert.deepEqual(await stored(), []);
+  // A renewal of a known customer, as large.
+  assert.equal((await send(checkout('evt_2', 999))).status, 200);
+  await problem(await send(invoice('evt_3', Number.MAX_SAFE_INTEGER)), 400, 'invalid_notification');
+  assert.deepEqual(await stored(), [['initial_purchase', 'alice', 9.99, 'USD']]);
 });

@@ -142,3 +142,34 @@ test('error messages never quote the document', async (t) => {
   assert.equal(response.status, 422);
   assert.ok(!text.includes(secret), text);
 });
+
+test("a slot's product without a store id for a platform the project sells on is warned of per platform, when written and when published", async (t) => {
+  const client = api(await startTestServer(t));
+  await seedProducts(client);
+  // Sold on the web only: its slot offers nothing to buy on iOS and Android, where the catalog sells.
+  await client.putProduct('web_only', { name: 'Web only', store_ids: { stripe: 'price_web' } });
+  const doc = example();
+  doc.variants[1].slots = { primary: 'web_only' };
+  const written = await client.request('PUT', '/api/paywalls/onboarding', { body: doc });
+  assert.equal(written.status, 201);
+  const warnings = (await written.json()).warnings.filter((w: Json) => w.code === 'no_store_id');
+  assert.deepEqual(
+    warnings.map((w: Json) => [w.path, w.message]),
+    [
+      ['/variants/1/slots/primary', 'Product web_only has no app_store id: on iOS, where the project sells, this slot offers nothing to buy'],
+      ['/variants/1/slots/primary', 'Product web_only has no play_store id: on Android, where the project sells, this slot offers nothing to buy'],
+    ],
+  );
+  const published = await client.request('POST', '/api/paywalls/onboarding/publish', { headers: { 'If-Match': written.headers.get('etag')! } });
+  assert.equal(published.status, 200);
+  assert.deepEqual(
+    (await published.json()).warnings.filter((w: Json) => w.code === 'no_store_id').map((w: Json) => w.path),
+    ['/variants/1/slots/primary', '/variants/1/slots/primary'],
+  );
+  // Every product with every store's id: nothing to warn of.
+  const complete = await client.request('PUT', '/api/paywalls/complete', { body: example() });
+  assert.deepEqual(
+    (await complete.json()).warnings.filter((w: Json) => w.code === 'no_store_id'),
+    [],
+  );
+});

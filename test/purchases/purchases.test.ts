@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TEST_CHANGE } from '../helpers/change.ts';
+import { metric } from '../helpers/metrics.ts';
 import { problem } from '../helpers/problem.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
 
@@ -17,11 +18,11 @@ test('valid records are stored, a repeated id is a duplicate within a request an
   const { url, keys, server, projectId } = await startTestServer(t);
   const first = await send(url, keys.secret, { purchases: [purchase('p1'), purchase('p1'), purchase('p2', { type: 'refund', revenue: 9.99 })] });
   assert.equal(first.status, 200);
-  assert.deepEqual(await first.json(), { accepted: 2, duplicates: 1, rejected: [] });
+  assert.deepEqual(await first.json(), { accepted: 2, duplicates: 1, rejected: [], set_aside: [] });
   const again = await send(url, keys.secret, {
     purchases: [purchase('p1'), purchase('p3', { product_id: null, store: 'app_store', store_product_id: 'com.x.pro' })],
   });
-  assert.deepEqual(await again.json(), { accepted: 1, duplicates: 1, rejected: [] });
+  assert.deepEqual(await again.json(), { accepted: 1, duplicates: 1, rejected: [], set_aside: [] });
   const stored = await server.ctx.purchases.list(projectId);
   assert.deepEqual(
     stored.map((p) => [p.id, p.type, p.revenue, p.storeProductId]),
@@ -113,6 +114,7 @@ test('a record whose stored text holds NUL or a lone surrogate is refused by ind
       { index: 4, code: 'invalid_purchase', message: `store_product_id ${rule}` },
       { index: 5, code: 'invalid_purchase', message: `original_transaction_id ${rule}` },
     ],
+    set_aside: [],
   });
   assert.deepEqual(
     (await server.ctx.purchases.list(projectId)).map((p) => [p.id, p.userId]),
@@ -139,4 +141,59 @@ test('ts in seconds is stored in milliseconds', async (t) => {
   const seconds = Math.floor(Date.now() / 1000) - 10;
   await send(url, keys.secret, { purchases: [purchase('s', { ts: seconds })] });
   assert.equal((await server.ctx.purchases.list(projectId))[0]!.ts, seconds * 1000);
+});
+
+test('a refund counts only against what its purchases paid before it: the rest is stored, kept aside and reported by index', async (t) => {
+  const { url, keys, server, projectId } = await startTestServer(t);
+  const now = Date.now() - 60_000;
+  const response = await send(url, keys.secret, {
+    purchases: [
+      purchase('paid', { revenue: 10, ts: now }),
+      purchase('huge', { type: 'refund', revenue: 1e9, ts: now + 1000 }),
+      purchase('never-paid', { type: 'refund', user_id: 'u2', revenue: 5, ts: now + 1000 }),
+      purchase('early', { type: 'refund', user_id: 'u3', revenue: 5, ts: now - 1000 }),
+      purchase('u3-paid', { user_id: 'u3', revenue: 5, ts: now }),
+    ],
+  });
+  const body = (await response.json()) as { accepted: number; set_aside: unknown[] };
+  assert.equal(body.accepted, 5);
+  assert.deepEqual(body.set_aside, [
+    {
+      index: 1,
+      reason: 'over_paid',
+      amount: 999999990,
+      message: 'the refund is more than its purchases paid, net of earlier refunds: the excess is stored, not counted',
+    },
+    {
+      index: 2,
+      reason: 'no_purchase',
+      amount: 5,
+      message: 'the refund names no purchase of its user (or original transaction) in its currency: stored, not counted',
+    },
+    {
+      index: 3,
+      reason: 'no_purchase',
+      amount: 5,
+      message: 'the refund names no purchase of its user (or original transaction) in its currency: stored, not counted',
+    },
+  ]);
+  // `early` came before u3's purchase was stored: no purchase at all then. A refund dated before it, sent now, is before_purchase.
+  const stored = await server.ctx.purchases.list(projectId);
+  assert.deepEqual(
+    stored.map((p) => [p.id, p.revenue, p.setAside, p.setAsideReason]),
+    [
+      ['paid', 10, 0, null],
+      ['huge', 10, 999999990, 'over_paid'],
+      ['never-paid', 0, 5, 'no_purchase'],
+      ['early', 0, 5, 'no_purchase'],
+      ['u3-paid', 5, 0, null],
+    ],
+  );
+  const late = await send(url, keys.secret, { purchases: [purchase('late-early', { type: 'refund', user_id: 'u3', revenue: 1, ts: now - 2000 })] });
+  assert.deepEqual(
+    ((await late.json()) as { set_aside: { reason: string }[] }).set_aside.map((s) => s.reason),
+    ['before_purchase'],
+  );
+  assert.equal(await metric(url, keys.secret, 'paywalld_refunds_set_aside_total{source="api",reason="no_purchase"}'), 2);
+  assert.equal(await metric(url, keys.secret, 'paywalld_refunds_set_aside_total{source="api",reason="before_purchase"}'), 1);
 });

@@ -48,6 +48,16 @@ async function stripeInstances(t: TestContext) {
 
 test('two partial refunds of one charge, each sent to two instances at once, are counted once each', needs(POSTGRES), async (t) => {
   const { instances, sql, projectId } = await stripeInstances(t);
+  // What the refunds take back: a refund counts only against what its purchases paid (docs/revenue.md, "Refunds").
+  const checkout = stripeEvent('evt_paid', 'checkout.session.completed', {
+    id: 'cs_1',
+    object: 'checkout.session',
+    client_reference_id: 'alice',
+    mode: 'payment',
+    amount_total: 100_000,
+    currency: 'usd',
+  });
+  assert.equal((await deliver(instances[0]!.url, 'stripe', projectId, checkout, signed(checkout))).status, 200);
   for (let round = 0; round < ROUNDS; round++) {
     const charge = `ch_${round}`;
     // 3.00 refunded, then 7.50 in all: Stripe may deliver both at once and retry either; the charge's refunds must add up to 7.50.

@@ -152,7 +152,7 @@ storeTest('a user has at most MAX_LINKS_PER_USER links: a new one past it is ref
     receivedAt: 4,
     aliases: { ids: ['alias-device'], userId: 'alice' },
   });
-  assert.equal(stored, 1);
+  assert.equal(stored.inserted, 1);
   const links = await storage.identity.links(project.id);
   assert.equal(links.get('alias-device'), undefined);
   assert.equal(links.size, MAX_LINKS_PER_USER + 1);

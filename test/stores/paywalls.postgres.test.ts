@@ -141,6 +141,23 @@ storeTest('archive at the version read stops serving the paywall; publishing aga
   assert.equal(again.started, false);
 });
 
+storeTest('serving_since is when a paywall was created, or published again after it was archived; a publish of a served one keeps it', async (storage) => {
+  const projectId = await project(storage);
+  const row = written(await storage.paywalls.addRevision(projectId, 'pw', revision('A'), undefined, TEST_CHANGE));
+  const first = written(await storage.paywalls.publish(projectId, 'pw', publication(1, split(50)), row.version, TEST_CHANGE));
+  assert.equal((await storage.paywalls.served(projectId, 'pw'))?.serving_since, row.created_at);
+  const archived = written(await storage.paywalls.archive(projectId, 'pw', first.row.version, TEST_CHANGE));
+  const again = publication(1, split(50));
+  again.now = row.created_at + 60_000;
+  written(await storage.paywalls.publish(projectId, 'pw', again, archived.version, TEST_CHANGE));
+  assert.equal((await storage.paywalls.served(projectId, 'pw'))?.serving_since, again.now);
+  const later = written(
+    await storage.paywalls.addRevision(projectId, 'pw', revision('B'), (await storage.paywalls.get(projectId, 'pw'))!.version, TEST_CHANGE),
+  );
+  written(await storage.paywalls.publish(projectId, 'pw', { ...publication(2, split(60)), now: again.now + 1000 }, later.version, TEST_CHANGE));
+  assert.equal((await storage.paywalls.served(projectId, 'pw'))?.serving_since, again.now);
+});
+
 storeTest(
   'servedPaywalls and served: every paywall not archived, with its live revision, phase seed suffix and a catalog stamp that moves with the products',
   async (storage) => {
@@ -151,11 +168,12 @@ storeTest(
     written(await storage.paywalls.publish(projectId, 'live', publication(1, split(80)), first.row.version, TEST_CHANGE));
     const stamp = await storage.paywalls.catalogStamp(projectId);
     const served = await storage.paywalls.served(projectId, 'live');
-    assert.deepEqual(served, { project_id: projectId, id: 'live', live_revision: 1, seed_suffix: '#2', catalog_stamp: stamp });
+    assert.deepEqual(served, { project_id: projectId, id: 'live', live_revision: 1, serving_since: live.created_at, seed_suffix: '#2', catalog_stamp: stamp });
     assert.deepEqual(await storage.paywalls.served(projectId, 'draft'), {
       project_id: projectId,
       id: 'draft',
       live_revision: null,
+      serving_since: draft.created_at,
       seed_suffix: null,
       catalog_stamp: stamp,
     });

@@ -32,9 +32,12 @@ function record(id: string, change: Partial<PurchaseRecord> = {}): PurchaseRecor
 storeTest('insert stores each record once by source and id, answers how many were new, and list gives them back in order', async (storage) => {
   const { project } = await storage.projects.create('p', TEST_CHANGE);
   const { project: other } = await storage.projects.create('q', TEST_CHANGE);
-  assert.equal(await storage.purchases.insert(project.id, { records: [record('a'), record('b')], receivedAt: 5 }), 2);
-  assert.equal(await storage.purchases.insert(project.id, { records: [record('b'), record('c'), record('b', { source: 'api' })], receivedAt: 6 }), 2);
-  assert.equal(await storage.purchases.insert(other.id, { records: [record('a')], receivedAt: 7 }), 1);
+  assert.equal((await storage.purchases.insert(project.id, { records: [record('a'), record('b')], receivedAt: 5 })).inserted, 2);
+  assert.equal(
+    (await storage.purchases.insert(project.id, { records: [record('b'), record('c'), record('b', { source: 'api' })], receivedAt: 6 })).inserted,
+    2,
+  );
+  assert.equal((await storage.purchases.insert(other.id, { records: [record('a')], receivedAt: 7 })).inserted, 1);
   const stored = await storage.purchases.list(project.id);
   assert.deepEqual(
     stored.map((p) => [p.source, p.id, p.receivedAt]),
@@ -45,7 +48,7 @@ storeTest('insert stores each record once by source and id, answers how many wer
       ['api', 'b', 6],
     ],
   );
-  assert.deepEqual(stored[0], { ...record('a'), projectId: project.id, receivedAt: 5 });
+  assert.deepEqual(stored[0], { ...record('a'), projectId: project.id, receivedAt: 5, setAside: 0, setAsideReason: null });
 });
 
 const typesOf = async (storage: Storage, projectId: string, subscription: string) =>
@@ -105,16 +108,24 @@ function refundTotal(eventId: string, total: number, charge = 'ch_1'): PurchaseR
 const refundsOf = async (storage: Storage, projectId: string) =>
   (await storage.purchases.list(projectId)).filter((p) => p.type === 'refund').map((p) => [p.id, p.transactionId, p.revenue]);
 
+/** What the refunds below take back: a payment far larger than they are. */
+const PAID = record('paid', { revenue: 1000, originalTransactionId: null });
+
 storeTest('cumulative refunds store what is new for their payment, nothing for a total already counted', async (storage) => {
   const { project } = await storage.projects.create('p', TEST_CHANGE);
+  await storage.purchases.insert(project.id, { records: [PAID], receivedAt: 0 });
   const cumulativeRefunds = { decimals: 2 };
-  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 1, cumulativeRefunds }), 1);
-  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 2, cumulativeRefunds }), 1);
-  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 3, cumulativeRefunds }), 0, 'a retry');
-  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 4, cumulativeRefunds }), 0, 'an older total, late');
-  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e3', 1, 'ch_2')], receivedAt: 5, cumulativeRefunds }), 1);
+  assert.equal((await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 1, cumulativeRefunds })).inserted, 1);
+  assert.equal((await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 2, cumulativeRefunds })).inserted, 1);
+  assert.equal((await storage.purchases.insert(project.id, { records: [refundTotal('e2', 3.6)], receivedAt: 3, cumulativeRefunds })).inserted, 0, 'a retry');
   assert.equal(
-    await storage.purchases.insert(project.id, { records: [refundTotal('e4', 4), refundTotal('e5', 5)], receivedAt: 6, cumulativeRefunds }),
+    (await storage.purchases.insert(project.id, { records: [refundTotal('e1', 2.5)], receivedAt: 4, cumulativeRefunds })).inserted,
+    0,
+    'an older total, late',
+  );
+  assert.equal((await storage.purchases.insert(project.id, { records: [refundTotal('e3', 1, 'ch_2')], receivedAt: 5, cumulativeRefunds })).inserted, 1);
+  assert.equal(
+    (await storage.purchases.insert(project.id, { records: [refundTotal('e4', 4), refundTotal('e5', 5)], receivedAt: 6, cumulativeRefunds })).inserted,
     2,
     'two totals of one payment in one batch',
   );
@@ -125,11 +136,12 @@ storeTest('cumulative refunds store what is new for their payment, nothing for a
     ['e4', 'ch_1', 0.4],
     ['e5', 'ch_1', 1],
   ]);
-  assert.equal(await storage.purchases.insert(project.id, { records: [refundTotal('e6', 9)], receivedAt: 7 }), 1, 'without the option, as given');
+  assert.equal((await storage.purchases.insert(project.id, { records: [refundTotal('e6', 9)], receivedAt: 7 })).inserted, 1, 'without the option, as given');
 });
 
 storeTest('concurrent cumulative refunds of one payment never count the same amount twice', async (storage) => {
   const { project } = await storage.projects.create('p', TEST_CHANGE);
+  await storage.purchases.insert(project.id, { records: [PAID], receivedAt: 0 });
   const cumulativeRefunds = { decimals: 2 };
   for (let round = 0; round < 20; round++) {
     const charge = `ch_${round}`;
@@ -147,6 +159,79 @@ storeTest('concurrent cumulative refunds of one payment never count the same amo
   }
   assert.equal(byCharge.size, 20);
   for (const [charge, refunded] of byCharge) assert.equal(refunded, 3, charge);
+});
+
+const T = 1_700_000_000_000;
+
+storeTest('a refund counts at most what its purchases paid before it, net of earlier refunds; the rest is kept aside with why', async (storage) => {
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  const refund = (id: string, revenue: number, change: Partial<PurchaseRecord> = {}) => record(id, { type: 'refund', revenue, ts: T + 10, ...change });
+  await storage.purchases.insert(project.id, { records: [record('p1', { revenue: 10, ts: T })], receivedAt: 1 });
+  await storage.purchases.insert(project.id, {
+    records: [record('carol-paid', { userId: 'carol', originalTransactionId: null, revenue: 5, ts: T })],
+    receivedAt: 1,
+  });
+  const answers = [];
+  for (const r of [
+    refund('r1', 4),
+    refund('r2', 1e9),
+    refund('r3', 5),
+    refund('r4', 3, { userId: 'bob', originalTransactionId: null }),
+    refund('r5', 3, { userId: 'carol', originalTransactionId: null, ts: T - 1 }),
+    refund('r6', 2, { currency: 'USD' }),
+  ]) {
+    answers.push((await storage.purchases.insert(project.id, { records: [r], receivedAt: 2 })).setAside);
+  }
+  // A purchase and its refund in one batch; a retry of a refund is a duplicate, not set aside again.
+  const batch = await storage.purchases.insert(project.id, {
+    records: [
+      record('d1', { userId: 'dave', originalTransactionId: 'sub_d', revenue: 7 }),
+      refund('d2', 9, { userId: 'dave', originalTransactionId: 'sub_d' }),
+      refund('r4', 3, { userId: 'bob', originalTransactionId: null }),
+    ],
+    receivedAt: 3,
+  });
+  assert.deepEqual(answers, [
+    [],
+    [{ index: 0, reason: 'over_paid', amount: 999999994 }],
+    [{ index: 0, reason: 'over_paid', amount: 5 }],
+    [{ index: 0, reason: 'no_purchase', amount: 3 }],
+    [{ index: 0, reason: 'before_purchase', amount: 3 }],
+    [{ index: 0, reason: 'no_purchase', amount: 2 }],
+  ]);
+  assert.deepEqual(batch, { inserted: 2, setAside: [{ index: 1, reason: 'over_paid', amount: 2 }] });
+  const refunds = (await storage.purchases.list(project.id)).filter((p) => p.type === 'refund');
+  assert.deepEqual(
+    refunds.map((p) => [p.id, p.revenue, p.setAside, p.setAsideReason]),
+    [
+      ['r1', 4, 0, null],
+      ['r2', 6, 999999994, 'over_paid'],
+      ['r3', 0, 5, 'over_paid'],
+      ['r4', 0, 3, 'no_purchase'],
+      ['r5', 0, 3, 'before_purchase'],
+      ['r6', 0, 2, 'no_purchase'],
+      ['d2', 7, 2, 'over_paid'],
+    ],
+  );
+});
+
+storeTest('concurrent refunds of one purchase never count more than it paid', async (storage) => {
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  for (let round = 0; round < 10; round++) {
+    const subscription = `sub_${round}`;
+    await storage.purchases.insert(project.id, { records: [record(`p_${round}`, { originalTransactionId: subscription, revenue: 10 })], receivedAt: 0 });
+    await Promise.all(
+      ['a', 'b', 'c', 'a'].map((id, i) =>
+        storage.purchases.insert(project.id, {
+          records: [record(`${id}_${round}`, { type: 'refund', revenue: 4, originalTransactionId: subscription })],
+          receivedAt: i,
+        }),
+      ),
+    );
+    const refunds = (await storage.purchases.list(project.id)).filter((p) => p.type === 'refund' && p.originalTransactionId === subscription);
+    assert.equal(Number(refunds.reduce((sum, p) => sum + p.revenue, 0).toFixed(2)), 10, subscription);
+    assert.equal(Number(refunds.reduce((sum, p) => sum + p.setAside, 0).toFixed(2)), 2, subscription);
+  }
 });
 
 storeTest("a batch remembers its users' appAccountTokens, its customer (the first named stays) and links its aliases as identify would", async (storage) => {

@@ -121,8 +121,8 @@ storeTest(
 storeTest('a purchase batch queues one event per record stored, none for a duplicate; a refund is refund.recorded', async (storage) => {
   const { projectId, deliveries } = await withEndpoint(storage);
   const batch = { records: [purchase('p1'), purchase('p1'), purchase('r1', 'refund')], receivedAt: 1_700_000_000_500 };
-  assert.equal(await storage.purchases.insert(projectId, batch), 2);
-  assert.equal(await storage.purchases.insert(projectId, batch), 0);
+  assert.equal((await storage.purchases.insert(projectId, batch)).inserted, 2);
+  assert.equal((await storage.purchases.insert(projectId, batch)).inserted, 0);
   const queued = (await deliveries()).reverse();
   assert.deepEqual(
     queued.map((row) => [row.type, JSON.parse(row.body).data.purchase.id]),
@@ -217,7 +217,7 @@ storeTest('a batch of 1,000 records for 20 endpoints queues its 20,000 deliverie
     await storage.webhooks.put(project.id, `h${i}`, { url: 'https://203.0.113.7/', events: ['purchase.recorded'], enabled: true }, 'whsec_x', 1, TEST_CHANGE);
   }
   const records = Array.from({ length: 1000 }, (_, i) => purchase(`p${i}`));
-  assert.equal(await storage.purchases.insert(project.id, { records, receivedAt: 1 }), 1000);
+  assert.equal((await storage.purchases.insert(project.id, { records, receivedAt: 1 })).inserted, 1000);
   assert.equal((await storage.outbox.pending())?.count, 20_000);
 });
 
@@ -233,4 +233,22 @@ storeTest('prune deletes the deliveries settled before a time, never a pending o
   await storage.keys.create(projectId, 'sdk', '', TEST_CHANGE);
   assert.equal(await storage.outbox.prune(2000), 2);
   assert.deepEqual((await deliveries()).map((row) => row.status).sort(), ['pending', 'succeeded']);
+});
+
+storeTest('sealSecrets replaces the secrets stored in plaintext, once, and leaves sealed ones and everything else as they were', async (storage) => {
+  const { project } = await storage.projects.create('p', TEST_CHANGE);
+  const fields = { url: 'https://203.0.113.7/hook', events: ['key.created' as const], enabled: true };
+  await storage.webhooks.put(project.id, 'old', fields, 'whsec_b2xk', 1, TEST_CHANGE);
+  await storage.webhooks.put(project.id, 'new', fields, '{"sealed":"aes-256-gcm","key":"k","data":"d"}', 1, TEST_CHANGE);
+  const seen: string[] = [];
+  const sealed = await storage.webhooks.sealSecrets((projectId, id, secret) => {
+    seen.push(`${projectId} ${id} ${secret}`);
+    return `{"sealed":"${id}"}`;
+  });
+  assert.equal(sealed, 1);
+  assert.deepEqual(seen, [`${project.id} old whsec_b2xk`]);
+  assert.equal(await storage.webhooks.sealSecrets(() => assert.fail('nothing is left in plaintext')), 0);
+  const claimed = await storage.outbox.claim('me', Date.now() + 1, 1000, 10);
+  assert.deepEqual(claimed, [], 'no delivery was queued by sealing');
+  assert.deepEqual((await storage.webhooks.get(project.id, 'old'))?.updated_at, 1);
 });

@@ -5,6 +5,7 @@
  * totals per variant; with each change's time (the results' daily looks),
  * and what the user spent before their first exposure (CUPED's covariate).
  */
+import { isRevenue } from '../../purchases/schema.ts';
 import type { FoldQuery, FoldResult } from './fold-types.ts';
 import { revenueMoments, type Sparse } from './revenue-moments.ts';
 
@@ -14,6 +15,15 @@ export const CURRENCY_SLOTS = 65_536;
 /** A change of a user's net revenue: a payment, or a refund. */
 const PAYMENT = 1;
 const REFUND = -1;
+
+/**
+ * An amount past the bound every source has now (isRevenue) counts as none:
+ * a record stored before the bound (or by hand) must not make a sum
+ * infinite, which JSON writes as null.
+ */
+function bounded(amount: number): number {
+  return isRevenue(amount) ? amount : 0;
+}
 
 export class UserRevenue {
   readonly net = new Map<number, number>();
@@ -26,13 +36,17 @@ export class UserRevenue {
   /** Users with any purchase or refund before their first exposure (with or without revenue). */
   readonly history = new Set<number>();
 
-  paid(key: number, amount: number, ts: number): void {
+  paid(key: number, stored: number, ts: number): void {
+    const amount = bounded(stored);
     this.net.set(key, (this.net.get(key) ?? 0) + amount);
     this.gross.set(key, (this.gross.get(key) ?? 0) + amount);
     this.change(key, ts, amount, PAYMENT);
   }
 
-  refund(key: number, amount: number, ts: number): void {
+  refund(key: number, stored: number, ts: number): void {
+    const amount = bounded(stored);
+    // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
+    if (amount === 0) return;
     this.net.set(key, (this.net.get(key) ?? 0) - amount);
     this.refunded.set(key, (this.refunded.get(key) ?? 0) + amount);
     this.change(key, ts, -amount, REFUND);
@@ -41,7 +55,7 @@ export class UserRevenue {
   /** Something the user paid (a positive amount) or got back (negative) before their first exposure; `key` undefined: without revenue. */
   earlier(user: number, key: number | undefined, amount: number): void {
     this.history.add(user);
-    if (key !== undefined) this.before.set(key, (this.before.get(key) ?? 0) + amount);
+    if (key !== undefined) this.before.set(key, (this.before.get(key) ?? 0) + Math.sign(amount) * bounded(Math.abs(amount)));
   }
 
   private change(key: number, ts: number, amount: number, kind: number): void {

@@ -8,6 +8,18 @@ import { NO_CURRENCY, Segment } from './experiment-log.ts';
 /** The segment key of the default split (audience ids are never empty). */
 export const DEFAULT_SEGMENT = '';
 
+/**
+ * A placement's exposures are a segment too, under this prefix and the
+ * placement id where a paywall id stands ('@' starts no paywall id): its
+ * two arms are the users shown the paywall (a screen_impression naming the
+ * placement) and those held out (a placement_holdout event, which the
+ * typed client sends when the placement answers holdout).
+ */
+export const PLACEMENT_SEGMENT = '@placement:';
+export const SHOWN = 'shown';
+export const HELD_OUT = 'held_out';
+const PLACEMENT_HOLDOUT = 'placement_holdout';
+
 export class ExperimentLogs {
   /** project → paywall → audience ('' for the default split) → segment */
   private readonly segments = new Map<string, Map<string, Map<string, Segment>>>();
@@ -77,6 +89,23 @@ export class ExperimentLogs {
       segment.version++;
     }
     return true;
+  }
+
+  /** Records a placement's exposure; which arm it is, undefined for an event that is none (false: its segment could not code it). */
+  placementExposure(projectId: string, placement: string, type: string, ts: number, ordinal: number): typeof SHOWN | typeof HELD_OUT | undefined | false {
+    const arm = type === 'screen_impression' ? SHOWN : type === PLACEMENT_HOLDOUT ? HELD_OUT : undefined;
+    if (arm === undefined) return undefined;
+    const segment = this.segment(projectId, PLACEMENT_SEGMENT + placement, DEFAULT_SEGMENT);
+    const code = segment.code(segment.variants, arm);
+    if (code === -1) return false;
+    segment.exposures.push(ordinal, ts, code, 0);
+    segment.version++;
+    return arm;
+  }
+
+  /** Every segment of a project: what a placement's purchases come from (a purchase anywhere counts for the placement). */
+  segmentsInProject(projectId: string): Segment[] {
+    return [...(this.segments.get(projectId)?.values() ?? [])].flatMap((audiences) => [...audiences.values()]);
   }
 
   *entries(): IterableIterator<[projectId: string, paywallId: string, audience: string, segment: Segment]> {

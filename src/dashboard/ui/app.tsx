@@ -12,7 +12,7 @@ import { Members } from './members.tsx';
 import { Paywalls } from './paywalls.tsx';
 import { Products } from './products.tsx';
 import { ResultsPage } from './results.tsx';
-import { go, href, useRoute } from './route.ts';
+import { go, href, leavePage, useRoute } from './route.ts';
 import { chooseProject, chosenProject, forgetKey, rememberKey, storedKey } from './session.ts';
 import { SignIn, signedInPerson } from './sign-in.tsx';
 import { Webhooks } from './webhooks.tsx';
@@ -126,11 +126,13 @@ export function App(): JSX.Element {
         who={signed.kind === 'person' ? signed.me.user.name : 'a secret key'}
         userId={signed.kind === 'person' ? signed.me.user.id : null}
         projects={projects}
-        onProject={(id) => {
-          chooseProject(id);
-          setProject(id);
-        }}
-        onSignOut={signOut}
+        onProject={(id) =>
+          leavePage(() => {
+            chooseProject(id);
+            setProject(id);
+          })
+        }
+        onSignOut={() => leavePage(signOut)}
       />
     </RoleContext.Provider>
   );
@@ -176,7 +178,16 @@ function Shell(props: {
           ))}
         </nav>
         {props.projects.length > 1 ? (
-          <select aria-label="Project" value={projectId} onChange={(e) => props.onProject(e.currentTarget.value)}>
+          <select
+            aria-label="Project"
+            value={projectId}
+            onChange={(e) => {
+              // The select shows the project in use until the page is left for the chosen one.
+              const chosen = e.currentTarget.value;
+              e.currentTarget.value = projectId;
+              props.onProject(chosen);
+            }}
+          >
             {props.projects.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}

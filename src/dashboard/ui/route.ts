@@ -19,10 +19,36 @@ function currentRoute(): string[] | null {
   }
 }
 
+/**
+ * Asked before the page changes, by any means (a link, back and forward, a
+ * typed address, signing out, another project): false keeps the page, and
+ * the guard runs `leave` itself once the person agrees. The editor holds one
+ * while it has unsaved changes.
+ */
+type LeaveGuard = (leave: () => void) => boolean;
+let guard: LeaveGuard | null = null;
+
+export function guardLeaving(next: LeaveGuard | null): void {
+  guard = next;
+}
+
+/** Runs `action`, which leaves the page, now or once the guard agrees. */
+export function leavePage(action: () => void): void {
+  if (guard === null || guard(action)) action();
+}
+
 export function useRoute(): string[] | null {
   const [route, setRoute] = useState(currentRoute);
   useEffect(() => {
-    const changed = () => setRoute(currentRoute());
+    const changed = (event: HashChangeEvent) => {
+      // The address has already changed: put it back without a new entry, and go on once the guard agrees.
+      const to = new URL(event.newURL).hash;
+      if (guard !== null && !guard(() => (location.hash = to))) {
+        history.replaceState(history.state, '', event.oldURL);
+        return;
+      }
+      setRoute(currentRoute());
+    };
     addEventListener('hashchange', changed);
     return () => removeEventListener('hashchange', changed);
   }, []);

@@ -20,6 +20,10 @@ import { creationOrder } from './013_creation_order.ts';
 import { teams } from './014_teams.ts';
 import { identityLinks } from './015_identity_links.ts';
 import { webhooks } from './016_webhooks.ts';
+import { refundsSetAside } from './017_refunds_set_aside.ts';
+import { keylessOwner } from './018_keyless_owner.ts';
+import { eventPublicNames } from './019_event_public_names.ts';
+import { placements } from './020_placements.ts';
 import type { Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
@@ -39,4 +43,8 @@ export const migrations: readonly Migration[] = [
   teams,
   identityLinks,
   webhooks,
+  refundsSetAside,
+  keylessOwner,
+  eventPublicNames,
+  placements,
 ];

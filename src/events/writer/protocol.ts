@@ -5,15 +5,20 @@
 
 import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
 import type { LimitCode } from '../../analytics/limits.ts';
+import type { PlacementOpen } from '../../analytics/placement-opens.ts';
 import type { DatabaseTarget } from '../../db/target.ts';
 import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
 
-/** One transaction's outcome, per request: how many rows were new, and which rows (by index) an ingestion limit refused. */
+/**
+ * One transaction's outcome, per request: how many rows were new, and which
+ * rows (by index) an ingestion limit refused, 'public' when it was the
+ * budget of names sent without a secret key (analytics/name-budget.ts).
+ */
 export interface Written {
   inserted: number[];
-  refused: [row: number, code: LimitCode][][];
+  refused: ([row: number, code: LimitCode] | [row: number, code: LimitCode, budget: 'public'])[][];
 }
 
 /** One request's part of a transaction. */
@@ -31,8 +36,12 @@ export interface WriterOptions<Target extends DatabaseTarget = DatabaseTarget> {
 }
 
 export type ToWriter =
-  /** One request's accepted events: committed together, never split across transactions. */
-  | { kind: 'write'; id: number; rows: EventRow[] }
+  /**
+   * One request's accepted events: committed together, never split across
+   * transactions. `marks`: per row, what the server knows of its names
+   * (analytics/name-budget.ts, MARK); without them, a secret key's.
+   */
+  | { kind: 'write'; id: number; rows: EventRow[]; marks?: number[] }
   /** One identify: the links that arrived meanwhile are committed together (IdentityStore.link), answered with 'linked' or 'failed'. */
   | { kind: 'link'; id: number; request: LinkRequest }
   /** Statistics from the derived state (answered with a 'stats' message of the same id). */
@@ -45,6 +54,8 @@ export type ToWriter =
 export type FromWriter =
   /** The derived state is loaded and caught up with the raw events: statistics can be answered. */
   | { kind: 'ready'; rebuildMs: number; checkpointSeq: number; replayed: number }
+  /** Placement opens the derived state counted: every one it holds (`full`: the server replaces its counts), then the new ones. */
+  | { kind: 'placement_opens'; full: boolean; opens: PlacementOpen[] }
   /** Stored events whose experiment entry the derived state left out, since the start (stored by an older version past the limits). */
   | { kind: 'unrepresentable'; events: number }
   /**

@@ -1,10 +1,11 @@
 import type { DerivedStore } from '../../analytics/checkpoint.ts';
 import { type DerivedEvent, derivedEvent } from '../../analytics/derived-event.ts';
 import { idHash } from '../../analytics/id-hash.ts';
-import { Admission } from '../../analytics/limits.ts';
+import { Admission, refusedRow, UNLOADED } from '../../analytics/limits.ts';
 import type { Database } from '../../db/database.ts';
 import { EVENT_COLUMNS, type EventRow } from '../event-row.ts';
 import type { Written } from './protocol.ts';
+import { SqlitePublicNames } from './public-names.ts';
 
 interface Staged {
   seq: number;
@@ -23,8 +24,8 @@ interface Staged {
  * leaves no trace in memory either (its keys are taken back).
  */
 export class EventSink {
-  /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. */
-  readonly write: (requests: readonly EventRow[][]) => Written;
+  /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. `marks` as in QueuedWrite. */
+  readonly write: (requests: readonly EventRow[][], marks?: readonly (readonly number[] | undefined)[]) => Written;
 
   constructor(db: Database, derived: DerivedStore) {
     const insertEvent = db.prepare<EventRow>(`INSERT INTO events (${EVENT_COLUMNS.join(', ')}) VALUES (${EVENT_COLUMNS.map(() => '?').join(', ')})`);
@@ -35,10 +36,11 @@ export class EventSink {
       .pluck();
     const { pending, state } = derived;
     const keys = pending.keys;
-    const admission = new Admission(state);
-    const store = db.transaction((requests: readonly EventRow[][], staged: Staged[]): Written => {
+    const publicNames = new SqlitePublicNames(db);
+    const admission = new Admission(state, publicNames);
+    const store = db.transaction((requests: readonly EventRow[][], marks: readonly (readonly number[] | undefined)[], staged: Staged[]): Written => {
       const written: Written = { inserted: [], refused: [] };
-      for (const rows of requests) {
+      for (const [request, rows] of requests.entries()) {
         let fresh = 0;
         const refused: Written['refused'][number] = [];
         for (const [index, row] of rows.entries()) {
@@ -52,9 +54,11 @@ export class EventSink {
             if (derived.storedKeys.mayBeStored(projectNo, clientTs, hash) && checkpointed.get(projectNo, clientTs, hash, eventId) !== undefined) continue;
           }
           // After the duplicate check: a retry of a stored event is a duplicate, whatever the limits say now.
-          const limit = admission.admit(event);
+          const limit = admission.admit(event, marks[request]?.[index]);
+          // The public names are loaded on demand on this connection: never UNLOADED.
+          if (limit === UNLOADED) throw new Error('the public names of a project were not loaded');
           if (limit !== undefined) {
-            refused.push([index, limit]);
+            refused.push(refusedRow(index, limit));
             continue;
           }
           if (eventId !== null) keys.add(projectNo, clientTs, hash, eventId);
@@ -64,19 +68,22 @@ export class EventSink {
         written.inserted.push(fresh);
         written.refused.push(refused);
       }
+      publicNames.store(admission.publicNames, Date.now());
       return written;
     });
-    this.write = (requests) => {
+    this.write = (requests, marks = []) => {
       const staged: Staged[] = [];
       const mark = keys.length;
       let written: Written;
       try {
-        written = store.immediate(requests, staged);
+        written = store.immediate(requests, marks, staged);
       } catch (error) {
         keys.truncate(mark);
         admission.clear();
+        publicNames.forget();
         throw error;
       }
+      publicNames.forget();
       for (const { seq, event } of staged) {
         state.apply(event);
         pending.add(seq);

@@ -3,6 +3,7 @@
  * the dedup key filter, retention failures, events the derived state left
  * out. EventWriter (writer.ts) handles the rest of what the thread says.
  */
+import type { DerivedState } from '../../analytics/state.ts';
 import type { Logger } from '../../log.ts';
 import type { FromWriter } from './protocol.ts';
 
@@ -30,4 +31,17 @@ export function logThreadNews(log: Logger, message: FromWriter): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * Tells the server what the derived state counted that it hears of, after
+ * each fold: the placement opens (frequency caps), and the stored events it
+ * left out when more than `reported`, the number it last told; returns the
+ * number told now.
+ */
+export function sendStateNews(state: DerivedState, reported: number, send: (message: FromWriter) => void): number {
+  const opens = state.takeOpens();
+  if (opens) send({ kind: 'placement_opens', ...opens });
+  if (state.unrepresentable !== reported) send({ kind: 'unrepresentable', events: state.unrepresentable });
+  return state.unrepresentable;
 }

@@ -10,12 +10,13 @@ import type { Database } from '../../db/database.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { describe, unavailableReason } from './failure.ts';
-import { type QueuedWrite, takeGroup } from './group-commit.ts';
+import { type QueuedWrite, rowsAndMarks, takeGroup } from './group-commit.ts';
 import { LinkQueue } from './link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
 import { ResultInputs, type WriterStores } from './result-inputs.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
+import { sendStateNews } from './thread-news.ts';
 
 /** How often a retention pass starts (one also starts with the thread). */
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
@@ -68,7 +69,7 @@ export class WriterThread {
     try {
       const { checkpointSeq, replayed } = this.derived.start();
       this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq, replayed });
-      this.reportUnrepresentable();
+      this.reportNews();
     } catch (error) {
       this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
       this.db.close();
@@ -145,23 +146,20 @@ export class WriterThread {
       const batch = takeGroup(queue);
       const ids = batch.map((request) => request.id);
       try {
-        this.send({ kind: 'written', ids, ...this.sink.write(batch.map((request) => request.rows)) });
+        this.send({ kind: 'written', ids, ...this.sink.write(...rowsAndMarks(batch)) });
       } catch (error) {
         this.send({ kind: 'failed', ids, error: describe(error), unavailable: asUnavailable(error)?.message });
       }
     }
     if (this.derived.pending.size >= CHECKPOINT_MAX_PENDING) this.checkpoint();
-    this.reportUnrepresentable();
+    this.reportNews();
     if (queue.length > 0) this.scheduleFlush();
     else if (this.closing && this.links.idle) this.close();
   }
 
-  /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
-  private reportUnrepresentable(): void {
-    const events = this.derived.state.unrepresentable;
-    if (events === this.unrepresentableReported) return;
-    this.unrepresentableReported = events;
-    this.send({ kind: 'unrepresentable', events });
+  /** Tells the server what the derived state counted that it hears of (thread-news.ts). */
+  private reportNews(): void {
+    this.unrepresentableReported = sendStateNews(this.derived.state, this.unrepresentableReported, this.send);
   }
 
   private close(): void {

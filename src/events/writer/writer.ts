@@ -19,6 +19,8 @@ interface EventWriterOptions extends WriterOptions {
   log: Logger;
   /** Called once per committed transaction with its number of rows (the group-commit batch size). */
   onTransaction?: (rows: number) => void;
+  /** Told of the placement opens the thread counted (protocol.ts, 'placement_opens'). */
+  onOpens?: (news: Extract<FromWriter, { kind: 'placement_opens' }>) => void;
 }
 
 interface Waiting {
@@ -31,10 +33,8 @@ interface Waiting {
 }
 
 /**
- * What a row weighs in the queue: the UTF-16 length of its texts plus 8
- * bytes per field. An estimate of the data, not of the heap (a queued row is
- * held as objects by both threads, two to three times this); it is what a
- * large `properties` makes large.
+ * What a row weighs in the queue: the UTF-16 length of its texts plus 8 bytes per field. An estimate of the data, not
+ * of the heap (a queued row is held as objects by both threads, two to three times this); what a large `properties` makes large.
  */
 function rowBytes(row: EventRow): number {
   let bytes = 8 * row.length;
@@ -60,10 +60,9 @@ const WRITER_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 
 const RESTART_AFTER_MS = 1000;
 
 /**
- * The server's side of the event writer thread: hands each request's rows
- * over, resolves the request once they are committed, bounds how many
- * events may wait, and asks the thread for statistics. The thread starts with
- * the server (it rebuilds the derived state first) and is replaced if it dies.
+ * The server's side of the event writer thread: hands each request's rows over, resolves the request once they are
+ * committed, bounds how many events may wait, and asks the thread for statistics. The thread starts with the server
+ * (it rebuilds the derived state first) and is replaced if it dies.
  */
 export class EventWriter {
   private worker: Worker | undefined;
@@ -133,11 +132,14 @@ export class EventWriter {
     return this.deleted;
   }
 
-  /** Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once they are committed. */
-  write(rows: EventRow[]): Promise<RequestWritten> {
+  /**
+   * Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once
+   * they are committed. `marks`: per row, what is known of its names (analytics/name-budget.ts); none: a secret key's.
+   */
+  write(rows: EventRow[], marks?: number[]): Promise<RequestWritten> {
     let bytes = 0;
     for (const row of rows) bytes += rowBytes(row);
-    return this.enqueue('events', rows.length, bytes, (id) => ({ kind: 'write', id, rows }));
+    return this.enqueue('events', rows.length, bytes, (id) => (marks === undefined ? { kind: 'write', id, rows } : { kind: 'write', id, rows, marks }));
   }
 
   /**
@@ -228,6 +230,7 @@ export class EventWriter {
 
   private receive(message: FromWriter): void {
     if (logThreadNews(this.options.log, message)) return;
+    if (message.kind === 'placement_opens') this.options.onOpens?.(message);
     switch (message.kind) {
       case 'ready':
         this.ready = true;

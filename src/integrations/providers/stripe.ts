@@ -23,6 +23,7 @@ function refused(why: string): DomainError {
 function verifyStripeSignature(header: string, body: Buffer, secret: string, nowMs: number): void {
   let timestamp: string | undefined;
   const signatures: Buffer[] = [];
+  let malformed = false;
   for (const part of header.split(',')) {
     const at = part.indexOf('=');
     if (at < 0) continue;
@@ -30,7 +31,9 @@ function verifyStripeSignature(header: string, body: Buffer, secret: string, now
     const value = part.slice(at + 1).trim();
     if (key === 't') timestamp = value;
     else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(Buffer.from(value, 'hex'));
+    else if (key === 'v1') malformed = true;
   }
+  if (signatures.length === 0 && malformed) throw refused('its v1= is malformed: an HMAC-SHA256 in hex is 64 hex digits');
   if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp) || signatures.length === 0) throw refused('it needs t= and at least one v1=');
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > STRIPE_TOLERANCE_SECONDS) {
     throw refused(`its timestamp is more than ${STRIPE_TOLERANCE_SECONDS} s away from the server's clock`);

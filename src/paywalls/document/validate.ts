@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describeIssue, issuePath } from '../../shared/issues.ts';
 import { type Path, pointer } from '../../shared/pointer.ts';
 import { validateCondition } from '../targeting/condition.ts';
+import { serverAttributeProblems } from '../targeting/server-attributes.ts';
 import { arraysGivenForObjects } from './arrays.ts';
 import { SELECTED } from './components.ts';
 import { guardrailErrors } from './experiment.ts';
@@ -9,6 +10,7 @@ import { limitErrors } from './limits.ts';
 import { treeReferenceErrors } from './node-rules.ts';
 import { comparePointers } from './pointer.ts';
 import { type PaywallOutput, PaywallSchema } from './schema.ts';
+import { type StoreCatalog, storeIdWarnings } from './store-id-warnings.ts';
 import { themeErrors } from './theme-rules.ts';
 import { variableErrors } from './variable-rules.ts';
 import { type PaywallWarning, paywallWarnings } from './warnings.ts';
@@ -18,6 +20,8 @@ export type DocumentError = { path: string; message: string };
 export interface PaywallDeps {
   /** Whether the project's catalog has this product. */
   productExists(productId: string): boolean;
+  /** The catalog's store ids and platforms: slots without a store id on a platform the project sells on are warned of. */
+  catalog?: StoreCatalog;
 }
 
 type PaywallValidation = { ok: true; value: PaywallOutput; warnings: PaywallWarning[] } | { ok: false; errors: DocumentError[] };
@@ -74,7 +78,7 @@ function audienceErrors(doc: PaywallOutput): DocumentError[] {
   const variantIds = new Set(doc.variants.map((variant) => variant.id));
   doc.audiences.forEach((audience, i) => {
     const when = pointer(['audiences', i, 'when']);
-    for (const problem of validateCondition(audience.when)) {
+    for (const problem of [...validateCondition(audience.when), ...serverAttributeProblems(audience.when)]) {
       errors.push({ path: when + problem.path, message: problem.message });
     }
     const weights = Object.entries(audience.weights);
@@ -141,5 +145,6 @@ export function validatePaywall(input: unknown, deps: PaywallDeps): PaywallValid
   }
   const errors = [...arraysGivenForObjects(input, parsed.output), ...documentErrors(parsed.output, deps)];
   if (errors.length > 0) return failure(errors);
-  return { ok: true, value: parsed.output, warnings: paywallWarnings(parsed.output, Date.now()) };
+  const storeWarnings = deps.catalog ? storeIdWarnings(parsed.output, deps.catalog) : [];
+  return { ok: true, value: parsed.output, warnings: [...paywallWarnings(parsed.output, Date.now()), ...storeWarnings] };
 }

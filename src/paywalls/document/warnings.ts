@@ -10,6 +10,8 @@ type PaywallWarningCode =
   | 'no_terms_link'
   | 'no_privacy_link'
   | 'missing_translations'
+  | 'keyless_elsewhere'
+  | 'no_store_id'
   | 'missing_fallback'
   | 'countdown_ended';
 

@@ -6,6 +6,7 @@ import { ID_RULE } from '../../shared/id-pattern.ts';
 import type { JsonValue } from '../../shared/json.ts';
 import { type ProductCatalog, productsById } from '../catalog.ts';
 import { type PaywallOutput, validatePaywall } from '../document/index.ts';
+import { storeCatalog } from '../document/store-id-warnings.ts';
 import type { PaywallWarning } from '../document/warnings.ts';
 import { CompiledPaywall } from '../resolve/compiled.ts';
 import type { PreviewRequest } from './schema.ts';
@@ -58,7 +59,7 @@ export class PaywallDrafts {
       throw new DomainError('invalid_id', `a paywall id is ${ID_RULE}`);
     }
     const products = await productsById(this.products, projectId);
-    const validation = validatePaywall(document, { productExists: (productId) => products.has(productId) });
+    const validation = validatePaywall(document, { productExists: (productId) => products.has(productId), catalog: storeCatalog(products.values()) });
     if (!validation.ok) {
       const errors = validation.errors.map((error) => ({ path: prefix + error.path, message: error.message }));
       throw new DomainError('validation_failed', 'the paywall document is invalid; see errors', { errors });

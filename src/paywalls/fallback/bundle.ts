@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CompiledPaywall } from '../resolve/compiled.ts';
 import type { ResolvedPaywall } from '../resolve/schema.ts';
-import { FALLBACK_FORMAT, type FallbackBundle, type FallbackPaywall } from './schema.ts';
+import { FALLBACK_FORMAT, type FallbackBundle, type FallbackPaywall, type FallbackPlacement } from './schema.ts';
 
 /**
  * A live paywall's entry of the fallback bundle: its default variant (what a
@@ -37,7 +37,7 @@ export function fallbackEntry(compiled: CompiledPaywall): FallbackPaywall {
   return { ...content, hash };
 }
 
-/** The bundle of the given live paywalls, in the order given. */
-export function fallbackBundle(paywalls: readonly CompiledPaywall[]): FallbackBundle {
-  return { format: FALLBACK_FORMAT, paywalls: paywalls.map(fallbackEntry) };
+/** The bundle of the given live paywalls, in the order given, and of these placements (undefined: none asked for). */
+export function fallbackBundle(paywalls: readonly CompiledPaywall[], placements?: readonly FallbackPlacement[]): FallbackBundle {
+  return { format: FALLBACK_FORMAT, paywalls: paywalls.map(fallbackEntry), ...(placements ? { placements: [...placements] } : {}) };
 }

@@ -1,6 +1,7 @@
 import { digestTag } from '../../shared/digest.ts';
 import type { CompiledPaywall } from '../resolve/compiled.ts';
 import { fallbackEntry } from './bundle.ts';
+import type { FallbackPlacementPart } from './placements.ts';
 import { FALLBACK_FORMAT } from './schema.ts';
 
 /** A paywall's entry of the bundle, serialised, with its content hash. */
@@ -40,10 +41,16 @@ export class FallbackBundles {
   /** Paywall entries rendered since start (a /metrics counter: a request whose paywalls did not change renders none). */
   rendered = 0;
 
-  /** The ETag of the bundle of these live paywalls of a project, in the order given. */
-  tag(projectId: string, live: readonly CompiledPaywall[]): string {
+  /**
+   * The ETag of the bundle of these live paywalls of a project, in the order
+   * given, and of these placements (undefined: the bundle has none); a
+   * placement's part is named by its content hash, so a changed placement
+   * is another bundle.
+   */
+  tag(projectId: string, live: readonly CompiledPaywall[], placements?: readonly FallbackPlacementPart[]): string {
     let key = projectId;
     for (const compiled of live) key += `\n${compiled.paywallId}`;
+    if (placements) key += `\n#${placements.map((part) => part.hash).join(',')}`;
     const kept = this.tags.get(key);
     // Map order is insertion order: deleting and setting again keeps the least recently asked first.
     if (kept) this.tags.delete(key);
@@ -52,15 +59,16 @@ export class FallbackBundles {
       return kept.etag;
     }
     const hashes = live.map((compiled) => this.entry(compiled).hash);
-    const etag = digestTag(`${FALLBACK_FORMAT}:${hashes.join(',')}`);
+    const etag = digestTag(`${FALLBACK_FORMAT}:${hashes.join(',')}${placements ? `#${placements.map((part) => part.hash).join(',')}` : ''}`);
     this.tags.set(key, { members: live.map((compiled) => new WeakRef(compiled)), etag });
     if (this.tags.size > MAX_CACHED_BUNDLES) this.tags.delete(this.tags.keys().next().value!);
     return etag;
   }
 
   /** The JSON body of the bundle, joined from entries rendered once each: only a 200 needs it. */
-  body(live: readonly CompiledPaywall[]): Buffer {
-    return Buffer.from(`{"format":${FALLBACK_FORMAT},"paywalls":[${live.map((compiled) => this.entry(compiled).json).join(',')}]}`);
+  body(live: readonly CompiledPaywall[], placements?: readonly FallbackPlacementPart[]): Buffer {
+    const parts = placements ? `,"placements":[${placements.map((part) => part.json).join(',')}]` : '';
+    return Buffer.from(`{"format":${FALLBACK_FORMAT},"paywalls":[${live.map((compiled) => this.entry(compiled).json).join(',')}]${parts}}`);
   }
 
   /** How many bundle tags are kept (a /metrics gauge). */

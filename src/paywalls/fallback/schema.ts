@@ -13,9 +13,21 @@ export const FALLBACK_FORMAT = 1;
 export const MAX_FALLBACK_PAYWALLS = 100;
 
 export const FallbackQuerySchema = v.object({
-  paywallId: v.pipe(
-    v.string(),
-    v.description(`the paywalls to include, comma-separated or as repeated parameters (at most ${MAX_FALLBACK_PAYWALLS}); ids that are not live are left out`),
+  paywallId: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        `the paywalls to include, comma-separated or as repeated parameters (at most ${MAX_FALLBACK_PAYWALLS}); ids that are not live are left out`,
+      ),
+    ),
+  ),
+  placement: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        `the placements to include, likewise (at most ${MAX_FALLBACK_PAYWALLS}), with every live paywall their rules name; archived ones are left out. paywallId or placement is required`,
+      ),
+    ),
   ),
 });
 
@@ -43,8 +55,34 @@ export const FallbackPaywallSchema = v.object({
 });
 export type FallbackPaywall = v.InferOutput<typeof FallbackPaywallSchema>;
 
+/**
+ * One placement of the fallback bundle: its rules as an app decides them
+ * offline (docs/placements.md, "Offline"): in order, the first whose
+ * audience matches the app's attributes decides, and one that tests what
+ * only the server knows stops the walk with nothing shown.
+ */
+export const FallbackPlacementSchema = v.object({
+  placement: v.string(),
+  revision: v.pipe(v.number(), v.integer()),
+  rules: v.array(
+    v.object({
+      paywall_id: v.string(),
+      audience: v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.description('the condition on the request attributes; null: every user')),
+      server_only: v.pipe(
+        v.boolean(),
+        v.description('the audience tests purchases.*, which only the server knows: offline, a walk that reaches this rule shows nothing'),
+      ),
+      holdout_percent: v.number(),
+      frequency: v.nullable(v.object({ limit: v.number(), per: v.picklist(['session', 'day', 'week', 'ever']) })),
+    }),
+  ),
+  default: v.pipe(v.nullable(v.string()), v.description('the paywall shown when no rule matches; null: nothing')),
+});
+export type FallbackPlacement = v.InferOutput<typeof FallbackPlacementSchema>;
+
 export const FallbackBundleSchema = v.object({
   format: v.literal(FALLBACK_FORMAT),
   paywalls: v.array(FallbackPaywallSchema),
+  placements: v.optional(v.pipe(v.array(FallbackPlacementSchema), v.description('present when the bundle was asked for placements'))),
 });
 export type FallbackBundle = v.InferOutput<typeof FallbackBundleSchema>;

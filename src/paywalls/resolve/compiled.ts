@@ -7,6 +7,7 @@ import { initialSelection } from '../document/structure-rules.ts';
 import { type Attributes, compileCondition } from '../targeting/condition.ts';
 import { assignBucketAfter, pickByWeights, seedHash } from '../targeting/hash.ts';
 import { pickLocale } from '../targeting/locale.ts';
+import { usesServerAttributes } from '../targeting/server-attributes.ts';
 import type { Platform, ResolvedPaywall } from './schema.ts';
 import { LocaleStrings } from './strings.ts';
 import { resolveTree, type SlotProduct } from './tree.ts';
@@ -110,6 +111,11 @@ export class CompiledPaywall {
   readonly revision: number;
   /** Every product some variant's slots name. */
   readonly productIds: ReadonlySet<string>;
+  /** The ids of its variants and audiences: names its events may bring that the ingestion limits never refuse (analytics/name-budget.ts). */
+  readonly variantIds: ReadonlySet<string>;
+  readonly audienceIds: ReadonlySet<string>;
+  /** Some audience tests purchases.*: a request needs a userId, and its user's facts (server-facts.ts). */
+  readonly usesFacts: boolean;
   /** The current phase's seed suffix, and the seed users are hashed with: the document's seed (else the paywall id) and that suffix. */
   readonly seedSuffix: string;
   readonly seedText: string;
@@ -160,6 +166,7 @@ export class CompiledPaywall {
       // hasOwn: a variant named `constructor` that the audience leaves out must weigh 0, not Object.
       split: split(doc.variants.map((variant) => (Object.hasOwn(audience.weights, variant.id) ? audience.weights[variant.id]! : 0))),
     }));
+    this.usesFacts = doc.audiences.some((audience) => usesServerAttributes(audience.when));
     for (let variant = 0; variant < this.variants.length; variant++) {
       for (let audience = -1; audience < this.audiences.length; audience++) {
         for (const hashed of [false, true]) this.choices[this.choiceIndex(variant, audience, hashed)] = Object.freeze({ variant, audience, hashed });
@@ -169,6 +176,8 @@ export class CompiledPaywall {
     for (const variant of this.variants) for (const [, productId] of variant.slots) productIds.add(productId);
     for (const productId of productIds) this.products.set(productId, input.product(productId));
     this.productIds = productIds;
+    this.variantIds = new Set(this.variants.map((variant) => variant.id));
+    this.audienceIds = new Set(this.audiences.map((audience) => audience.id));
   }
 
   /** The first audience that matches decides the weights; the user id's bucket decides the variant. */

@@ -25,7 +25,12 @@ const BucketRangeSchema = v.object({
 
 const ExplainSchema = v.object({
   revision: v.pipe(v.number(), v.description('The live revision explained')),
-  attributes: v.pipe(v.record(v.string(), v.unknown()), v.description('What audience conditions see: platform, country, locale, appVersion, userId, attr')),
+  attributes: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description(
+      "What audience conditions see: platform, country, locale, appVersion, userId, attr, and purchases (the server's facts of the user, when an audience tests them)",
+    ),
+  ),
   hash: v.pipe(
     v.nullable(
       v.object({

@@ -9,6 +9,7 @@ import type { ResolveExplainer } from './explain.ts';
 import { ExplainedPaywallSchema } from './explain-schema.ts';
 import { readResolveRequest } from './request.ts';
 import { SdkConfigQuerySchema } from './schema.ts';
+import { type UserFacts, withServerFacts } from './server-facts.ts';
 
 /**
  * GET /api/sdk/config, the hot path: the key comes from the in-memory key
@@ -17,7 +18,7 @@ import { SdkConfigQuerySchema } from './schema.ts';
  * cache hit no serialisation. explain=1 (a secret key only) leaves the hot
  * path for the explainer.
  */
-export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): RouteDefinition[] {
+export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer, facts: UserFacts): RouteDefinition[] {
   return [
     route({
       method: 'GET',
@@ -26,7 +27,7 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
       query: queryReader(SdkConfigQuerySchema, (req) => readResolveRequest(req.rawQuery, () => req.header('accept-language'))),
       doc: {
         operationId: 'resolvePaywall',
-        errors: ['invalid_query', 'paywall_not_found', 'insufficient_scope', 'database_unavailable'],
+        errors: ['invalid_query', 'paywall_not_found', 'user_required', 'insufficient_scope', 'database_unavailable'],
         summary: 'Resolve the live revision of a paywall for one user: variant, locale, component tree and products',
         tag: 'sdk',
         auth: 'sdk',
@@ -36,6 +37,10 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
         },
       },
       handler: (req, { query: request }) => {
+        const projectId = projectOf(req);
+        const paywall = live.get(projectId, request.paywallId);
+        // Only a paywall whose audiences test purchases.* costs a lookup of its user's facts.
+        const attributes = paywall?.usesFacts ? withServerFacts(request, projectId, facts, `paywall ${request.paywallId}`) : request.attributes;
         if (request.explain) {
           if (req.principal?.scope !== 'secret') {
             throw new ProblemError('insufficient_scope', 'explain=1 needs a secret key: it shows the whole targeting setup, and sdk keys ship inside apps', {
@@ -43,12 +48,11 @@ export function resolveApi(live: LivePaywalls, explainer: ResolveExplainer): Rou
             });
           }
           // Off the hot path, which stays synchronous: only explain reads the store.
-          return explainer.answer(projectOf(req), request).then((body) => json(200, body, { 'Cache-Control': 'no-store' }));
+          return explainer.answer(projectId, { ...request, attributes }).then((body) => json(200, body, { 'Cache-Control': 'no-store' }));
         }
-        const paywall = live.get(projectOf(req), request.paywallId);
         // Unknown, unpublished, archived and another project's paywalls look the same.
         if (!paywall) throw new DomainError('paywall_not_found', 'no live paywall with this id in the project');
-        const choice = paywall.choose(request.userId, request.attributes);
+        const choice = paywall.choose(request.userId, attributes);
         const served = paywall.serve(choice, request.locales, request.platform);
         if (notModified(req.header('if-none-match'), served.etag)) return { status: 304, headers: served.notModifiedHeaders };
         return { status: 200, headers: served.headers, body: served.body };

@@ -1,9 +1,9 @@
 /**
  * The baseline's configuration tables (baseline.ts): projects and keys,
- * products, paywalls with their revisions and phases, and the generation
+ * products, paywalls with their revisions and phases, placements, and the generation
  * every change to them bumps and announces.
  */
-const BUMPING_TABLES = ['projects', 'api_keys', 'products', 'paywalls', 'paywall_revisions'];
+const BUMPING_TABLES = ['projects', 'api_keys', 'products', 'paywalls', 'paywall_revisions', 'placements', 'placement_revisions'];
 const BUMPING_EVENTS: [event: string, rows: string][] = [
   ['insert', 'NEW'],
   ['update', 'NEW'],
@@ -71,6 +71,8 @@ export const CONFIGURATION_TABLES = `
       version         bigint NOT NULL,
       created_at      bigint NOT NULL,
       updated_at      bigint NOT NULL,
+      -- When the paywall began serving its id (created, or published again after archiving): the keyless owner.
+      serving_since   bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (project_id, id)
     );
 
@@ -98,6 +100,30 @@ export const CONFIGURATION_TABLES = `
       seed_suffix text,
       PRIMARY KEY (project_id, paywall_id, number),
       FOREIGN KEY (project_id, paywall_id) REFERENCES paywalls (project_id, id) ON DELETE CASCADE
+    );
+
+    -- Placements (docs/placements.md): archived, never removed; every write appends an immutable revision.
+    CREATE TABLE placements (
+      project_id      text NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      id              text COLLATE "C" NOT NULL,
+      name            text NOT NULL,
+      latest_revision bigint NOT NULL,
+      archived_at     bigint,
+      version         bigint NOT NULL,
+      created_at      bigint NOT NULL,
+      updated_at      bigint NOT NULL,
+      PRIMARY KEY (project_id, id)
+    );
+
+    CREATE TABLE placement_revisions (
+      project_id   text NOT NULL,
+      placement_id text COLLATE "C" NOT NULL,
+      revision     bigint NOT NULL,
+      document     text NOT NULL,
+      created_at   bigint NOT NULL,
+      created_by   text NOT NULL,
+      PRIMARY KEY (project_id, placement_id, revision),
+      FOREIGN KEY (project_id, placement_id) REFERENCES placements (project_id, id) ON DELETE CASCADE
     );
 
     CREATE TABLE config_generation (

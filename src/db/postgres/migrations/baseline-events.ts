@@ -20,7 +20,9 @@ export const EVENT_TABLES = `
       properties  text,
       audience    text,
       revenue     double precision,
-      currency    text
+      currency    text,
+      -- The placement that showed the paywall an event is about: what frequency caps and placement results count.
+      placement   text
     );
     -- Deduplication: a retry carries the same id and the same client time (docs/events.md, "Why the time is part of the key").
     CREATE UNIQUE INDEX events_dedup ON events (project_id, client_ts, event_id) WHERE event_id IS NOT NULL;
@@ -34,6 +36,18 @@ export const EVENT_TABLES = `
       written_at bigint NOT NULL,
       format     integer NOT NULL,
       state      bytea NOT NULL
+    );
+
+    -- Names that requests without a secret key brought and no paywall declares (docs/events.md, "Names and their
+    -- limits"), listed by time, then in byte order.
+    CREATE TABLE event_public_names (
+      project_id text NOT NULL,
+      kind       text COLLATE "C" NOT NULL,
+      scope      text COLLATE "C" NOT NULL,
+      name       text COLLATE "C" NOT NULL,
+      first_at   bigint NOT NULL,
+      counted    integer NOT NULL DEFAULT 1,
+      PRIMARY KEY (project_id, kind, scope, name)
     );
 
     -- The seq of the newest event commit that brought a name the events before it had not (what the ingestion
@@ -64,6 +78,9 @@ export const EVENT_TABLES = `
       original_transaction_id text,
       paywall_id              text,
       received_at             bigint NOT NULL,
+      -- The part of a refund its purchases do not cover, kept aside with the reason (docs/revenue.md, "Refunds").
+      set_aside               double precision NOT NULL DEFAULT 0,
+      set_aside_reason        text,
       UNIQUE (project_id, source, purchase_id)
     );
     CREATE INDEX purchases_by_user ON purchases (project_id, user_id, ts);

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL's migrations: one baseline holding the schema of SQLite's
- * versions 1 to 16 (baseline.ts: squashed before any release), then each
+ * versions 1 to 20 (baseline.ts: squashed before any release), then each
  * later one numbered and named as SQLite's (src/db/migrations/), version n
  * here being the PostgreSQL form of version n there, so that both backends
  * record the same versions. Never edit one that has shipped.

@@ -26,16 +26,34 @@
  */
 
 import { type DerivedEvent, derivedEvent } from '../../../analytics/derived-event.ts';
-import { Admission } from '../../../analytics/limits.ts';
+import { Admission, type Refusal, refusedRow, UNLOADED } from '../../../analytics/limits.ts';
 import type { DerivedState } from '../../../analytics/state.ts';
 import { ADVISORY_LOCKS } from '../../../db/postgres/advisory-locks.ts';
 import type { Sql, Transaction } from '../../../db/postgres/connection.ts';
 import { EVENT_COLUMNS, type EventRow } from '../../event-row.ts';
 import type { Written } from '../protocol.ts';
+import { PostgresPublicNames } from './public-names.ts';
 import type { EventTail } from './tail.ts';
 
 /** The PostgreSQL array type of each column of an EventRow, in order. */
-const COLUMN_TYPES = ['text', 'text', 'text', 'int8', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'text'] as const;
+const COLUMN_TYPES = [
+  'text',
+  'text',
+  'text',
+  'int8',
+  'int8',
+  'int8',
+  'int8',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'float8',
+  'text',
+  'text',
+] as const;
 
 /**
  * The insert, on condition that no commit since seq $16 brought a name: an
@@ -85,18 +103,21 @@ interface Committed {
 }
 
 export class PostgresEventSink {
+  private readonly publicNames = new PostgresPublicNames();
+
   constructor(
     private readonly sql: Sql,
     private readonly state: DerivedState,
     private readonly tail: EventTail,
   ) {}
 
-  /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. */
-  async write(requests: readonly EventRow[][]): Promise<Written> {
-    const admission = new Admission(this.state);
-    // Admitted before the lock, against the state as it is; undefined when an event is past a limit (its lookup is made under the lock).
+  /** Commits every request's rows in one transaction; returns how many rows of each were new, and which were refused. `marks` as in QueuedWrite. */
+  async write(requests: readonly EventRow[][], marks: readonly (readonly number[] | undefined)[] = []): Promise<Written> {
+    const admission = new Admission(this.state, this.publicNames);
+    // Admitted before the lock, against the state as it is; undefined when an event is past a limit (its lookup is made under the lock)
+    // or brings a name no paywall declares (the budgets are read under the lock).
     const foldedSeq = this.tail.lastSeq;
-    const early = await this.admit(requests, admission, undefined);
+    const early = await this.admit(requests, marks, admission, undefined);
     let written: Written;
     let stored: Committed;
     try {
@@ -112,12 +133,15 @@ export class PostgresEventSink {
         // again, under the lock, against a state that counts every name stored.
         if (namesChanged!.seq > this.tail.lastSeq) await this.tail.catchUp(tx);
         admission.clear();
-        const admitted = (await this.admit(requests, admission, tx))!;
+        await this.publicNames.load(tx, [...new Set(requests.flatMap((rows) => rows.map((row) => row[0])))]);
+        const admitted = (await this.admit(requests, marks, admission, tx))!;
         const rows = admitted.candidates.length === 0 ? [] : await this.insert(tx, admitted.candidates, admission.reservedNames, Number.MAX_SAFE_INTEGER);
+        await this.publicNames.store(tx, admission.publicNames, Date.now());
         return this.committed(admitted, rows);
       });
     } finally {
       admission.clear();
+      this.publicNames.forget();
     }
     if (stored.events.length > 0) await this.fold(stored);
     return written;
@@ -129,7 +153,12 @@ export class PostgresEventSink {
    * event is a duplicate, whatever the limits say now); without `tx`
    * (ahead of the lock), undefined.
    */
-  private async admit(requests: readonly EventRow[][], admission: Admission, tx: Transaction | undefined): Promise<Admitted | undefined> {
+  private async admit(
+    requests: readonly EventRow[][],
+    marks: readonly (readonly number[] | undefined)[],
+    admission: Admission,
+    tx: Transaction | undefined,
+  ): Promise<Admitted | undefined> {
     const written: Written = { inserted: requests.map(() => 0), refused: requests.map(() => []) };
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
@@ -140,12 +169,14 @@ export class PostgresEventSink {
         // A second copy within the transaction is a duplicate of the first.
         if (key !== undefined && seen.has(key)) continue;
         if (key !== undefined) seen.add(key);
-        const limit = admission.admit(event);
+        const limit = admission.admit(event, marks[request]?.[index]);
         if (limit === undefined) candidates.push({ request, row, event, key });
         else if (tx === undefined) return undefined;
+        // Under the lock every project's public names are loaded.
+        else if (limit === UNLOADED) throw new Error('the public names of a project were not loaded');
         // A rare lookup: only for an event past a limit.
         else if (event.eventId === null || (await tx.unsafe(STORED, [event.projectId, event.clientTs, event.eventId])).length === 0) {
-          written.refused[request]!.push([index, limit]);
+          written.refused[request]!.push(refusedRow(index, limit as Refusal));
         }
       }
     }

@@ -6,10 +6,10 @@
  * events table and then kept up to date with every instance's commits:
  * its own once committed, with the others' committed before them
  * (sink.ts), and the others' through LISTEN paywalld_events and a poll
- * every second (tail.ts). Statistics and results
- * are answered from that memory. Retention runs on one instance at a time
- * (leadership.ts). Everything that touches the state or the database runs
- * one step after another (`serial`): a commit, a catch-up, a results read.
+ * every second (tail.ts). Statistics and results are answered from that
+ * memory. Retention runs on one instance at a time (leadership.ts).
+ * Everything that touches the state or the database runs one step after
+ * another (`serial`): a commit, a catch-up, a results read.
  */
 
 import { DerivedState } from '../../../analytics/state.ts';
@@ -17,10 +17,11 @@ import type { Sql } from '../../../db/postgres/connection.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
 import type { PostgresTarget } from '../../../db/target.ts';
 import { describe, unavailableReason } from '../failure.ts';
-import { type QueuedWrite, takeGroup } from '../group-commit.ts';
+import { type QueuedWrite, rowsAndMarks, takeGroup } from '../group-commit.ts';
 import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
 import { ResultInputs, type WriterStores } from '../result-inputs.ts';
+import { sendStateNews } from '../thread-news.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
 import { retentionStep } from './retention.ts';
@@ -106,7 +107,7 @@ export class PostgresWriterThread {
       }
       const replayed = await this.tail.catchUp(this.sql);
       this.send({ kind: 'ready', rebuildMs: Math.round(performance.now() - started), checkpointSeq: this.checkpointedSeq, replayed });
-      this.reportUnrepresentable();
+      this.reportNews();
     } catch (error) {
       this.send({ kind: 'start_failed', error: describe(error), unavailable: asUnavailable(error)?.message });
       await this.end();
@@ -197,7 +198,7 @@ export class PostgresWriterThread {
       } catch {
         // The database is unreachable: the next poll (or the next commit's catch-up) reads again.
       }
-      this.reportUnrepresentable();
+      this.reportNews();
     });
   }
 
@@ -214,23 +215,21 @@ export class PostgresWriterThread {
     const queue = this.queue;
     if (queue.length > 0) {
       await this.commit(takeGroup(queue));
-      this.reportUnrepresentable();
+      this.reportNews();
     }
     if (queue.length > 0) this.scheduleFlush();
     else if (this.closing) await this.end();
   }
 
   /**
-   * Commits a group of requests in one transaction. When it fails for
-   * another reason than the database's (a value PostgreSQL refuses, such as
-   * a NUL character in a text, which the edge refuses before it gets here:
-   * src/shared/text.ts), each request is committed alone, so that
-   * one request's rows do not fail the others'.
+   * Commits a group of requests in one transaction. When it fails for another reason than the database's (a value PostgreSQL refuses,
+   * such as a NUL character in a text, which the edge refuses before it gets here: src/shared/text.ts), each request is committed
+   * alone, so that one request's rows do not fail the others'.
    */
   private async commit(group: QueuedWrite[]): Promise<void> {
     const ids = group.map((request) => request.id);
     try {
-      this.send({ kind: 'written', ids, ...(await this.sink.write(group.map((request) => request.rows))) });
+      this.send({ kind: 'written', ids, ...(await this.sink.write(...rowsAndMarks(group))) });
     } catch (error) {
       const unavailable = asUnavailable(error)?.message;
       if (unavailable === undefined && group.length > 1) {
@@ -279,12 +278,9 @@ export class PostgresWriterThread {
     }
   }
 
-  /** Says so whenever the derived state left out more stored events than it last said (never below the ingestion limits). */
-  private reportUnrepresentable(): void {
-    const events = this.state.unrepresentable;
-    if (events === this.unrepresentableReported) return;
-    this.unrepresentableReported = events;
-    this.send({ kind: 'unrepresentable', events });
+  /** Tells the server what the derived state counted that it hears of (thread-news.ts). */
+  private reportNews(): void {
+    this.unrepresentableReported = sendStateNews(this.state, this.unrepresentableReported, this.send);
   }
 
   private async end(): Promise<void> {
