@@ -33,7 +33,7 @@ import { PlacementResults } from './placements/results.ts';
 import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
-import { DomainError } from './shared/errors.ts';
+import { sealStoredSecrets } from './seal-stored-secrets.ts';
 import { SecretBox } from './shared/secret-box.ts';
 import type { ServerDatabase } from './storage/server-database.ts';
 import type { Storage } from './storage/storage.ts';
@@ -138,25 +138,6 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
       log.error('reload failed; serving the last state', { view, error: error instanceof Error ? error.message : String(error) }),
     );
   };
-}
-
-/**
- * Seals the secrets an earlier version stored in plaintext (connector configurations, webhook endpoints' signing
- * secrets: shared/secret-box.ts), then has the database truncate its log: on SQLite, with secure_delete
- * (server-sqlite.ts), the plaintext is then gone from the file's bytes, not only from its rows.
- */
-async function sealStoredSecrets(sealers: Record<string, () => Promise<number>>, truncateLog: () => void, log: Logger): Promise<void> {
-  for (const [what, seal] of Object.entries(sealers)) {
-    try {
-      const sealed = await seal();
-      if (sealed === 0) continue;
-      truncateLog();
-      log.info(`${what} stored in plaintext were sealed`, { count: sealed });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'secrets_unavailable') throw error;
-      log.warn(`${what} stored in plaintext stay so`, { reason: error.message });
-    }
-  }
 }
 
 /** What the services ask of the server's database besides the stores: its capabilities, never a connection. */

@@ -1,3 +1,4 @@
+import { cliChange } from '../audit/cli-change.ts';
 import { EventNameService } from '../events/names/service.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
@@ -43,7 +44,7 @@ export const eventNamesCommand: Command = {
       }
       const names = new EventNameService(storage.eventNames);
       if (sub === 'clear') {
-        const { cleared } = await names.clear(values.project);
+        const { cleared } = await names.clear(values.project, cliChange('event-names clear'));
         print(values.json ? JSON.stringify({ cleared }) : `${cleared} names no longer count in their budgets`);
         return 0;
       }

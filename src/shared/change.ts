@@ -44,6 +44,7 @@ export const ACTIONS = [
   'webhook.deleted',
   'placement.written',
   'placement.archived',
+  'event_names.cleared',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 

@@ -46,7 +46,7 @@ export function openPostgresStorage(sql: Sql): Storage {
     sessions: new PostgresSessionStore(sql, audit),
     webhooks: new PostgresWebhookStore(sql, audit, audit),
     outbox: audit,
-    eventNames: new PostgresEventNameStore(sql),
+    eventNames: new PostgresEventNameStore(sql, audit),
     atomically: undefined,
     close: () => closePool(sql),
   };

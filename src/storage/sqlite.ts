@@ -41,7 +41,7 @@ export function openSqliteStorage(db: Database): Storage {
     sessions: new SqliteSessionStore(db, audit),
     webhooks: new SqliteWebhookStore(db, audit, audit),
     outbox: audit,
-    eventNames: new SqliteEventNameStore(db),
+    eventNames: new SqliteEventNameStore(db, audit),
     // Store methods inside become savepoints of this one transaction. Nothing else may use the
     // connection meanwhile: the steps await only this connection's stores.
     atomically: async <T>(steps: () => Promise<T>): Promise<T> => {

@@ -10,8 +10,9 @@ import { test } from 'node:test';
 import type { Action } from '../../src/shared/change.ts';
 import { accept, asPerson, firstOwner, invite, member, PASSWORD, type Person } from '../helpers/accounts.ts';
 import { example } from '../helpers/example-paywall.ts';
+import type { Json } from '../helpers/json.ts';
 import { api, seedProducts } from '../helpers/paywalls.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { bearer, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** Routes that change no configuration: no entry, and why. */
 const NOT_CHANGES: Record<string, string> = {
@@ -130,6 +131,20 @@ const SAMPLES: Record<string, Sample> = {
     },
     request: () => ({ path: '/api/webhooks/doomed' }),
     action: 'webhook.deleted',
+  },
+  'DELETE /api/event-names': {
+    setup: async (s) => {
+      // A name no paywall declares, sent without a secret key: it counts in the budget the request clears.
+      const sent = await fetch(`${s.server.url}/api/sdk/events`, {
+        method: 'POST',
+        headers: { ...bearer(s.server.keys.sdk), 'content-type': 'application/json' },
+        body: JSON.stringify({ events: [{ type: 'screen_impression', paywall_id: 'made_up', ts: Date.now(), user_id: 'u1', variant_id: 'v1' }] }),
+      });
+      assert.equal(((await sent.json()) as Json).accepted, 1);
+      return {};
+    },
+    request: () => ({ path: '/api/event-names' }),
+    action: 'event_names.cleared',
   },
   'POST /api/auth/password': {
     request: () => ({ path: '/api/auth/password', body: { current_password: PASSWORD, new_password: PASSWORD } }),

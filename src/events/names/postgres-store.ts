@@ -1,6 +1,9 @@
 import type { NameKind } from '../../analytics/name-budget.ts';
+import type { PostgresChangeLog } from '../../db/change-log.ts';
 import type { Sql } from '../../db/postgres/connection.ts';
 import { storeCall } from '../../db/postgres/store-call.ts';
+import type { Change } from '../../shared/change.ts';
+import { namesCleared } from './cleared.ts';
 import type { EventNameStore, StoredPublicName } from './store.ts';
 
 interface Row {
@@ -13,7 +16,10 @@ interface Row {
 
 /** The public names in PostgreSQL (store.ts says what each method does). */
 export class PostgresEventNameStore implements EventNameStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly changes: PostgresChangeLog,
+  ) {}
 
   list(projectId: string, limit: number): Promise<{ names: StoredPublicName[]; total: number }> {
     return storeCall(async () => {
@@ -28,7 +34,13 @@ export class PostgresEventNameStore implements EventNameStore {
     });
   }
 
-  clear(projectId: string): Promise<number> {
-    return storeCall(async () => (await this.sql`UPDATE event_public_names SET counted = 0 WHERE project_id = ${projectId} AND counted = 1`).count);
+  clear(projectId: string, change: Change): Promise<number> {
+    return storeCall(() =>
+      this.sql.begin(async (tx) => {
+        const cleared = (await tx`UPDATE event_public_names SET counted = 0 WHERE project_id = ${projectId} AND counted = 1`).count;
+        if (cleared > 0) await this.changes.record(tx, change, namesCleared(projectId, cleared));
+        return cleared;
+      }),
+    );
   }
 }

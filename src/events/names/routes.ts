@@ -1,4 +1,4 @@
-import { projectOf } from '../../http/auth.ts';
+import { changeOf, projectOf } from '../../http/auth.ts';
 import { json } from '../../http/reply.ts';
 import { type RouteDefinition, route } from '../../http/route.ts';
 import { ClearedNamesSchema, PublicNamesSchema } from './schema.ts';
@@ -33,7 +33,7 @@ export function eventNamesApi(names: EventNameService): RouteDefinition[] {
         access: 'administer',
         responses: { 200: { description: 'how many names no longer count', schema: ClearedNamesSchema } },
       },
-      handler: async (req) => json(200, await names.clear(projectOf(req))),
+      handler: async (req) => json(200, await names.clear(projectOf(req), changeOf(req))),
     }),
   ];
 }

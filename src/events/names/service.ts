@@ -1,4 +1,5 @@
 import { budgetLimit, type NameKind, PUBLIC_WINDOW_MS } from '../../analytics/name-budget.ts';
+import type { Change } from '../../shared/change.ts';
 import type { NAME_KINDS, PublicNamesInfo } from './schema.ts';
 import type { EventNameStore } from './store.ts';
 
@@ -40,7 +41,7 @@ export class EventNameService {
   }
 
   /** Every public name of the project stops counting: the budget is empty again (the names stay in the statistics). */
-  async clear(projectId: string): Promise<{ cleared: number }> {
-    return { cleared: await this.store.clear(projectId) };
+  async clear(projectId: string, change: Change): Promise<{ cleared: number }> {
+    return { cleared: await this.store.clear(projectId, change) };
   }
 }

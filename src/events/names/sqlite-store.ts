@@ -1,6 +1,9 @@
 import type { NameKind } from '../../analytics/name-budget.ts';
+import type { SqliteChangeLog } from '../../db/change-log.ts';
 import type { Database } from '../../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../../db/sqlite-transaction.ts';
+import type { Change } from '../../shared/change.ts';
+import { namesCleared } from './cleared.ts';
 import type { EventNameStore, StoredPublicName } from './store.ts';
 
 interface Row {
@@ -15,7 +18,7 @@ export class SqliteEventNameStore implements EventNameStore {
   readonly list;
   readonly clear;
 
-  constructor(db: Database) {
+  constructor(db: Database, changes: SqliteChangeLog) {
     const newest = db.prepare<[string, number], Row>(
       'SELECT kind, scope, name, first_at, counted FROM event_public_names WHERE project_id = ? ORDER BY first_at DESC, kind, scope, name LIMIT ?',
     );
@@ -27,6 +30,10 @@ export class SqliteEventNameStore implements EventNameStore {
         .map((row) => ({ kind: row.kind, scope: row.scope, name: row.name, firstAt: row.first_at, counted: row.counted === 1 })),
       total: total.get(projectId) ?? 0,
     }));
-    this.clear = sqliteWrite(db, (projectId: string): number => uncount.run(projectId).changes);
+    this.clear = sqliteWrite(db, (projectId: string, change: Change): number => {
+      const cleared = uncount.run(projectId).changes;
+      if (cleared > 0) changes.record(change, namesCleared(projectId, cleared));
+      return cleared;
+    });
   }
 }

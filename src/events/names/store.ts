@@ -4,7 +4,9 @@
  * (events/writer/public-names.ts); this is the interface every backend
  * implements for the API and the CLI (CONTRIBUTING.md, "The storage seam").
  */
+
 import type { NameKind } from '../../analytics/name-budget.ts';
+import type { Change } from '../../shared/change.ts';
 
 export interface StoredPublicName {
   kind: NameKind;
@@ -20,5 +22,5 @@ export interface EventNameStore {
   /** The project's public names, newest first, at most `limit`; and how many it has. */
   list(projectId: string, limit: number): Promise<{ names: StoredPublicName[]; total: number }>;
   /** Stops counting the project's public names in its budget; answers how many were counting. */
-  clear(projectId: string): Promise<number>;
+  clear(projectId: string, change: Change): Promise<number>;
 }

@@ -132,10 +132,7 @@ export class EventWriter {
     return this.deleted;
   }
 
-  /**
-   * Resolves with how many of `rows` were stored and which an ingestion limit refused (the others were duplicates) once
-   * they are committed. `marks`: per row, what is known of its names (analytics/name-budget.ts); none: a secret key's.
-   */
+  /** Resolves, once committed, with how many of `rows` were stored and which a limit refused; `marks` as in protocol.ts. */
   write(rows: EventRow[], marks?: number[]): Promise<RequestWritten> {
     let bytes = 0;
     for (const row of rows) bytes += rowBytes(row);
