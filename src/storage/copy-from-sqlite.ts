@@ -18,6 +18,8 @@ export const COPIED_TABLES = [
   'paywalls',
   'paywall_revisions',
   'paywall_phases',
+  'placements',
+  'placement_revisions',
   'events',
   'purchases',
   'user_links',
