@@ -49,8 +49,8 @@ await build({ ...options, entryPoints: ['src/main.ts'], outfile: path.join(out, 
 // Without the swap the bundle would build the dashboard at run time with esbuild, which a deployment does not have.
 if (!embedded) throw new Error('build.mjs: src/dashboard/files.ts was not found to embed the dashboard in the bundle');
 // The event writer is a worker thread, and a worker starts from a file: src/events/writer/writer.ts looks for this one.
-await build({ ...options, entryPoints: ['src/events/writer/thread.ts'], outfile: path.join(out, 'events-writer.js') });
-await build({ ...options, entryPoints: ['src/events/writer/postgres/thread.ts'], outfile: path.join(out, 'events-writer-postgres.js') });
+await build({ ...options, entryPoints: ['src/storage/sqlite-writer-thread.ts'], outfile: path.join(out, 'events-writer.js') });
+await build({ ...options, entryPoints: ['src/storage/postgres-writer-thread.ts'], outfile: path.join(out, 'events-writer-postgres.js') });
 
 // The bundle is CommonJS wherever dist/ is copied, whatever package.json sits above it.
 fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);

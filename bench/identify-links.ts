@@ -17,8 +17,8 @@ import type { FoldQuery } from '../src/analytics/fold/fold-types.ts';
 import { DerivedState } from '../src/analytics/state.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { openSqliteStorage } from '../src/db/sqlite-storage.ts';
 import { ResultInputs } from '../src/events/writer/result-inputs.ts';
+import { openSqliteStorage } from '../src/storage/sqlite.ts';
 
 const USERS = Number(process.argv[2] ?? 100_000);
 const LINKS = Number(process.argv[3] ?? 100_000);

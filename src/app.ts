@@ -7,12 +7,10 @@ import fs from 'node:fs';
 import { authApi, membersApi } from './accounts/routes.ts';
 import { cliChange } from './audit/cli-change.ts';
 import { auditApi } from './audit/routes.ts';
-import { scheduleBackups } from './backup/schedule.ts';
 import type { ServeConfig } from './config.ts';
 import { seed } from './config-dir/seed.ts';
 import { type AppContext, createContext } from './context.ts';
 import { dashboardApi } from './dashboard/routes.ts';
-import { openServerDatabase } from './db/server-database.ts';
 import { eventNamesApi } from './events/names/routes.ts';
 import { eventsApi } from './events/routes.ts';
 import { experimentsApi } from './experiments/routes.ts';
@@ -42,6 +40,7 @@ import { productsApi } from './products/routes.ts';
 import { writeKeysFile } from './projects/keys-file.ts';
 import type { CreatedProject } from './projects/store.ts';
 import { purchasesApi } from './purchases/routes.ts';
+import { openServerDatabase } from './storage/server-database.ts';
 import { templatesApi } from './templates/routes.ts';
 import { TemplateGallery } from './templates/service.ts';
 import { webhooksApi } from './webhooks/routes.ts';
@@ -172,7 +171,6 @@ export async function startServer(
   options: StartOptions = {},
 ): Promise<RunningServer> {
   const database = await openServerDatabase(config, log);
-  if (database.file !== undefined) config = { ...config, dbPath: database.file };
   const undo: (() => void)[] = [];
   let stopWatching: (() => Promise<void>) | undefined;
   try {
@@ -210,7 +208,8 @@ export async function startServer(
     // Start-up may wait for a lock (migrations); serving must not.
     database.serving();
     const router = buildRouter(ctx);
-    processMetrics(ctx.metrics, database.file);
+    processMetrics(ctx.metrics);
+    database.registerMetrics(ctx.metrics);
     const server = new HttpServer({
       router,
       log,
@@ -229,7 +228,7 @@ export async function startServer(
     }
     // Once nothing can fail the start any more: the startup's own undo knows nothing of them.
     for (const start of hooks.start) await start();
-    const stopBackups = config.backups && database.file !== undefined ? scheduleBackups(database.file, config.backups, log) : undefined;
+    const stopBackups = config.backups && database.scheduleBackups?.(config.backups, log);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {

@@ -251,7 +251,7 @@ export function serveConfig(flags: ServeFlags, env: EnvConfig = readEnv()): Serv
   return {
     host: textOf('host', flags, env)!,
     port: requiredNumber('port', flags, env),
-    dbPath: serveDatabaseOf(databaseTarget(flags.db, env), flags['backup-dir'] ?? env['backup-dir']),
+    database: serveDatabaseOf(databaseTarget(flags.db, env), flags['backup-dir'] ?? env['backup-dir']),
     logLevel,
     requestLogRate: requiredNumber('request-log-rate', flags, env),
     requireKey: boolean('require-key', flags, env),

@@ -1,21 +1,16 @@
 /**
- * Everything a running server shares, built once at start: the connection,
- * the cross-cutting pieces and every feature's service (routes → service →
- * store). src/app.ts hands each feature's routes the services they use,
- * never the whole context.
+ * Everything a running server shares, built once at start: the database's capabilities, the cross-cutting pieces and
+ * every feature's service (routes → service → store). src/app.ts hands each feature's routes the services they use, never the whole context.
  */
 import { Members } from './accounts/members.ts';
 import { Sessions } from './accounts/sessions.ts';
 import { cliChange } from './audit/cli-change.ts';
 import { AuditLog } from './audit/service.ts';
 import type { ServeConfig } from './config.ts';
-import type { Database } from './db/database.ts';
-import type { Sql } from './db/postgres/connection.ts';
-import type { Storage } from './db/storage.ts';
 import { EventNameService } from './events/names/service.ts';
 import { EventService } from './events/service.ts';
 import { ExperimentResults } from './experiments/service.ts';
-import { type DatabaseProbe, Health } from './health/service.ts';
+import { Health } from './health/service.ts';
 import { IdentityService } from './identity/service.ts';
 import { IntegrationConfiguration } from './integrations/configuration.ts';
 import { googleApis } from './integrations/providers/google-play-api.ts';
@@ -39,16 +34,16 @@ import { ProductManager } from './products/service.ts';
 import type { ProjectStore } from './projects/store.ts';
 import { PurchaseService } from './purchases/service.ts';
 import { sealStoredSecrets } from './seal-stored-secrets.ts';
-import { SecretBox, secretsKeyFile } from './shared/secret-box.ts';
+import { SecretBox } from './shared/secret-box.ts';
+import type { ServerDatabase } from './storage/server-database.ts';
+import type { Storage } from './storage/storage.ts';
 import { webhookWork } from './webhooks/background.ts';
 import { DecisionWatch } from './webhooks/decisions.ts';
 import { WebhookService } from './webhooks/service.ts';
 
 export interface AppContext {
   readonly config: ServeConfig;
-  /** The SQLite connection; undefined on PostgreSQL. */
-  readonly db: Database | undefined;
-  /** Every configuration store (db/storage.ts). */
+  /** Every configuration store (storage/storage.ts). */
   readonly storage: Storage;
   readonly log: Logger;
   /** Prometheus metrics; services register theirs here. */
@@ -145,22 +140,13 @@ function reloadLogged(log: Logger, view: string, reload: () => Promise<void>): (
   };
 }
 
-/** What the server knows of its database besides the stores. */
-interface DatabaseAccess {
-  storage: Storage;
-  /** The SQLite connection; undefined on PostgreSQL. */
-  sqlite: Database | undefined;
-  probe: DatabaseProbe;
-  /** The PostgreSQL pool (the event export reads through it); undefined on SQLite. */
-  postgres: Sql | undefined;
-  /** The SQLite file; undefined on PostgreSQL. */
-  file: string | undefined;
-}
+/** What the services ask of the server's database besides the stores: its capabilities, never a connection. */
+type DatabaseAccess = Pick<ServerDatabase, 'storage' | 'probe' | 'target' | 'writerScript' | 'exportEvents' | 'shared' | 'secretsKeyFile' | 'truncateLog'>;
 
 /** Builds every service and loads the in-memory views (keys, live paywalls): the server may listen once this resolves. */
 export async function createContext(
   config: ServeConfig,
-  { storage, sqlite, probe, postgres, file }: DatabaseAccess,
+  { storage, probe, target, writerScript, exportEvents, shared, secretsKeyFile, truncateLog }: DatabaseAccess,
   log: Logger,
 ): Promise<{ ctx: AppContext; hooks: ContextHooks }> {
   const metrics = new MetricsRegistry();
@@ -188,8 +174,9 @@ export async function createContext(
   // What frequency caps count: told by the event writer thread, which counts every instance's events.
   const opens = new PlacementOpens();
   const events = new EventService({
-    dbPath: config.dbPath,
-    postgres,
+    target,
+    writerScript,
+    exportEvents,
     retentionDays: config.retentionDays,
     queueLimit: config.eventQueueLimit,
     queueBytes: config.eventQueueBytes,
@@ -231,12 +218,12 @@ export async function createContext(
   const purchases = new PurchaseService(storage.purchases, metrics, log, () =>
     facts.read().catch((error: unknown) => log.warn('reading new purchase records into the purchases.* facts failed', { error: String(error) })),
   );
-  const secrets = new SecretBox(secretsKeyFile(config.secretsKeyFile, file));
+  const secrets = new SecretBox(config.secretsKeyFile ?? secretsKeyFile);
   const integrations = new IntegrationConfiguration(storage.integrations, secrets);
   const webhookService = new WebhookService(storage.webhooks, config.webhooks.allowPrivate, secrets);
   await sealStoredSecrets(
     { 'connector configurations': () => integrations.sealStored(cliChange('serve')), 'webhook secrets': () => webhookService.sealStored() },
-    sqlite,
+    truncateLog,
     log,
   );
   const decisions = new DecisionWatch(storage.outbox, log);
@@ -246,7 +233,7 @@ export async function createContext(
     config.webhooks,
     metrics,
     log,
-    sqlite !== undefined,
+    !shared,
     {
       projects,
       paywalls,
@@ -259,7 +246,6 @@ export async function createContext(
   hooks.shutdown.push(() => webhooks.stop());
   const ctx: AppContext = {
     config,
-    db: sqlite,
     storage,
     log,
     metrics,

@@ -3,6 +3,7 @@
  * the environment over the defaults and checked each value.
  */
 import type { ProtectionConfig } from './config-protection.ts';
+import type { DatabaseTarget } from './db/target.ts';
 import type { GoogleEndpoints } from './integrations/providers/google-endpoints.ts';
 import type { Level } from './log.ts';
 import type { WebhookSettings } from './webhooks/settings.ts';
@@ -10,8 +11,8 @@ import type { WebhookSettings } from './webhooks/settings.ts';
 export interface ServeConfig extends ProtectionConfig {
   host: string;
   port: number;
-  /** A SQLite file, or a `postgres://` URL (never logged as such: describeTarget hides its password). */
-  dbPath: string;
+  /** A SQLite file (`:memory:`: a temporary one), or a `postgres://` URL (never logged as such: describeTarget hides its password). */
+  database: DatabaseTarget;
   logLevel: Level;
   /** Request log lines per second at most; past it lines are dropped and counted (5xx lines never are). */
   requestLogRate: number;

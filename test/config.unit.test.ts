@@ -11,7 +11,7 @@ test('defaults apply when neither flags nor environment say otherwise', () => {
   const config = serveConfig({}, {});
   assert.equal(config.host, '127.0.0.1');
   assert.equal(config.port, 8787);
-  assert.equal(config.dbPath, 'data/paywalld.db');
+  assert.deepEqual(config.database, { kind: 'sqlite', file: 'data/paywalld.db' });
   assert.equal(config.rateLimitSdk, 1000);
   assert.equal(config.requireKey, false);
   assert.equal(config.rateLimitApi, 20);
@@ -33,7 +33,7 @@ test('the environment fills in, flags win over it', () => {
   const fromEnv = serveConfig({}, env);
   assert.equal(fromEnv.port, 9000);
   assert.equal(fromEnv.host, '0.0.0.0');
-  assert.equal(fromEnv.dbPath, '/var/lib/paywalld/p.db');
+  assert.deepEqual(fromEnv.database, { kind: 'sqlite', file: '/var/lib/paywalld/p.db' });
   assert.equal(fromEnv.trustProxy, true);
   assert.deepEqual(fromEnv.corsOrigins, ['https://a.example', 'https://b.example']);
   assert.equal(fromEnv.rateLimitSdk, 0);
@@ -88,7 +88,7 @@ test('the systemd unit (deploy/paywalld.service) sets settings paywalld reads: k
   assert.equal(config.requireKey, true);
   assert.equal(config.trustProxy, true);
   assert.equal(config.host, '127.0.0.1');
-  assert.equal(config.dbPath, '/var/lib/paywalld/paywalld.db');
+  assert.deepEqual(config.database, { kind: 'sqlite', file: '/var/lib/paywalld/paywalld.db' });
 });
 
 test('the database is --db, else PAYWALLD_DB, else DATABASE_URL, else the default file; postgres URLs name PostgreSQL', () => {
@@ -101,7 +101,7 @@ test('the database is --db, else PAYWALLD_DB, else DATABASE_URL, else the defaul
   assert.deepEqual(databaseTarget(undefined, readEnv({ PAYWALLD_DB: 'POSTGRES://h/d' })), { kind: 'postgres', url: 'POSTGRES://h/d' });
   // An empty variable counts as unset, as for every setting.
   assert.deepEqual(databaseTarget(undefined, readEnv({ PAYWALLD_DB: '', DATABASE_URL: url })), { kind: 'postgres', url });
-  assert.equal(serveConfig({}, readEnv({ DATABASE_URL: 'from-env.db' })).dbPath, 'from-env.db');
+  assert.deepEqual(serveConfig({}, readEnv({ DATABASE_URL: 'from-env.db' })).database, { kind: 'sqlite', file: 'from-env.db' });
 });
 
 test('a URL of another scheme is refused, and SQLite-only settings refuse PostgreSQL, neither showing the password', () => {
@@ -122,7 +122,7 @@ test('a URL of another scheme is refused, and SQLite-only settings refuse Postgr
     () => serveConfig({ db: 'postgres://u:hunter2@h/d', 'backup-dir': '/backups' }, {}),
     (e) => e instanceof ConfigError && /on PostgreSQL use pg_dump/.test(e.message) && !e.message.includes('hunter2'),
   );
-  assert.equal(serveConfig({ db: 'postgres://u:hunter2@h/d' }, {}).dbPath, 'postgres://u:hunter2@h/d');
+  assert.deepEqual(serveConfig({ db: 'postgres://u:hunter2@h/d' }, {}).database, { kind: 'postgres', url: 'postgres://u:hunter2@h/d' });
 });
 
 test('serve --help and the configuration reference name DATABASE_URL after PAYWALLD_DB', () => {

@@ -72,7 +72,7 @@ const INLINE_INDEXES = {
   'inline-id': ['CREATE UNIQUE INDEX IF NOT EXISTS events_dedup_id ON events (project_id, event_id) WHERE event_id IS NOT NULL'],
 };
 
-/** How often the checkpointed designs write their index entries (src/events/writer/thread.ts, CHECKPOINT_EVERY_MS). */
+/** How often the checkpointed designs write their index entries (src/events/writer/writer-thread.ts, CHECKPOINT_EVERY_MS). */
 const CHECKPOINT_EVERY_MS = 5000;
 /** Pending events that force a checkpoint (src/analytics/checkpoint.ts, CHECKPOINT_MAX_PENDING). */
 const CHECKPOINT_MAX_PENDING = 200_000;

@@ -55,9 +55,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   users(): Promise<UserRow[]> {
-    return storeCall(async () => [
-      ...(await this.sql<UserRow[]>`SELECT id, email, name, password_hash, created_at FROM users ORDER BY created_at, id COLLATE "C"`),
-    ]);
+    return storeCall(async () => [...(await this.sql<UserRow[]>`SELECT id, email, name, password_hash, created_at FROM users ORDER BY created_at, id`)]);
   }
 
   memberships(userId: string): Promise<Membership[]> {
@@ -72,7 +70,7 @@ export class PostgresAccountStore implements AccountStore {
     return storeCall(async () => [
       ...(await this.sql<MemberRow[]>`
         SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at FROM memberships m JOIN users u ON u.id = m.user_id
-        WHERE m.project_id = ${projectId} ORDER BY m.created_at, u.id COLLATE "C"`),
+        WHERE m.project_id = ${projectId} ORDER BY m.created_at, u.id`),
     ]);
   }
 

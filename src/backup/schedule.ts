@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Logger } from '../log.ts';
 import { snapshot } from './snapshot.ts';
 
-interface BackupSchedule {
+export interface BackupSchedule {
   dir: string;
   everyMs: number;
   keep: number;

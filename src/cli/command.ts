@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { databaseTarget, SETTINGS } from '../config.ts';
-import { openStorage } from '../db/open-storage.ts';
-import type { Storage } from '../db/storage.ts';
+import { openStorage } from '../storage/open.ts';
+import type { Storage } from '../storage/storage.ts';
 
 export interface Command {
   name: string;

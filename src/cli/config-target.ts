@@ -9,10 +9,10 @@ import type { ConfigBackend } from '../config-dir/backend.ts';
 import { HttpBackend } from '../config-dir/http-backend.ts';
 import { StoreBackend } from '../config-dir/store-backend.ts';
 import { configurationServices } from '../context.ts';
-import { openStorage } from '../db/open-storage.ts';
 import { describeTarget, redactUrl } from '../db/target.ts';
 import { Logger } from '../log.ts';
 import type { ProjectStore } from '../projects/store.ts';
+import { openStorage } from '../storage/open.ts';
 import { requireExistingDatabase, UsageError } from './command.ts';
 
 export const TARGET_OPTIONS = {

@@ -3,9 +3,9 @@ import { currentVersion, SchemaTooNewError } from '../db/migrate.ts';
 import { migrations } from '../db/migrations/index.ts';
 import { claimDatabase } from '../db/owner.ts';
 import { closePool, openPool } from '../db/postgres/connection.ts';
-import { copySqliteToPostgres, TargetNotEmptyError, tablesWithRows } from '../db/postgres/copy-from-sqlite.ts';
 import { currentPostgresVersion, migratePostgres } from '../db/postgres/migrate.ts';
 import { isPostgresUrl, redactUrl } from '../db/target.ts';
+import { copySqliteToPostgres, TargetNotEmptyError, tablesWithRows } from '../storage/copy-from-sqlite.ts';
 import { type Command, parse, print, requireExistingDatabase, UsageError } from './command.ts';
 
 const help = `Usage:

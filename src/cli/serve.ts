@@ -2,7 +2,7 @@ import { invitationUrl } from '../accounts/members.ts';
 import { SERVE_OPTIONS, serveConfig } from '../config.ts';
 import { settingsHelp, settingsUsage } from '../config-help.ts';
 import { letDriverDefectsPass } from '../db/postgres/driver-defects.ts';
-import { describeTarget, targetOf } from '../db/target.ts';
+import { describeTarget } from '../db/target.ts';
 import { Logger } from '../log.ts';
 import { type Command, parse, print, UsageError } from './command.ts';
 
@@ -73,7 +73,7 @@ export const serveCommand: Command = {
       process.once('SIGTERM', shutdown);
       process.once('SIGINT', shutdown);
     });
-    log.info('listening', { host: config.host, port: server.port, db: describeTarget(targetOf(config.dbPath)), pid: process.pid });
+    log.info('listening', { host: config.host, port: server.port, db: describeTarget(config.database), pid: process.pid });
     return stopped;
   },
 };

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { invitationUrl, Members } from '../accounts/members.ts';
 import { EmailSchema } from '../accounts/schema.ts';
 import { cliChange } from '../audit/cli-change.ts';
-import type { Storage } from '../db/storage.ts';
 import { isRole, type Role } from '../shared/roles.ts';
+import type { Storage } from '../storage/storage.ts';
 import { type Command, DB_OPTION, DB_OR_URL_HELP, openForCommand, parse, print, UsageError } from './command.ts';
 
 const DEFAULT_URL = 'http://localhost:8787';

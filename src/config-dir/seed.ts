@@ -4,13 +4,13 @@
  * job gets a ready server with known paywalls from one command.
  */
 import { cliChange } from '../audit/cli-change.ts';
-import type { Storage } from '../db/storage.ts';
 import type { Logger } from '../log.ts';
 import type { LivePaywalls } from '../paywalls/live.ts';
 import type { PaywallManager } from '../paywalls/management.ts';
 import type { PlacementManager } from '../placements/management.ts';
 import type { ProductManager } from '../products/service.ts';
 import type { CreatedProject, Project } from '../projects/store.ts';
+import type { Storage } from '../storage/storage.ts';
 import { applyPlan } from './apply.ts';
 import { makePlan } from './plan.ts';
 import { StoreBackend } from './store-backend.ts';

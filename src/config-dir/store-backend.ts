@@ -3,7 +3,7 @@
  * for `serve --seed`): the paywall and product services the management API
  * runs, so every rule and precondition is the server's.
  */
-import type { Storage } from '../db/storage.ts';
+
 import type { PaywallOutput } from '../paywalls/document/schema.ts';
 import { type PaywallManager, paywallTag } from '../paywalls/management.ts';
 import { type PlacementManager, placementTag } from '../placements/management.ts';
@@ -11,6 +11,7 @@ import type { PlacementDocument } from '../placements/schema.ts';
 import { type ProductManager, productTag } from '../products/service.ts';
 import type { Change } from '../shared/change.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { Storage } from '../storage/storage.ts';
 import { type ConfigBackend, type Expect, TargetError } from './backend.ts';
 import type { CurrentState, ProductContent } from './state.ts';
 

@@ -6,7 +6,9 @@
  */
 import { ConfigError } from '../config-error.ts';
 
-export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type SqliteTarget = { kind: 'sqlite'; file: string };
+export type PostgresTarget = { kind: 'postgres'; url: string };
+export type DatabaseTarget = SqliteTarget | PostgresTarget;
 
 const POSTGRES_URL = /^postgres(?:ql)?:\/\//i;
 /** A scheme: what a URL starts with and a file path does not (`C:\` has no `//`). */
@@ -40,12 +42,11 @@ export function sqliteFileOf(target: DatabaseTarget): string {
 }
 
 /** serve's database, a file or a URL; scheduled file snapshots (`--backup-dir`) are SQLite's only. */
-export function serveDatabaseOf(target: DatabaseTarget, backupDir: string | undefined): string {
-  if (target.kind === 'sqlite') return target.file;
-  if (backupDir !== undefined) {
+export function serveDatabaseOf(target: DatabaseTarget, backupDir: string | undefined): DatabaseTarget {
+  if (target.kind === 'postgres' && backupDir !== undefined) {
     throw new ConfigError("--backup-dir snapshots a SQLite file; on PostgreSQL use pg_dump or the provider's backups (paywalld backup prints the command)");
   }
-  return target.url;
+  return target;
 }
 
 /** Query parameters libpq and the driver read a secret from. */

@@ -14,6 +14,9 @@ export interface ExportRange {
   to: number;
 }
 
+/** Reads a range's events as NDJSON chunks: export.ts on a SQLite file, postgres-export.ts on a pool; the server's database hands over its own. */
+export type EventExport = (range: ExportRange) => Iterable<string> | AsyncIterable<string>;
+
 export type ExportRow = [
   eventId: string | null,
   type: string,

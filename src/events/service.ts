@@ -1,15 +1,14 @@
 import type { FoldQuery, FoldResult } from '../analytics/fold/fold-types.ts';
 import { LIMIT_MESSAGES, PUBLIC_LIMIT_MESSAGES } from '../analytics/limits.ts';
 import type { PlacementOpen } from '../analytics/placement-opens.ts';
-import type { Sql } from '../db/postgres/connection.ts';
+import type { DatabaseTarget } from '../db/target.ts';
 import type { LinkOutcome, LinkRequest } from '../identity/store.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { DomainError } from '../shared/errors.ts';
-import { exportEvents } from './export.ts';
+import type { EventExport } from './export-line.ts';
 import { type Envelope, type PaywallDirectory, type PlacementDirectory, prepareBatch } from './ingest.ts';
 import { type EventCounters, eventMetrics } from './metrics.ts';
-import { exportPostgresEvents } from './postgres-export.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
 import { EventWriter } from './writer/writer.ts';
@@ -20,10 +19,12 @@ const MAX_STATS_DAYS = 366;
 const DEFAULT_STATS_DAYS = 30;
 
 interface EventServiceOptions {
-  /** A SQLite file, or a `postgres://` URL: the writer thread follows it (writer/writer.ts). */
-  dbPath: string;
-  /** The server's PostgreSQL pool when dbPath is a URL: the export reads through it. */
-  postgres?: Sql;
+  /** The server's database: the writer thread of its kind opens its own connections on it (writer/writer.ts). */
+  target: DatabaseTarget;
+  /** The writer thread's script, of the target's kind. */
+  writerScript: string | URL;
+  /** The event export of the server's database (export.ts on SQLite, postgres-export.ts on PostgreSQL). */
+  exportEvents: EventExport;
   retentionDays: number | undefined;
   /** Events accepted but not yet committed, at most; past it batches are refused with ingestion_overloaded. */
   queueLimit: number;
@@ -59,7 +60,8 @@ export class EventService {
 
   constructor(private readonly options: EventServiceOptions) {
     this.writer = new EventWriter({
-      dbPath: options.dbPath,
+      target: options.target,
+      script: options.writerScript,
       retentionDays: options.retentionDays,
       queueLimit: options.queueLimit,
       queueBytes: options.queueBytes,
@@ -117,9 +119,7 @@ export class EventService {
   export(projectId: string, paywallId: string | undefined, range: Range): Iterable<string> | AsyncIterable<string> {
     const { from = 0, to = Number.MAX_SAFE_INTEGER } = range;
     if (from > to) throw invalidRange('from must not be after to');
-    const { postgres } = this.options;
-    if (postgres) return exportPostgresEvents(postgres, { projectId, paywallId, from, to });
-    return exportEvents(this.options.dbPath, { projectId, paywallId, from, to });
+    return this.options.exportEvents({ projectId, paywallId, from, to });
   }
 
   /** Writes identify's link through the writer thread, with the links that arrive meanwhile, and resolves once it is committed. */

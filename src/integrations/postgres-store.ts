@@ -2,13 +2,9 @@ import type { PostgresChangeLog } from '../db/change-log.ts';
 import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import type { Change } from '../shared/change.ts';
+import { type IntegrationRow, type ProjectIntegrationRow, toConfiguration, toProjectConfiguration } from './row.ts';
 import type { Provider } from './schema.ts';
-import { connectorConfigured, type IntegrationStore } from './store.ts';
-
-interface Row {
-  config: string;
-  updated_at: number;
-}
+import { connectorConfigured, type IntegrationStore, type StoredConfiguration } from './store.ts';
 
 /** Connector configurations in PostgreSQL (store.ts says what each method does). */
 export class PostgresIntegrationStore implements IntegrationStore {
@@ -28,21 +24,16 @@ export class PostgresIntegrationStore implements IntegrationStore {
     );
   }
 
-  get(projectId: string, provider: Provider): Promise<{ config: unknown; updatedAt: number } | undefined> {
+  get(projectId: string, provider: Provider): Promise<StoredConfiguration | undefined> {
     return storeCall(async () => {
-      const [row] = await this.sql<Row[]>`SELECT config, updated_at FROM integrations WHERE project_id = ${projectId} AND provider = ${provider}`;
-      return row && { config: JSON.parse(row.config) as unknown, updatedAt: row.updated_at };
+      const [row] = await this.sql<IntegrationRow[]>`SELECT config, updated_at FROM integrations WHERE project_id = ${projectId} AND provider = ${provider}`;
+      return row && toConfiguration(row);
     });
   }
 
-  all(): Promise<{ projectId: string; provider: Provider; config: unknown; updatedAt: number }[]> {
+  all(): Promise<({ projectId: string; provider: Provider } & StoredConfiguration)[]> {
     return storeCall(async () =>
-      (await this.sql<(Row & { project_id: string; provider: Provider })[]>`SELECT project_id, provider, config, updated_at FROM integrations`).map((row) => ({
-        projectId: row.project_id,
-        provider: row.provider,
-        config: JSON.parse(row.config) as unknown,
-        updatedAt: row.updated_at,
-      })),
+      (await this.sql<ProjectIntegrationRow[]>`SELECT project_id, provider, config, updated_at FROM integrations`).map(toProjectConfiguration),
     );
   }
 

@@ -2,13 +2,9 @@ import type { SqliteChangeLog } from '../db/change-log.ts';
 import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import type { Change } from '../shared/change.ts';
+import { type IntegrationRow, type ProjectIntegrationRow, toConfiguration, toProjectConfiguration } from './row.ts';
 import type { Provider } from './schema.ts';
 import { connectorConfigured, type IntegrationStore } from './store.ts';
-
-interface Row {
-  config: string;
-  updated_at: number;
-}
 
 export class SqliteIntegrationStore implements IntegrationStore {
   private readonly insertCustomer;
@@ -22,8 +18,8 @@ export class SqliteIntegrationStore implements IntegrationStore {
       `INSERT INTO integrations (project_id, provider, config, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (project_id, provider) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
     );
-    const byProvider = db.prepare<[string, string], Row>('SELECT config, updated_at FROM integrations WHERE project_id = ? AND provider = ?');
-    const every = db.prepare<[], Row & { project_id: string; provider: Provider }>('SELECT project_id, provider, config, updated_at FROM integrations');
+    const byProvider = db.prepare<[string, string], IntegrationRow>('SELECT config, updated_at FROM integrations WHERE project_id = ? AND provider = ?');
+    const every = db.prepare<[], ProjectIntegrationRow>('SELECT project_id, provider, config, updated_at FROM integrations');
     const customerUser = db
       .prepare<[string, string, string], string>('SELECT user_id FROM integration_customers WHERE project_id = ? AND provider = ? AND customer = ?')
       .pluck();
@@ -36,11 +32,9 @@ export class SqliteIntegrationStore implements IntegrationStore {
     });
     this.get = sqliteRead(db, (projectId: string, provider: Provider) => {
       const row = byProvider.get(projectId, provider);
-      return row && { config: JSON.parse(row.config) as unknown, updatedAt: row.updated_at };
+      return row && toConfiguration(row);
     });
-    this.all = sqliteRead(db, () =>
-      every.all().map((row) => ({ projectId: row.project_id, provider: row.provider, config: JSON.parse(row.config) as unknown, updatedAt: row.updated_at })),
-    );
+    this.all = sqliteRead(db, () => every.all().map(toProjectConfiguration));
     this.userOfCustomer = sqliteRead(db, (projectId: string, provider: Provider, customer: string): string | undefined =>
       customerUser.get(projectId, provider, customer),
     );

@@ -9,8 +9,8 @@ function fileSize(file: string): number {
   }
 }
 
-/** Process and database-file gauges (the file's on SQLite only), read at scrape time. */
-export function processMetrics(registry: MetricsRegistry, dbPath: string | undefined): void {
+/** Process gauges, read at scrape time. */
+export function processMetrics(registry: MetricsRegistry): void {
   const started = Date.now() / 1000 - process.uptime();
   registry.gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch, in seconds.', () => started);
   registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss());
@@ -24,7 +24,10 @@ export function processMetrics(registry: MetricsRegistry, dbPath: string | undef
     },
     'counter',
   );
-  if (dbPath === undefined) return;
+}
+
+/** The SQLite database's size on disk, read at scrape time. */
+export function sqliteFileMetrics(registry: MetricsRegistry, dbPath: string): void {
   registry.gauge('paywalld_sqlite_file_bytes', 'Size of the SQLite database file and its write-ahead log, in bytes.', () => [
     [{ file: 'db' }, fileSize(dbPath)],
     [{ file: 'wal' }, fileSize(`${dbPath}-wal`)],

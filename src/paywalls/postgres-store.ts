@@ -36,8 +36,7 @@ export class PostgresPaywallStore implements PaywallStore {
   ) {}
 
   list(projectId: string): Promise<PaywallRow[]> {
-    // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
-    return storeCall(async () => [...(await this.sql<PaywallRow[]>`SELECT * FROM paywalls WHERE project_id = ${projectId} ORDER BY id COLLATE "C"`)]);
+    return storeCall(async () => [...(await this.sql<PaywallRow[]>`SELECT * FROM paywalls WHERE project_id = ${projectId} ORDER BY id`)]);
   }
 
   get(projectId: string, id: string): Promise<PaywallRow | undefined> {

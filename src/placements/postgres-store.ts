@@ -25,8 +25,7 @@ export class PostgresPlacementStore implements PlacementStore {
   ) {}
 
   list(projectId: string): Promise<PlacementRow[]> {
-    // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
-    return storeCall(async () => [...(await this.sql<PlacementRow[]>`SELECT * FROM placements WHERE project_id = ${projectId} ORDER BY id COLLATE "C"`)]);
+    return storeCall(async () => [...(await this.sql<PlacementRow[]>`SELECT * FROM placements WHERE project_id = ${projectId} ORDER BY id`)]);
   }
 
   get(projectId: string, id: string): Promise<PlacementRow | undefined> {

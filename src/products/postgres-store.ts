@@ -18,8 +18,7 @@ export class PostgresProductStore implements ProductStore {
 
   list(projectId: string): Promise<StoredProduct[]> {
     return storeCall(async () => {
-      // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
-      const rows = await this.sql<ProductRow[]>`SELECT * FROM products WHERE project_id = ${projectId} AND deleted_at IS NULL ORDER BY id COLLATE "C"`;
+      const rows = await this.sql<ProductRow[]>`SELECT * FROM products WHERE project_id = ${projectId} AND deleted_at IS NULL ORDER BY id`;
       return rows.map(toStored);
     });
   }
@@ -77,7 +76,7 @@ export class PostgresProductStore implements ProductStore {
         const documents = await tx<LiveDocument[]>`
           SELECT p.id, r.document FROM paywalls p
           JOIN paywall_revisions r ON r.project_id = p.project_id AND r.paywall_id = p.id AND r.revision = p.live_revision
-          WHERE p.project_id = ${projectId} AND p.archived_at IS NULL ORDER BY p.id COLLATE "C"`;
+          WHERE p.project_id = ${projectId} AND p.archived_at IS NULL ORDER BY p.id`;
         const usedBy = liveUsers(documents, id);
         if (usedBy.length > 0) return { usedBy };
         const now = Date.now();

@@ -3,21 +3,12 @@ import type { Sql, Transaction } from '../db/postgres/connection.ts';
 import { storeCall } from '../db/postgres/store-call.ts';
 import { newId } from '../ids.ts';
 import type { Change } from '../shared/change.ts';
+import { type ProjectRow, toProject } from './row.ts';
 import { type CreatedProject, type Project, type ProjectStore, projectCreated, requireProjectName } from './store.ts';
-
-interface ProjectRow {
-  id: string;
-  name: string;
-  created_at: number;
-}
 
 /** What a new project needs of the keys feature: its two keys, written in the project's transaction (the key store). */
 interface KeyIssuer {
   insert(tx: Transaction, projectId: string, scope: 'sdk' | 'secret'): Promise<{ key: string }>;
-}
-
-function toProject(row: ProjectRow): Project {
-  return { id: row.id, name: row.name, created_at: new Date(row.created_at).toISOString() };
 }
 
 /** Projects in PostgreSQL (store.ts says what each method does). */

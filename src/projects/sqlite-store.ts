@@ -3,21 +3,12 @@ import type { Database } from '../db/database.ts';
 import { sqliteRead, sqliteWrite } from '../db/sqlite-transaction.ts';
 import { newId } from '../ids.ts';
 import type { Change } from '../shared/change.ts';
+import { type ProjectRow, toProject } from './row.ts';
 import { type CreatedProject, type Project, type ProjectStore, projectCreated, requireProjectName } from './store.ts';
-
-interface ProjectRow {
-  id: string;
-  name: string;
-  created_at: number;
-}
 
 /** What a new project needs of the keys: its two keys, inserted in the project's transaction (the SQLite key store on the same connection). */
 interface KeyInserts {
   insert(projectId: string, scope: 'sdk' | 'secret'): { key: string };
-}
-
-function toProject(row: ProjectRow): Project {
-  return { id: row.id, name: row.name, created_at: new Date(row.created_at).toISOString() };
 }
 
 export class SqliteProjectStore implements ProjectStore {

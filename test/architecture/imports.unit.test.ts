@@ -13,8 +13,8 @@ const SRC = path.resolve(import.meta.dirname, '..', '..', 'src');
 /** `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`; group 1 is `type ` for type-only imports. */
 const IMPORT = /\b(?:import|export)\s+(type\s+)?(?:[^'";]*?\bfrom\s*)?'([^']+)'|\bimport\s*\(\s*'([^']+)'/g;
 
-/** Folders under src/ that are not features: the edge, the shared leaf, the database module, the CLI. */
-const NOT_FEATURES = new Set(['http', 'shared', 'db', 'cli']);
+/** Folders under src/ that are not features: the edge, the shared leaf, the database drivers, the wiring of stores above the features, the CLI. */
+const NOT_FEATURES = new Set(['http', 'shared', 'db', 'storage', 'cli']);
 
 interface Edge {
   from: string;
@@ -57,7 +57,7 @@ test('the import scan sees the code base (a broken scan would pass every rule)',
   assert.ok(edges.some(({ from, to }) => from === 'app.ts' && to === 'context.ts'));
   assert.ok(edges.some(({ from, to }) => isRoutes(from) && folder(to) === 'http'));
   assert.ok(edges.some(({ typeOnly }) => typeOnly));
-  assert.ok(edges.some(({ from, to, typeOnly }) => from === path.join('db', 'sqlite-storage.ts') && to === path.join('keys', 'sqlite-store.ts') && !typeOnly));
+  assert.ok(edges.some(({ from, to, typeOnly }) => from === path.join('storage', 'sqlite.ts') && to === path.join('keys', 'sqlite-store.ts') && !typeOnly));
 });
 
 test('no feature file but its routes.ts imports src/http/', () => {
@@ -81,6 +81,23 @@ test('no feature file imports src/context.ts: routes receive the services they u
   );
 });
 
+test('src/db/ holds the drivers and imports no feature: the stores are wired in src/storage/, above the features', () => {
+  // Connections, migrations, locks and the change-log plumbing; what names a feature's store or tables lives in src/storage/.
+  const driverFiles = new Set(['config-error.ts', 'native.ts']);
+  assert.deepEqual(
+    violations(({ from, to }) => folder(from) === 'db' && folder(to) !== 'db' && folder(to) !== 'shared' && !driverFiles.has(to)),
+    [],
+  );
+  assert.ok(edges.some(({ from, to }) => folder(from) === 'storage' && to === path.join('db', 'database.ts')));
+});
+
+test('features take from src/storage/ only its types: the stores are wired above them, the writer threads included', () => {
+  assert.deepEqual(
+    violations(({ from, to, typeOnly }) => isFeature(from) && folder(to) === 'storage' && !typeOnly),
+    [],
+  );
+});
+
 test('src/http/ knows no feature, and src/shared/ depends on nothing but itself', () => {
   const edgeMay = new Set(['http', 'shared']);
   const edgeFiles = new Set(['log.ts', 'native.ts']);
@@ -95,7 +112,7 @@ test('src/http/ knows no feature, and src/shared/ depends on nothing but itself'
 });
 
 test("no feature reaches into another's store, routes or writer thread: it gets services, or names the interface it needs", () => {
-  // A store's interface (store.ts) may be named in types; its implementations (sqlite-store.ts, …) are built by src/db/ only.
+  // A store's interface (store.ts) may be named in types; its implementations (sqlite-store.ts, …) are built by src/storage/ only.
   const isStore = (file: string) => /(^|-)store\.ts$/.test(path.basename(file));
   const internal = (to: string, typeOnly: boolean) =>
     isRoutes(to) || (isStore(to) && (!typeOnly || path.basename(to) !== 'store.ts')) || to.startsWith(path.join('events', 'writer') + path.sep);

@@ -2,7 +2,8 @@
  * The two backends' schemas correspond after every migration: the same
  * tables with the same columns, types, nullability and primary keys, and
  * the same named indexes, less the differences listed here, each with its
- * reason. A column added on one side only fails here.
+ * reason, and byte order on the ids lists are ordered by. A column added on
+ * one side only fails here.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,7 +13,7 @@ import { migratePostgres } from '../../src/db/postgres/migrate.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
 
-/** Tables of the SQLite event writer's derived state and checkpoints (SQLite migrations 5, 7, 8): PostgreSQL's migration 8 is empty, its 5 has checkpoints of its own. */
+/** Tables of the SQLite event writer's derived state and checkpoints (SQLite migrations 5, 7, 8): PostgreSQL's baseline has whole checkpoints instead. */
 const SQLITE_ONLY_TABLES = [
   'event_checkpoint',
   'event_day_sets',
@@ -24,11 +25,11 @@ const SQLITE_ONLY_TABLES = [
   'event_users',
 ];
 /**
- * The derived state's shared checkpoints, one value each (PostgreSQL migration 5; SQLite keeps its checkpoint in the tables above),
+ * The derived state's shared checkpoints, one value each (PostgreSQL's baseline; SQLite keeps its checkpoint in the tables above),
  * and the seq of the newest event commit with a new name (migration 12), which only several writers need.
  */
 const POSTGRES_ONLY_TABLES = ['event_checkpoints', 'event_names_changed'];
-/** Deduplication and the export's time index as indexes of events (PostgreSQL migration 3): several instances insert into one table. */
+/** Deduplication and the export's time index as indexes of events (PostgreSQL's baseline): several instances insert into one table. */
 const POSTGRES_ONLY_INDEXES = ['events_by_time', 'events_dedup'];
 /** SQLite's declared types and what each is in PostgreSQL: INTEGER is bigint (ms timestamps, seqs), or integer for small keys. */
 const TYPES: Record<string, string[]> = {
@@ -41,6 +42,26 @@ const TYPES: Record<string, string[]> = {
 const IDENTITY_COLUMNS = ['audit_log.seq', 'events.seq', 'purchases.seq', 'webhook_deliveries.seq'];
 /** Creation sequences that SQLite's one writer numbers in the insert itself (migration 13): identity columns in PostgreSQL. */
 const NUMBERED_ON_INSERT = ['api_keys.seq', 'projects.seq'];
+/**
+ * Ids that lists are ordered by, and the columns that join them: byte order whatever the database's collation, as SQLite's
+ * BINARY, set once on the column (COLLATE "C", PostgreSQL's baseline) so that no query has to say it.
+ */
+const BYTE_ORDER_COLUMNS = [
+  'event_public_names.kind',
+  'event_public_names.scope',
+  'event_public_names.name',
+  'memberships.user_id',
+  'paywall_phases.paywall_id',
+  'paywall_revisions.paywall_id',
+  'paywalls.id',
+  'placement_revisions.placement_id',
+  'placements.id',
+  'products.id',
+  'sessions.user_id',
+  'users.id',
+  'webhook_deliveries.webhook_id',
+  'webhooks.id',
+];
 /** INTEGER PRIMARY KEYs whose value the code sets, never SQLite's numbering: plain keys in PostgreSQL. */
 const CHOSEN_KEYS = ['config_generation.id', 'schema_migrations.version'];
 
@@ -85,8 +106,10 @@ function sqliteSchema(): { tables: Record<string, Table>; indexes: string[]; ide
 test('the tables, columns, keys and indexes of both backends correspond, less the differences listed', needs(POSTGRES), async (t) => {
   const sql = testPool(t, (await postgresDatabase(t)).url);
   await migratePostgres(sql);
-  const columns = await sql<{ table_name: string; column_name: string; data_type: string; is_nullable: string; is_identity: string }[]>`
-    SELECT table_name, column_name, data_type, is_nullable, is_identity FROM information_schema.columns
+  const columns = await sql<
+    { table_name: string; column_name: string; data_type: string; is_nullable: string; is_identity: string; collation_name: string | null }[]
+  >`
+    SELECT table_name, column_name, data_type, is_nullable, is_identity, collation_name FROM information_schema.columns
     WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`;
   const keys = await sql<{ table_name: string; column_name: string }[]>`
     SELECT k.table_name, k.column_name FROM information_schema.table_constraints c
@@ -130,6 +153,11 @@ test('the tables, columns, keys and indexes of both backends correspond, less th
   assert.deepEqual(
     sqlite.identities.filter((column) => !CHOSEN_KEYS.includes(column) && !SQLITE_ONLY_TABLES.includes(column.split('.')[0]!)),
     IDENTITY_COLUMNS,
+  );
+
+  assert.deepEqual(
+    columns.filter((c) => c.collation_name !== null).map((c) => `${c.table_name}.${c.column_name} ${c.collation_name}`),
+    BYTE_ORDER_COLUMNS.map((column) => `${column} C`),
   );
 
   assert.deepEqual(

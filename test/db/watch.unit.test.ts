@@ -3,8 +3,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { watchConfigChanges } from '../../src/db/watch.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 

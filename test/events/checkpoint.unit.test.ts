@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import { DerivedStore } from '../../src/analytics/checkpoint.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import type { EventRow } from '../../src/events/event-row.ts';
 import { EventSink } from '../../src/events/writer/sink.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 

@@ -6,10 +6,10 @@
  * answered as failed, all of it.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import { LinkQueue } from '../../src/events/writer/link-queue.ts';
 import type { FromWriter } from '../../src/events/writer/protocol.ts';
 import type { LinkRequest } from '../../src/identity/store.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

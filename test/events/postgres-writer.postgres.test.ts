@@ -14,12 +14,14 @@ import type { FoldQuery } from '../../src/analytics/fold/fold-types.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { migratePostgres } from '../../src/db/postgres/migrate.ts';
+import { targetOf } from '../../src/db/target.ts';
 import type { EventRow } from '../../src/events/event-row.ts';
 import { exportEvents } from '../../src/events/export.ts';
 import { parseEnvelope, prepareBatch } from '../../src/events/ingest.ts';
 import { exportPostgresEvents } from '../../src/events/postgres-export.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
 import { Logger } from '../../src/log.ts';
+import { writerThreadScript } from '../../src/storage/writer-thread-script.ts';
 import { POSTGRES, postgresDatabase, testPool } from '../helpers/postgres.ts';
 import { needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -39,7 +41,8 @@ interface Instance {
 function instance(t: TestContext, dbPath: string, retentionDays?: number): Instance {
   const lines: string[] = [];
   const writer = new EventWriter({
-    dbPath,
+    target: targetOf(dbPath),
+    script: writerThreadScript(targetOf(dbPath)),
     retentionDays,
     queueLimit: 1_000_000,
     queueBytes: 256 * 1024 * 1024,

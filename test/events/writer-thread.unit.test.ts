@@ -8,10 +8,11 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import type { EventRow } from '../../src/events/event-row.ts';
 import { EventWriter } from '../../src/events/writer/writer.ts';
 import { Logger } from '../../src/log.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite.ts';
+import { writerThreadScript } from '../../src/storage/writer-thread-script.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -28,7 +29,8 @@ test('the writer thread commits each batch, counts duplicates, and has stored ev
 
   const transactions: number[] = [];
   const writer = new EventWriter({
-    dbPath: file,
+    target: { kind: 'sqlite', file },
+    script: writerThreadScript({ kind: 'sqlite', file }),
     retentionDays: undefined,
     queueLimit: 10_000,
     queueBytes: 16 * 1024 * 1024,

@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { openSqliteStorage } from '../../src/db/sqlite-storage.ts';
 import { KeyRegistry } from '../../src/keys/registry.ts';
 import type { KeyStore } from '../../src/keys/store.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite.ts';
 import { TEST_CHANGE } from './change.ts';
 import { tempDir } from './temp.ts';
 

@@ -9,7 +9,7 @@ import { emptyDatabase, secretsKeyFileFor, type TestBackend } from './backend.ts
 export interface TestServer {
   url: string;
   server: RunningServer;
-  /** The database as `--db` takes it (ServeConfig's dbPath): the SQLite file, or the PostgreSQL URL on that backend. */
+  /** The database as `--db` takes it: the SQLite file, or the PostgreSQL URL on that backend. */
   dbPath: string;
   backend: TestBackend;
   /** The keys of the "default" project created on the empty database. */
@@ -17,8 +17,11 @@ export interface TestServer {
   projectId: string;
 }
 
+/** What a test changes of the configuration; the database is named as `--db` takes it (`dbPath`), and parsed as serve parses it. */
+type TestOverrides = Partial<Omit<ServeConfig, 'database'>> & { dbPath?: string };
+
 /** The configuration every test server starts from: loopback, a free port, rate limits off (tests send many requests from one address on purpose). */
-function testConfig(dbPath: string, overrides: Partial<ServeConfig>): ServeConfig {
+function testConfig(dbPath: string, { dbPath: _named, ...overrides }: TestOverrides): ServeConfig {
   const defaults = serveConfig(
     { port: '0', host: '127.0.0.1', db: dbPath, 'rate-limit-sdk': '0', 'rate-limit-api': '0', 'rate-limit-hooks': '0', 'rate-limit-hooks-project': '0' },
     {},
@@ -33,7 +36,7 @@ function testConfig(dbPath: string, overrides: Partial<ServeConfig>): ServeConfi
  * PostgreSQL database); stopped when the test ends. Rate limits are off unless
  * a test sets them. Its answers are recorded for the OpenAPI check (answers.ts).
  */
-export async function startTestServer(t: TestContext, overrides: Partial<ServeConfig> = {}, log = new Logger('error')): Promise<TestServer> {
+export async function startTestServer(t: TestContext, overrides: TestOverrides = {}, log = new Logger('error')): Promise<TestServer> {
   const database = overrides.dbPath === undefined ? await emptyDatabase() : undefined;
   const dbPath = overrides.dbPath ?? database!.db;
   const server = await startServer(testConfig(dbPath, overrides), log, recordingOptions);
@@ -52,7 +55,7 @@ export async function startTestServer(t: TestContext, overrides: Partial<ServeCo
 export async function serverOn(
   t: { after(fn: () => Promise<void>): void },
   dbPath: string,
-  overrides: Partial<ServeConfig> = {},
+  overrides: TestOverrides = {},
   log = new Logger('error'),
 ): Promise<{ url: string; server: RunningServer }> {
   const server = await startServer(testConfig(dbPath, overrides), log, recordingOptions);
@@ -61,7 +64,7 @@ export async function serverOn(
 }
 
 /** serverOn, when only the url is wanted. */
-export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: Partial<ServeConfig> = {}): Promise<string> {
+export async function restartServer(t: { after(fn: () => Promise<void>): void }, dbPath: string, overrides: TestOverrides = {}): Promise<string> {
   return (await serverOn(t, dbPath, overrides)).url;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openStorage } from '../../src/db/open-storage.ts';
 import { parseTarget } from '../../src/db/target.ts';
+import { openStorage } from '../../src/storage/open.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { metric } from '../helpers/metrics.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';

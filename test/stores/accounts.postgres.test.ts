@@ -5,9 +5,9 @@
  * instance reads them.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import type { Role } from '../../src/shared/roles.ts';
 import { STALE } from '../../src/shared/stale.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

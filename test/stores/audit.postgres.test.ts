@@ -4,9 +4,9 @@
  * edited, read newest first with filters and a cursor, pruned by age only.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import type { Change } from '../../src/shared/change.ts';
 import { STALE } from '../../src/shared/stale.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { example } from '../helpers/example-paywall.ts';
 import { storeTest } from '../helpers/storage-backends.ts';

@@ -1,8 +1,8 @@
 /** The identity store's contract, on every backend: the first link of an id wins, the sdk key's rule, and every linked user's appAccountToken is remembered with it. */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
 import { type LinkOutcome, MAX_LINKS_PER_USER } from '../../src/identity/store.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

@@ -4,10 +4,10 @@
  * live paywalls load; every write only at the version the caller read.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import type { PhaseDesign } from '../../src/experiments/phases.ts';
 import type { Publication } from '../../src/paywalls/store.ts';
 import { STALE } from '../../src/shared/stale.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

@@ -5,9 +5,9 @@
  * entry in its own transaction (none for a refusal or a no-op).
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import type { Change } from '../../src/shared/change.ts';
 import { STALE } from '../../src/shared/stale.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

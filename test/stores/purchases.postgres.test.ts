@@ -4,9 +4,9 @@
  * aliases, all in one transaction.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import { appAccountToken } from '../../src/identity/app-account-token.ts';
 import type { PurchaseRecord } from '../../src/purchases/schema.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

@@ -6,10 +6,10 @@
  * for both.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import { LinkFeed } from '../../src/identity/link-feed.ts';
 import { PurchaseRecordFeed } from '../../src/purchases/record-feed.ts';
 import type { PurchaseRecord } from '../../src/purchases/schema.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { storeTest } from '../helpers/storage-backends.ts';
 

@@ -5,8 +5,8 @@
  * settling, retrying, and decisions queued once.
  */
 import assert from 'node:assert/strict';
-import type { Storage } from '../../src/db/storage.ts';
 import { DomainError } from '../../src/shared/errors.ts';
+import type { Storage } from '../../src/storage/storage.ts';
 import { testEvent } from '../../src/webhooks/events.ts';
 import { MAX_WEBHOOKS } from '../../src/webhooks/schema.ts';
 import type { Settlement } from '../../src/webhooks/store.ts';

@@ -22,7 +22,7 @@ interface PoolOptions {
   size?: number;
   /** What PostgreSQL shows in pg_stat_activity for these connections. */
   applicationName?: string;
-  /** The serve process these connections belong to: configuration notifications name it (migrations/011). */
+  /** The serve process these connections belong to: configuration notifications name it (migrations/baseline.ts). */
   instance?: string;
 }
 

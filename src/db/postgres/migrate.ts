@@ -12,6 +12,24 @@ interface MigrationResult {
 
 type Queryable = Pick<Sql, 'unsafe'>;
 
+/**
+ * A schema made by a development build before the PostgreSQL migrations
+ * were squashed into one baseline (migrations/baseline.ts): no release made
+ * one, and no migration leads from it to the baseline.
+ */
+export class SchemaBeforeBaselineError extends Error {
+  constructor(
+    readonly found: number,
+    readonly baseline: number,
+  ) {
+    super(
+      `the PostgreSQL schema is at version ${found}, made by a development build before the baseline (version ${baseline}); ` +
+        'create a new database (paywalld migrate-to copies a SQLite one into it)',
+    );
+    this.name = 'SchemaBeforeBaselineError';
+  }
+}
+
 /** The highest version recorded in schema_migrations; 0 on an empty database. */
 export async function currentPostgresVersion(sql: Queryable): Promise<number> {
   const [table] = await sql.unsafe<{ present: boolean }[]>(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
@@ -40,6 +58,8 @@ export async function migratePostgres(sql: Sql, migrations: readonly Migration[]
     )`);
     const from = await currentPostgresVersion(tx);
     if (from > known) throw new SchemaTooNewError(from, known);
+    const baseline = migrations[0]?.version ?? 0;
+    if (from > 0 && from < baseline) throw new SchemaBeforeBaselineError(from, baseline);
     const applied: string[] = [];
     for (const migration of migrations) {
       if (migration.version <= from) continue;

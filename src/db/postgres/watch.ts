@@ -1,14 +1,14 @@
 import type { Sql } from './connection.ts';
 import { asUnavailable } from './unavailable.ts';
 
-/** The channel migration 4's triggers notify, with the new configuration generation as payload. */
+/** The channel the schema's triggers notify (migrations/baseline.ts), with the new configuration generation as payload. */
 const CHANNEL = 'paywalld_config';
 
 interface WatchOptions {
   /** How often the generation is read, for what LISTEN missed (a lost connection, a notification dropped). */
   checkEveryMs: number;
   onChange: () => void;
-  /** The instance whose pool commits this process's changes: their notifications are skipped (migrations/011). */
+  /** The instance whose pool commits this process's changes: their notifications are skipped (migrations/baseline.ts). */
   instance?: string;
 }
 
@@ -69,7 +69,7 @@ export async function watchPostgresConfigChanges(sql: Sql, options: WatchOptions
   const listening = await sql.listen(
     CHANNEL,
     (payload) => {
-      // `<generation> <instance>` (migrations/011); the instance is empty for the CLI and other clients.
+      // `<generation> <instance>` (migrations/baseline.ts); the instance is empty for the CLI and other clients.
       const [number, sender] = payload.split(' ');
       const generation = Number(number);
       if (!Number.isSafeInteger(generation) || generation <= last) return;

@@ -25,7 +25,7 @@ export class PostgresEventNameStore implements EventNameStore {
     return storeCall(async () => {
       const rows = await this.sql<Row[]>`
         SELECT kind, scope, name, first_at, counted FROM event_public_names WHERE project_id = ${projectId}
-        ORDER BY first_at DESC, kind COLLATE "C", scope COLLATE "C", name COLLATE "C" LIMIT ${limit}`;
+        ORDER BY first_at DESC, kind, scope, name LIMIT ${limit}`;
       const [count] = await this.sql<{ total: number }[]>`SELECT count(*)::int AS total FROM event_public_names WHERE project_id = ${projectId}`;
       return {
         names: rows.map((row) => ({ kind: row.kind, scope: row.scope, name: row.name, firstAt: row.first_at, counted: row.counted === 1 })),

@@ -1,4 +1,4 @@
-// How a writer thread runs from source (thread-from-source.mjs, postgres/thread-from-source.mjs): worker
+// How a writer thread runs from source (src/storage/sqlite-writer-thread-from-source.mjs and postgres-writer-thread-from-source.mjs): worker
 // threads of Node 20 do not inherit the TypeScript loader that `node --import tsx` installed on the main
 // thread, and registering it again in each thread cost about 0.35 s of CPU (a loader thread of its own
 // that compiles every module anew), once for every server a test starts: 10 servers took 8.5 s of CPU

@@ -2,9 +2,11 @@
  * What the server and its event-writer thread say to each other (rows are
  * EventRows: ../event-row.ts).
  */
+
 import type { FoldQuery, FoldResult } from '../../analytics/fold/fold-types.ts';
 import type { LimitCode } from '../../analytics/limits.ts';
 import type { PlacementOpen } from '../../analytics/placement-opens.ts';
+import type { DatabaseTarget } from '../../db/target.ts';
 import type { LinkOutcome, LinkRequest } from '../../identity/store.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
@@ -25,9 +27,10 @@ export interface RequestWritten {
   refused: Written['refused'][number];
 }
 
-export interface WriterOptions {
-  /** A SQLite file, or a `postgres://` URL: which writer thread runs. */
-  dbPath: string;
+/** What a writer thread starts with; each thread reads the target of its kind (threadScript picks the thread by it). */
+export interface WriterOptions<Target extends DatabaseTarget = DatabaseTarget> {
+  /** The server's database, as it opened it. */
+  target: Target;
   /** Delete raw events received more than this many days ago; undefined keeps them. */
   retentionDays: number | undefined;
 }

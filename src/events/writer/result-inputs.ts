@@ -6,15 +6,22 @@
  * refreshes the project's before it asks.
  */
 import type { PurchaseReader } from '../../analytics/fold/purchase-records.ts';
-import type { Storage } from '../../db/storage.ts';
 import { LinkFeed } from '../../identity/link-feed.ts';
+import type { IdentityStore } from '../../identity/store.ts';
 import { PurchaseRecordFeed } from '../../purchases/record-feed.ts';
+import type { PurchaseStore } from '../../purchases/store.ts';
+
+/** The stores a writer thread uses on its own connection, built by the thread's entry (src/storage/*-writer-thread.ts). */
+export interface WriterStores {
+  purchases: Pick<PurchaseStore, 'recordsAfter'>;
+  identity: Pick<IdentityStore, 'linksAfter' | 'link'>;
+}
 
 export class ResultInputs implements PurchaseReader {
   private readonly records: PurchaseRecordFeed;
   private readonly linkFeed: LinkFeed;
 
-  constructor(storage: Pick<Storage, 'purchases' | 'identity'>) {
+  constructor(storage: WriterStores) {
     this.records = new PurchaseRecordFeed(storage.purchases);
     this.linkFeed = new LinkFeed(storage.identity);
   }

@@ -7,14 +7,13 @@
 
 import { CHECKPOINT_MAX_PENDING, DerivedStore } from '../../analytics/checkpoint.ts';
 import type { Database } from '../../db/database.ts';
-import { openSqliteStorage } from '../../db/sqlite-storage.ts';
 import { asUnavailable } from '../../db/unavailable.ts';
 import { collectGarbage } from './collect-garbage.ts';
 import { describe, unavailableReason } from './failure.ts';
 import { type QueuedWrite, rowsAndMarks, takeGroup } from './group-commit.ts';
 import { LinkQueue } from './link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from './protocol.ts';
-import { ResultInputs } from './result-inputs.ts';
+import { ResultInputs, type WriterStores } from './result-inputs.ts';
 import { Retention } from './retention.ts';
 import { EventSink } from './sink.ts';
 import { sendStateNews } from './thread-news.ts';
@@ -45,19 +44,18 @@ export class WriterThread {
   private checkpointTimer: NodeJS.Timeout | undefined;
   private retentionTimer: NodeJS.Timeout | undefined;
 
-  /** `closed` is called once the database is closed, when nothing should keep the thread alive any more. */
+  /** `stores`: on `db`. `closed` is called once the database is closed, when nothing should keep the thread alive any more. */
   constructor(
     private readonly db: Database,
+    stores: WriterStores,
     options: WriterOptions,
     private readonly send: (message: FromWriter) => void,
     private readonly closed: () => void,
   ) {
     this.derived = new DerivedStore(db);
     this.sink = new EventSink(db, this.derived);
-    // The stores on the thread's connection; the thread closes it itself.
-    const storage = openSqliteStorage(db);
-    this.purchases = new ResultInputs(storage);
-    this.links = new LinkQueue(storage.identity, send);
+    this.purchases = new ResultInputs(stores);
+    this.links = new LinkQueue(stores.identity, send);
     this.retention = options.retentionDays === undefined ? undefined : new Retention(db, options.retentionDays, () => this.derived.checkpointedSeq);
   }
 

@@ -8,9 +8,10 @@ import type { Stats } from '../schema.ts';
 import type { FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
 import { mayNotBeStored, notStored, refused, refusedResult, warmingUp } from './refusals.ts';
 import { logThreadNews } from './thread-news.ts';
-import { threadScript } from './thread-script.ts';
 
 interface EventWriterOptions extends WriterOptions {
+  /** The writer thread's script, of the target's kind (src/storage/writer-thread-script.ts). */
+  script: string | URL;
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */
   queueLimit: number;
   /** The same bound in bytes of event data (rowBytes): a queue of large events stops sooner. */
@@ -32,10 +33,8 @@ interface Waiting {
 }
 
 /**
- * What a row weighs in the queue: the UTF-16 length of its texts plus 8
- * bytes per field. An estimate of the data, not of the heap (a queued row is
- * held as objects by both threads, two to three times this); it is what a
- * large `properties` makes large.
+ * What a row weighs in the queue: the UTF-16 length of its texts plus 8 bytes per field. An estimate of the data, not
+ * of the heap (a queued row is held as objects by both threads, two to three times this); what a large `properties` makes large.
  */
 function rowBytes(row: EventRow): number {
   let bytes = 8 * row.length;
@@ -61,10 +60,9 @@ const WRITER_HEAP = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 
 const RESTART_AFTER_MS = 1000;
 
 /**
- * The server's side of the event writer thread: hands each request's rows
- * over, resolves the request once they are committed, bounds how many
- * events may wait, and asks the thread for statistics. The thread starts with
- * the server (it rebuilds the derived state first) and is replaced if it dies.
+ * The server's side of the event writer thread: hands each request's rows over, resolves the request once they are
+ * committed, bounds how many events may wait, and asks the thread for statistics. The thread starts with the server
+ * (it rebuilds the derived state first) and is replaced if it dies.
  */
 export class EventWriter {
   private worker: Worker | undefined;
@@ -188,9 +186,9 @@ export class EventWriter {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const { dbPath, retentionDays } = this.options;
-    const worker = new Worker(threadScript(dbPath), {
-      workerData: { dbPath, retentionDays } satisfies WriterOptions,
+    const { target, retentionDays } = this.options;
+    const worker = new Worker(this.options.script, {
+      workerData: { target, retentionDays } satisfies WriterOptions,
       name: 'events-writer',
       resourceLimits: WRITER_HEAP,
     });

@@ -1,51 +1,12 @@
 /**
- * PostgreSQL's migrations, numbered and named as SQLite's
- * (src/db/migrations/): version n here is the PostgreSQL form of version n
- * there, so both backends record the same versions. Never edit one that has
- * shipped.
+ * PostgreSQL's migrations: one baseline holding the schema of SQLite's
+ * versions 1 to 20 (baseline.ts: squashed before any release), then each
+ * later one numbered and named as SQLite's (src/db/migrations/), version n
+ * here being the PostgreSQL form of version n there, so that both backends
+ * record the same versions. Never edit one that has shipped.
  */
 
 import type { Migration } from '../../migrations/migration.ts';
-import { projectsAndKeys } from './001_projects_and_keys.ts';
-import { paywalls } from './002_paywalls.ts';
-import { events } from './003_events.ts';
-import { configGeneration } from './004_config_generation.ts';
-import { eventDerivedState } from './005_event_derived_state.ts';
-import { paywallPhases } from './006_paywall_phases.ts';
-import { experimentEvents } from './007_experiment_events.ts';
-import { compactEventIndexes } from './008_compact_event_indexes.ts';
-import { phaseSeeds } from './009_phase_seeds.ts';
-import { purchasesAndIdentity } from './010_purchases_and_identity.ts';
-import { configChangeOrigin } from './011_config_change_origin.ts';
-import { eventNamesChanged } from './012_event_names_changed.ts';
-import { creationOrder } from './013_creation_order.ts';
-import { teams } from './014_teams.ts';
-import { identityLinks } from './015_identity_links.ts';
-import { webhooks } from './016_webhooks.ts';
-import { refundsSetAside } from './017_refunds_set_aside.ts';
-import { keylessOwner } from './018_keyless_owner.ts';
-import { eventPublicNames } from './019_event_public_names.ts';
-import { placements } from './020_placements.ts';
+import { baseline } from './baseline.ts';
 
-export const postgresMigrations: readonly Migration[] = [
-  projectsAndKeys,
-  paywalls,
-  events,
-  configGeneration,
-  eventDerivedState,
-  paywallPhases,
-  experimentEvents,
-  compactEventIndexes,
-  phaseSeeds,
-  purchasesAndIdentity,
-  configChangeOrigin,
-  eventNamesChanged,
-  creationOrder,
-  teams,
-  identityLinks,
-  webhooks,
-  refundsSetAside,
-  keylessOwner,
-  eventPublicNames,
-  placements,
-];
+export const postgresMigrations: readonly Migration[] = [baseline];

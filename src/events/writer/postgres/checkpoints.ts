@@ -1,6 +1,6 @@
 /**
  * Checkpoints of the derived state shared through PostgreSQL
- * (event_checkpoints, migration 5): the leading instance writes the whole
+ * (event_checkpoints): the leading instance writes the whole
  * state as one value every few seconds while events arrive, and a starting
  * instance loads the newest one and folds only the events after its seq,
  * instead of every stored event. One value rather than SQLite's tables:

@@ -8,7 +8,7 @@
  * 2. sent together: `pg_advisory_xact_lock(events)`, which serializes event
  *    commits across instances so that seq order is commit order (tail.ts
  *    relies on it); the seq of the newest commit that brought a new name
- *    (migration 12); and one multi-row `INSERT … SELECT FROM unnest(…) ON
+ *    (event_names_changed); and one multi-row `INSERT … SELECT FROM unnest(…) ON
  *    CONFLICT DO NOTHING` (the unique index events_dedup makes
  *    deduplication exact) on condition that no commit since the instance's
  *    last fold brought a name, with `pg_notify('paywalld_events', newest

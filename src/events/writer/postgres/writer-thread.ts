@@ -14,13 +14,13 @@
 
 import { DerivedState } from '../../../analytics/state.ts';
 import type { Sql } from '../../../db/postgres/connection.ts';
-import { openPostgresStorage } from '../../../db/postgres/storage.ts';
 import { asUnavailable } from '../../../db/postgres/unavailable.ts';
+import type { PostgresTarget } from '../../../db/target.ts';
 import { describe, unavailableReason } from '../failure.ts';
 import { type QueuedWrite, rowsAndMarks, takeGroup } from '../group-commit.ts';
 import { LinkQueue } from '../link-queue.ts';
 import type { FromWriter, ToWriter, WriterOptions } from '../protocol.ts';
-import { ResultInputs } from '../result-inputs.ts';
+import { ResultInputs, type WriterStores } from '../result-inputs.ts';
 import { sendStateNews } from '../thread-news.ts';
 import { loadCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { Leadership } from './leadership.ts';
@@ -67,17 +67,17 @@ export class PostgresWriterThread {
   /** `ended` is called once the pools are closed, when nothing should keep the thread alive any more. */
   constructor(
     private readonly sql: Sql,
-    private readonly options: WriterOptions,
+    stores: WriterStores,
+    private readonly options: WriterOptions<PostgresTarget>,
     private readonly send: (message: FromWriter) => void,
     private readonly ended: () => void,
   ) {
     this.sink = new PostgresEventSink(sql, this.state, this.tail);
-    // The stores on the thread's pool; the thread closes it itself.
-    const storage = openPostgresStorage(sql);
-    this.purchases = new ResultInputs(storage);
-    this.links = new LinkQueue(storage.identity, send);
+    // `stores` are on the thread's pool, which the thread closes itself.
+    this.purchases = new ResultInputs(stores);
+    this.links = new LinkQueue(stores.identity, send);
     this.leadership = new Leadership(
-      options.dbPath,
+      options.target.url,
       (leading) => {
         // A new leader runs a retention pass at once: the one before may have died before its next.
         if (leading) {

@@ -3,14 +3,14 @@
  * or a PostgreSQL database (docs/operations/scale-out.md, "Choosing PostgreSQL"), its
  * schema brought up to date first, as serve does at start.
  */
-import { openDatabase } from './database.ts';
-import { migrate } from './migrate.ts';
-import { closePool, openPool } from './postgres/connection.ts';
-import { migratePostgres } from './postgres/migrate.ts';
-import { openPostgresStorage } from './postgres/storage.ts';
-import { openSqliteStorage } from './sqlite-storage.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { closePool, openPool } from '../db/postgres/connection.ts';
+import { migratePostgres } from '../db/postgres/migrate.ts';
+import type { DatabaseTarget } from '../db/target.ts';
+import { openPostgresStorage } from './postgres.ts';
+import { openSqliteStorage } from './sqlite.ts';
 import type { Storage } from './storage.ts';
-import type { DatabaseTarget } from './target.ts';
 
 /** A command's store calls run one after another: two connections leave room for the few it overlaps. */
 const COMMAND_POOL_SIZE = 2;

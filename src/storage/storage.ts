@@ -2,7 +2,8 @@
  * The storage seam: every configuration store of one database, whatever the
  * backend (CONTRIBUTING.md, "The storage seam"). Each store method is one
  * transaction and returns a Promise; no transaction spans two calls. The
- * SQLite backend is built by openSqliteStorage (sqlite-storage.ts).
+ * SQLite backend is built by openSqliteStorage (sqlite.ts), the PostgreSQL one by
+ * openPostgresStorage (postgres.ts).
  */
 
 import type { SessionStore } from '../accounts/session-store.ts';

@@ -2,15 +2,21 @@
  * A server's SQLite database: one file, owned by one process (owner.ts),
  * watched for the CLI's commits through PRAGMA data_version (watch.ts).
  */
+
+import { scheduleBackups } from '../backup/schedule.ts';
+import { failFastOnLocks, openDatabase, openToOthers } from '../db/database.ts';
+import { serverStorage } from '../db/ephemeral.ts';
+import { migrate } from '../db/migrate.ts';
+import { claimDatabase, realDatabasePath } from '../db/owner.ts';
+import { watchConfigChanges } from '../db/watch.ts';
+import { exportEvents } from '../events/export.ts';
 import { SqliteProbe } from '../health/sqlite-probe.ts';
 import type { Logger } from '../log.ts';
-import { failFastOnLocks, openDatabase, openToOthers } from './database.ts';
-import { serverStorage } from './ephemeral.ts';
-import { migrate } from './migrate.ts';
-import { claimDatabase, realDatabasePath } from './owner.ts';
+import { sqliteFileMetrics } from '../metrics/process.ts';
+import { secretsKeyFile } from '../shared/secret-box.ts';
 import type { ServerDatabase } from './server-database.ts';
-import { openSqliteStorage } from './sqlite-storage.ts';
-import { watchConfigChanges } from './watch.ts';
+import { openSqliteStorage } from './sqlite.ts';
+import { writerThreadScript } from './writer-thread-script.ts';
 
 export async function openSqliteServerDatabase(dbPath: string, log: Logger): Promise<ServerDatabase> {
   const location = serverStorage(dbPath);
@@ -43,9 +49,16 @@ export async function openSqliteServerDatabase(dbPath: string, log: Logger): Pro
     return {
       storage,
       probe: new SqliteProbe(db, file),
-      sqlite: db,
-      postgres: undefined,
-      file,
+      target: { kind: 'sqlite', file },
+      writerScript: writerThreadScript({ kind: 'sqlite', file }),
+      exportEvents: (range) => exportEvents(file, range),
+      // The lock file (owner.ts) keeps every other server off this file.
+      shared: false,
+      registerMetrics: (registry) => sqliteFileMetrics(registry, file),
+      scheduleBackups: (schedule, log) => scheduleBackups(file, schedule, log),
+      secretsKeyFile: secretsKeyFile(undefined, file),
+      // With secure_delete on, what the log held is then gone from the file's bytes too.
+      truncateLog: () => db.pragma('wal_checkpoint(TRUNCATE)'),
       temporary: location.file !== dbPath,
       name: file,
       // The lock file (owner.ts) already keeps every other server off this file.

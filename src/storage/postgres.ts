@@ -1,22 +1,22 @@
 /** The PostgreSQL backend of the storage seam: every store on one pool. */
 
-import { PostgresSessionStore } from '../../accounts/postgres-session-store.ts';
-import { PostgresAccountStore } from '../../accounts/postgres-store.ts';
-import { PostgresAuditStore } from '../../audit/postgres-store.ts';
-import { PostgresEventNameStore } from '../../events/names/postgres-store.ts';
-import { PostgresPhaseStore } from '../../experiments/postgres-store.ts';
-import { PostgresIdentityStore, PostgresIdentityWrites } from '../../identity/postgres-store.ts';
-import { PostgresIntegrationStore } from '../../integrations/postgres-store.ts';
-import { PostgresKeyStore } from '../../keys/postgres-store.ts';
-import { PostgresPaywallStore } from '../../paywalls/postgres-store.ts';
-import { PostgresPlacementStore } from '../../placements/postgres-store.ts';
-import { PostgresProductStore } from '../../products/postgres-store.ts';
-import { PostgresProjectStore } from '../../projects/postgres-store.ts';
-import { PostgresPurchaseStore } from '../../purchases/postgres-store.ts';
-import { PostgresOutbox } from '../../webhooks/postgres-outbox.ts';
-import { PostgresWebhookStore } from '../../webhooks/postgres-store.ts';
-import type { Storage } from '../storage.ts';
-import { closePool, type Sql } from './connection.ts';
+import { PostgresSessionStore } from '../accounts/postgres-session-store.ts';
+import { PostgresAccountStore } from '../accounts/postgres-store.ts';
+import { PostgresAuditStore } from '../audit/postgres-store.ts';
+import { closePool, type Sql } from '../db/postgres/connection.ts';
+import { PostgresEventNameStore } from '../events/names/postgres-store.ts';
+import { PostgresPhaseStore } from '../experiments/postgres-store.ts';
+import { PostgresIdentityStore, PostgresIdentityWrites } from '../identity/postgres-store.ts';
+import { PostgresIntegrationStore } from '../integrations/postgres-store.ts';
+import { PostgresKeyStore } from '../keys/postgres-store.ts';
+import { PostgresPaywallStore } from '../paywalls/postgres-store.ts';
+import { PostgresPlacementStore } from '../placements/postgres-store.ts';
+import { PostgresProductStore } from '../products/postgres-store.ts';
+import { PostgresProjectStore } from '../projects/postgres-store.ts';
+import { PostgresPurchaseStore } from '../purchases/postgres-store.ts';
+import { PostgresOutbox } from '../webhooks/postgres-outbox.ts';
+import { PostgresWebhookStore } from '../webhooks/postgres-store.ts';
+import type { Storage } from './storage.ts';
 
 /**
  * The stores on `sql`; close() closes the pool. No `atomically`: a

@@ -7,15 +7,17 @@
  * refuses --backup-dir with a URL).
  */
 import { randomUUID } from 'node:crypto';
+import { ADVISORY_LOCKS } from '../db/postgres/advisory-locks.ts';
+import { closePool, openPool } from '../db/postgres/connection.ts';
+import { migratePostgres } from '../db/postgres/migrate.ts';
+import { watchPostgresConfigChanges } from '../db/postgres/watch.ts';
+import { redactUrl } from '../db/target.ts';
+import { exportPostgresEvents } from '../events/postgres-export.ts';
 import { PostgresProbe } from '../health/postgres-probe.ts';
 import type { Logger } from '../log.ts';
-import { ADVISORY_LOCKS } from './postgres/advisory-locks.ts';
-import { closePool, openPool } from './postgres/connection.ts';
-import { migratePostgres } from './postgres/migrate.ts';
-import { openPostgresStorage } from './postgres/storage.ts';
-import { watchPostgresConfigChanges } from './postgres/watch.ts';
+import { openPostgresStorage } from './postgres.ts';
 import type { ServerDatabase } from './server-database.ts';
-import { redactUrl } from './target.ts';
+import { writerThreadScript } from './writer-thread-script.ts';
 
 /** Requests share these; the event writer thread opens its own two. */
 const SERVER_POOL_SIZE = 10;
@@ -37,9 +39,18 @@ export async function openPostgresServerDatabase(url: string, log: Logger): Prom
   return {
     storage,
     probe: new PostgresProbe(sql),
-    sqlite: undefined,
-    postgres: sql,
-    file: undefined,
+    target: { kind: 'postgres', url },
+    writerScript: writerThreadScript({ kind: 'postgres', url }),
+    exportEvents: (range) => exportPostgresEvents(sql, range),
+    shared: true,
+    // The database is no file of this host's: its size is the provider's to report.
+    registerMetrics: () => {},
+    // pg_dump or the provider's backups (config.ts refuses --backup-dir with a URL).
+    scheduleBackups: undefined,
+    // Only the setting names the secrets key: there is no file to keep it beside.
+    secretsKeyFile: undefined,
+    // The server's storage is its own business: nothing is left for paywalld to overwrite.
+    truncateLog: () => {},
     temporary: false,
     name,
     exclusively: async (steps) => {

@@ -6,9 +6,9 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DERIVED_TABLES } from '../../analytics/checkpoint.ts';
-import type { Database } from '../database.ts';
-import type { Sql } from './connection.ts';
+import { DERIVED_TABLES } from '../analytics/checkpoint.ts';
+import type { Database } from '../db/database.ts';
+import type { Sql } from '../db/postgres/connection.ts';
 
 /** The tables copied, parents before the tables whose foreign keys name them. */
 export const COPIED_TABLES = [
@@ -18,6 +18,8 @@ export const COPIED_TABLES = [
   'paywalls',
   'paywall_revisions',
   'paywall_phases',
+  'placements',
+  'placement_revisions',
   'events',
   'purchases',
   'user_links',
@@ -35,8 +37,6 @@ export const COPIED_TABLES = [
   'webhook_deliveries',
   'experiment_decisions',
   'event_public_names',
-  'placements',
-  'placement_revisions',
 ] as const;
 
 /**
@@ -53,7 +53,7 @@ export const SQLITE_TABLES_LEFT = ['schema_migrations', 'config_generation', 'sq
  * Tables of the PostgreSQL schema not filled from SQLite: its own versions
  * and counter, the token progress, which starts over, the checkpoints of
  * the derived state, which the first instance builds from the events, and
- * the seq of the newest event commit with a new name (migration 12), set
+ * the seq of the newest event commit with a new name (event_names_changed), set
  * past the copied events.
  */
 export const POSTGRES_TABLES_LEFT = ['schema_migrations', 'config_generation', 'user_token_progress', 'event_checkpoints', 'event_names_changed'] as const;

@@ -3,6 +3,7 @@
 import { SqliteSessionStore } from '../accounts/sqlite-session-store.ts';
 import { SqliteAccountStore } from '../accounts/sqlite-store.ts';
 import { SqliteAuditStore } from '../audit/sqlite-store.ts';
+import type { Database } from '../db/database.ts';
 import { SqliteEventNameStore } from '../events/names/sqlite-store.ts';
 import { SqlitePhaseStore } from '../experiments/sqlite-store.ts';
 import { IdentityWrites, SqliteIdentityStore } from '../identity/sqlite-store.ts';
@@ -15,7 +16,6 @@ import { SqliteProjectStore } from '../projects/sqlite-store.ts';
 import { SqlitePurchaseStore } from '../purchases/sqlite-store.ts';
 import { SqliteOutbox } from '../webhooks/sqlite-outbox.ts';
 import { SqliteWebhookStore } from '../webhooks/sqlite-store.ts';
-import type { Database } from './database.ts';
 import type { Storage } from './storage.ts';
 
 /** The stores on `db`; close() closes it. */

@@ -1,0 +1,4 @@
+// Runs the event writer from source (../events/writer/from-source.mjs says how).
+import { runFromSource } from '../events/writer/from-source.mjs';
+
+await runFromSource(new URL('./sqlite-writer-thread.ts', import.meta.url));
