@@ -1,5 +1,5 @@
 // How long the dashboard's visual editor takes to handle a keystroke on a
-// big paywall (BENCHMARKS.md, "The visual editor"): a document of NODES
+// big paywall (bench/notes/visual-editor.md, "The visual editor"): a document of NODES
 // nodes (text rows in stacks, each text its own string key) in LOCALES
 // locales, opened in headless Chromium against a real server; KEYS
 // characters typed into the selected text's "Text" field, then into a cell

@@ -1,4 +1,4 @@
-// The large versions of test/experiments/simulation.unit.test.ts (docs/experiments.md, "Measured: what the readout
+// The large versions of test/experiments/simulation.unit.test.ts (docs/reference/experiments.md, "Measured: what the readout
 // promises"): simulated experiments read by the real buildResults, day by day, through test/experiments/simulation.ts.
 //   A/A errors by direction: P(some variant significantly better) and P(some variant significantly worse) on the
 //     primary metric by its adjusted p-value at the end (the readout does not flip back, so at the end is at some

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Resolve latency while keyless callers post hostile App Store notifications
-// (BENCHMARKS.md, "Hostile store notifications"): x5c chains of four RSA-3072
+// (bench/notes/hostile-hooks.md, "Hostile store notifications"): x5c chains of four RSA-3072
 // certificates whose public exponents have thousands of bits, ending at a
 // root nobody configured, as the review posted them. Each round measures
 // resolve (wrk, bench/wrk/resolve.lua) alone, then while ATTACKERS

@@ -1,4 +1,4 @@
-// What identify links cost experiment results (BENCHMARKS.md, "Identify
+// What identify links cost experiment results (bench/notes/experiment-results.md, "Identify
 // links and results"): the writer thread's DerivedState and ResultInputs on a
 // real database, with USERS exposed users of one paywall (every 20th buying)
 // and LINKS links, of which a share joins an exposed anonymous id to a user

@@ -1,4 +1,4 @@
-// What the purchases.* facts cost in memory (docs/placements.md, "What the
+// What the purchases.* facts cost in memory (docs/guide/placements.md, "What the
 // server knows about a user"; issue 37's target: under 60 MB for 1 M users
 // with purchases): the facts of one project (src/placements/facts/) folded
 // from USERS users' purchase histories, as a server folds them at start,

@@ -3,7 +3,7 @@
  * (`Product.PurchaseOption.appAccountToken`), so that App Store Server
  * Notifications name the user. UUID version 5 (RFC 9562: SHA-1 of the
  * namespace's 16 bytes and the user id's UTF-8 bytes) in the namespace of
- * docs/client.md; the server derives the same token for every user it has
+ * docs/reference/client.md; the server derives the same token for every user it has
  * seen. SHA-1 is written here because crypto.subtle is asynchronous and
  * missing in React Native.
  */

@@ -92,7 +92,7 @@ export type TrackEvent = Omit<EventInput, 'id' | 'ts' | 'type' | 'currency'> & {
 export interface PaywalldClient {
   getPaywall(paywallId: string, options?: GetPaywallOptions): Promise<PaywallResult>;
   /**
-   * Which paywall, if any, to show at a moment of the app (a placement: docs/placements.md): the paywall, or why none
+   * Which paywall, if any, to show at a moment of the app (a placement: docs/guide/placements.md): the paywall, or why none
    * (`reason`). The events tracked for that paywall carry the placement; a screen_impression of it counts towards the
    * rule's frequency cap on the device too; a holdout's exposure is sent for the placement's results. Offline, decided
    * from the fallback bundle's placements.

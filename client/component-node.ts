@@ -1,6 +1,6 @@
 /**
  * The resolved component tree as the app receives it (`paywall.root`):
- * the paywall document's node types (README, "The paywall document"), with
+ * the paywall document's node types (docs/reference/document.md), with
  * every `text_key` replaced by `text`, `alt_key` by `alt` and `badge_key` by
  * `badge` in the chosen locale, and the nodes bound to a slot carrying their
  * `product`. A union on `type`, so that a renderer's `switch (node.type)`

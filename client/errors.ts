@@ -2,7 +2,7 @@
 export class PaywalldError extends Error {
   /** The HTTP status, or 0 when no answer came (network error, timeout) and there was nothing to fall back to. */
   readonly status: number;
-  /** The problem's `code` (docs/errors.md), or `unavailable` when no answer came and there was nothing to fall back to. */
+  /** The problem's `code` (docs/reference/errors.md), or `unavailable` when no answer came and there was nothing to fall back to. */
   readonly code: string;
 
   constructor(status: number, code: string, message: string, options?: { cause?: unknown }) {

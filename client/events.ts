@@ -10,7 +10,7 @@ export type QueuedEvent = EventInput & { id: string; ts: number };
 /** An event the server refused, and why; it is not sent again. */
 export interface RejectedEvent {
   event: QueuedEvent;
-  /** The rejection's code (docs/events.md), or the problem's code when the server refused the whole batch. */
+  /** The rejection's code (docs/reference/events.md), or the problem's code when the server refused the whole batch. */
   code: string;
   message: string;
 }
@@ -53,7 +53,7 @@ const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 5 * 60_000;
 /** A Retry-After beyond this is read as this: an app session should not stall for hours on one header. */
 const RETRY_AFTER_MAX_MS = 60 * 60_000;
-/** Whole-batch answers that every retry would get again (docs/client.md): the batch is dropped. */
+/** Whole-batch answers that every retry would get again (docs/reference/client.md): the batch is dropped. */
 const FINAL_STATUSES: ReadonlySet<number> = new Set([400, 413, 415]);
 /** Rejections kept for the app to read. */
 const REJECTIONS_KEPT = 100;

@@ -118,7 +118,7 @@ export function generateTypes(): string {
     '',
     ...blocks,
     `/** Why the server refused one event of a batch. */\nexport type RejectionCode = ${REJECTION_CODES.map((code) => JSON.stringify(code)).join(' | ')};\n`,
-    `/** The event types paywalld knows (docs/events.md); others go through customEventType(). */\nexport type KnownEventType = ${KNOWN_EVENT_TYPES.map((type) => JSON.stringify(type)).join(' | ')};\n`,
+    `/** The event types paywalld knows (docs/reference/events.md); others go through customEventType(). */\nexport type KnownEventType = ${KNOWN_EVENT_TYPES.map((type) => JSON.stringify(type)).join(' | ')};\n`,
   ].join('\n');
 }
 

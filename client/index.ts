@@ -2,7 +2,7 @@
  * paywalld's client: resolves paywalls with ETag revalidation, a cache and an
  * offline fallback bundle, and sends events through a persisted queue that
  * delivers each exactly once. No dependencies; runs where fetch runs.
- * docs/client.md describes it.
+ * docs/reference/client.md describes it.
  */
 
 export { APP_ACCOUNT_TOKEN_NAMESPACE, appAccountToken, obfuscatedAccountId } from './app-account-token.ts';

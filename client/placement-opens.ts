@@ -9,7 +9,7 @@ const KEY = `${STORAGE_PREFIX}placement-opens`;
 const KEPT = 100;
 
 /**
- * The placements' opens on this device (docs/placements.md, "Frequency
+ * The placements' opens on this device (docs/guide/placements.md, "Frequency
  * caps"): each screen_impression the app tracks for a paywall a placement
  * showed, kept in storage (the newest 100 per placement) for the day, week
  * and ever caps, and in memory since the client was created for session

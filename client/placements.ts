@@ -1,6 +1,6 @@
 /**
  * getPlacement: asks GET /api/sdk/placement which paywall (if any) to show
- * at a moment of the app (docs/placements.md), revalidates the last answer
+ * at a moment of the app (docs/guide/placements.md), revalidates the last answer
  * with its ETag, applies the rule's frequency cap on the device too, sends
  * the holdout's exposure, and decides offline from the fallback bundle when
  * the server cannot be reached.

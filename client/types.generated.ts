@@ -226,5 +226,5 @@ export type IngestResult = {
 /** Why the server refused one event of a batch. */
 export type RejectionCode = "invalid_event" | "invalid_type" | "ts_unit" | "ts_out_of_range" | "unattributable" | "properties_too_large" | "properties_too_deep" | "revenue_out_of_range" | "too_many_event_types" | "too_many_paywalls" | "too_many_variants" | "too_many_audiences";
 
-/** The event types paywalld knows (docs/events.md); others go through customEventType(). */
+/** The event types paywalld knows (docs/reference/events.md); others go through customEventType(). */
 export type KnownEventType = "screen_impression" | "paywall_close" | "purchase_start" | "purchase_complete" | "purchase_fail" | "purchase_cancel" | "restore_start" | "restore_complete";

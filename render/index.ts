@@ -3,7 +3,7 @@
  * filled from the app's store prices, packages to select, carousels,
  * countdowns, videos, the theme's colours and fonts (renderPaywall), or gives
  * the same resolution as data for a native view (layoutModel). No
- * dependencies. docs/render.md describes it.
+ * dependencies. docs/reference/render.md describes it.
  */
 
 export { type PaywallView, renderPaywall } from './dom.ts';

@@ -2,7 +2,7 @@
  * layoutModel: a resolve answer and the store's prices turned into what a
  * screen shows, as plain data. renderPaywall draws it into the DOM; a
  * SwiftUI, Compose or React Native view can draw it with a switch over
- * `type` (docs/render.md).
+ * `type` (docs/reference/render.md).
  */
 import { intlLocale } from './prices.ts';
 import { countdownEnd, findSelection, timeLeft } from './selection.ts';

@@ -190,7 +190,7 @@ export async function startServer(
       if (!(await ctx.projects.isEmpty())) return undefined;
       const change = cliChange('serve (first start)');
       const created = await ctx.projects.create('default', change);
-      // The first owner: whoever opens this link names their email and password (docs/teams.md).
+      // The first owner: whoever opens this link names their email and password (docs/guide/teams.md).
       return { ...created, invitation: await ctx.members.invite(created.project.id, null, 'owner', change) };
     });
     if (bootstrap) await ctx.auth.reload();

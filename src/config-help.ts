@@ -1,11 +1,11 @@
-/** The settings as people read them: `serve --help`, its usage line, and the README's table, each from SETTINGS. */
+/** The settings as people read them: `serve --help`, its usage line, and the table of docs/reference/configuration.md, each from SETTINGS. */
 import { type Name, SETTINGS, type Setting } from './config.ts';
 
 function defaultText(setting: Setting): string {
   return setting.default === undefined ? (setting.none ?? 'none') : setting.default;
 }
 
-/** The README's settings table (markdown), row for row what SETTINGS says. */
+/** The settings table of docs/reference/configuration.md (markdown), row for row what SETTINGS says. */
 export function settingsTable(): string {
   const rows = (Object.entries(SETTINGS) as [Name, Setting][]).map(([name, setting]) => {
     const fallback = setting.default === undefined ? defaultText(setting) : `\`${setting.default}\``;

@@ -30,7 +30,7 @@ export const PROTECTION_SETTINGS = {
     kind: 'string',
     arg: 'FILE',
     none: 'beside a SQLite file',
-    help: 'the key connector secrets are sealed with at rest (AES-256-GCM), created 0600 on first need; by default `<db>-secrets.key`; PostgreSQL needs it, the same key on every instance (docs/revenue.md, "Secrets at rest")',
+    help: 'the key connector secrets are sealed with at rest (AES-256-GCM), created 0600 on first need; by default `<db>-secrets.key`; PostgreSQL needs it, the same key on every instance (docs/guide/revenue.md, "Secrets at rest")',
   },
 } as const satisfies Record<string, Setting>;
 

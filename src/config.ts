@@ -1,7 +1,7 @@
 /**
  * Every setting of `paywalld serve`, described once: flag, environment
  * variable, kind, default and help. The CLI parser (SERVE_OPTIONS), the
- * environment reader (readEnv), the --help text and the README's table
+ * environment reader (readEnv), the --help text and the table of docs/reference/configuration.md
  * (config-help.ts; the table is checked by test/config.unit.test.ts) are all
  * derived from SETTINGS. serveConfig() merges flags over the environment
  * over defaults and checks each value. Flags win over the environment.
@@ -50,7 +50,7 @@ export const SETTINGS = {
     kind: 'string',
     arg: 'FILE',
     default: 'data/paywalld.db',
-    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (see CI mode). A `postgres://` URL names PostgreSQL, for several servers (docs/scale-out.md)',
+    help: 'the SQLite database file; `:memory:` is a private temporary one, deleted when the server stops (docs/guide/paywalls-as-code.md, "CI mode"). A `postgres://` URL names PostgreSQL, for several servers (docs/operations/scale-out.md)',
   },
   seed: {
     env: 'PAYWALLD_SEED',
@@ -75,7 +75,7 @@ export const SETTINGS = {
     default: '1000',
     min: 0,
     max: 1e9,
-    help: 'requests/s per client IP on the SDK endpoints, bursts of twice that; `0` = off (see "Limits and protection")',
+    help: 'requests/s per client IP on the SDK endpoints, bursts of twice that; `0` = off (docs/reference/limits.md)',
   },
   'rate-limit-api': {
     env: 'PAYWALLD_RATE_LIMIT_API',
@@ -125,7 +125,7 @@ export const SETTINGS = {
     none: 'keep all',
     min: 1,
     max: 36500,
-    help: 'delete audit log entries older than N days, at start and daily (docs/teams.md)',
+    help: 'delete audit log entries older than N days, at start and daily (docs/guide/teams.md)',
   },
   'metrics-port': {
     env: 'PAYWALLD_METRICS_PORT',

@@ -52,7 +52,7 @@ function missingFromBundle(what: string, file: string, host: Runtime): Error {
     [
       `${path.dirname(file)} has no ${what} addon for Node.js ${host.node} (${path.basename(file)}).`,
       `Build it for this Node.js: run \`node runtimes.mjs ${major}\`, then \`npm run build\`, in the source tree.`,
-      'See "Which Node.js" in README.md.',
+      'See "Which Node.js" in docs/operations/node-versions.md.',
     ].join('\n'),
   );
 }

@@ -16,7 +16,7 @@ export interface ServeConfig extends ProtectionConfig {
   logLevel: Level;
   /** Request log lines per second at most; past it lines are dropped and counted (5xx lines never are). */
   requestLogRate: number;
-  /** Refuse event batches that carry no API key (401); without it a keyless event is attributed by its paywall id (docs/events.md). */
+  /** Refuse event batches that carry no API key (401); without it a keyless event is attributed by its paywall id (docs/reference/events.md). */
   requireKey: boolean;
   /** Requests per second per client IP on the SDK endpoints (burst: twice that); 0 turns the limit off. */
   rateLimitSdk: number;

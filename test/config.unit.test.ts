@@ -62,12 +62,16 @@ test('bad values are refused with the flag named', () => {
     );
 });
 
-test("README's settings table is exactly what the settings descriptors say", () => {
-  const readme = fs.readFileSync(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const start = readme.indexOf('| flag | environment | default | meaning |');
-  assert.ok(start >= 0, 'README.md has no settings table');
-  const table = readme.slice(start, readme.indexOf('\n\n', start));
-  assert.equal(table, settingsTable(), `README.md's table differs from src/config.ts SETTINGS; the table should read:\n${settingsTable()}`);
+test("docs/reference/configuration.md's settings table is exactly what the settings descriptors say", () => {
+  const page = fs.readFileSync(path.join(import.meta.dirname, '..', 'docs/reference/configuration.md'), 'utf8');
+  const start = page.indexOf('| flag | environment | default | meaning |');
+  assert.ok(start >= 0, 'docs/reference/configuration.md has no settings table');
+  const table = page.slice(start, page.indexOf('\n\n', start));
+  assert.equal(
+    table,
+    settingsTable(),
+    `docs/reference/configuration.md's table differs from src/config.ts SETTINGS; the table should read:\n${settingsTable()}`,
+  );
 });
 
 test('every setting has an environment variable of its own', () => {
@@ -121,7 +125,7 @@ test('a URL of another scheme is refused, and SQLite-only settings refuse Postgr
   assert.deepEqual(serveConfig({ db: 'postgres://u:hunter2@h/d' }, {}).database, { kind: 'postgres', url: 'postgres://u:hunter2@h/d' });
 });
 
-test('serve --help and the README name DATABASE_URL after PAYWALLD_DB', () => {
-  assert.match(settingsHelp(), /\(env PAYWALLD_DB, else DATABASE_URL,\s+default data\/paywalld\.db\)/);
+test('serve --help and the configuration reference name DATABASE_URL after PAYWALLD_DB', () => {
+  assert.match(settingsHelp(), /\(env PAYWALLD_DB, else\s+DATABASE_URL,\s+default data\/paywalld\.db\)/);
   assert.match(settingsTable(), /\| `--db` \| `PAYWALLD_DB`, else `DATABASE_URL` \|/);
 });

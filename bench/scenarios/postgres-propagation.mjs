@@ -1,6 +1,6 @@
 /**
  * PostgreSQL scenario: how soon what one instance writes is served by
- * another on the same database (docs/scale-out.md promises within 1 s; the
+ * another on the same database (docs/operations/scale-out.md promises within 1 s; the
  * tests only wait for it, up to 10 s). Two instances, A and B; for each
  * sample, from A's answer to the write until B answers accordingly, B polled
  * every 5 ms:
@@ -91,7 +91,7 @@ export async function postgresPropagation(ctx) {
       ],
       targets: [
         {
-          text: `a change made through one instance is served by the others within ${PROMISE_MS / 1000} s (docs/scale-out.md)`,
+          text: `a change made through one instance is served by the others within ${PROMISE_MS / 1000} s (docs/operations/scale-out.md)`,
           measured: `slowest ${f.ms(slowest)}`,
           met: slowest < PROMISE_MS,
         },

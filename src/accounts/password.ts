@@ -13,7 +13,7 @@ const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
-/** The shortest password accepted (docs/teams.md): length is the one rule, no other password rules. */
+/** The shortest password accepted (docs/guide/teams.md): length is the one rule, no other password rules. */
 export const MIN_PASSWORD_LENGTH = 10;
 /** scrypt reads the whole password; past this a request is refused before it costs anything. */
 export const MAX_PASSWORD_LENGTH = 1024;

@@ -25,7 +25,7 @@ function signedIn(token: string, user: UserRow, tls: boolean) {
   return json(200, { user: { id: user.id, email: user.email, name: user.name } }, { 'Set-Cookie': sessionCookie(token, tls), 'Cache-Control': 'no-store' });
 }
 
-/** Signing in and out, one's own account, and accepting an invitation (docs/teams.md). */
+/** Signing in and out, one's own account, and accepting an invitation (docs/guide/teams.md). */
 export function authApi(sessions: Sessions, members: Members): RouteDefinition[] {
   return [
     route({

@@ -4,7 +4,7 @@ import { storableText } from '../shared/text.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
-const RoleSchema = v.pipe(v.picklist(ROLES), v.description('owner, editor, analyst or viewer (docs/teams.md)'));
+const RoleSchema = v.pipe(v.picklist(ROLES), v.description('owner, editor, analyst or viewer (docs/guide/teams.md)'));
 
 export const EmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email('must be an email address'), storableText());
 const NewPassword = v.pipe(

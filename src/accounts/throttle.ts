@@ -1,5 +1,5 @@
 /**
- * The sign-in throttle (docs/teams.md): after 5 failed sign-ins in 15
+ * The sign-in throttle (docs/guide/teams.md): after 5 failed sign-ins in 15
  * minutes, for one account (its email, known or not) or from one client
  * address, sign-ins are refused with 429 until the oldest of them is 15
  * minutes old. The failures are stored, so every instance counts the same.

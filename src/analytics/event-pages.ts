@@ -4,7 +4,7 @@
  * out of SQLite as one JSON text (a JSON array of StoredEventRows) that
  * JSON.parse reads: the driver builds a row value by value, about half a
  * microsecond per value, which made reading the rows most of a rebuild
- * (BENCHMARKS.md, "start-up and rebuild"). The columns are STRICT text,
+ * (bench/notes/analytics-storage.md, "start-up and rebuild"). The columns are STRICT text,
  * integers and reals, each of which JSON carries exactly: SQLite (3.53 in
  * better-sqlite3) writes a real with the fewest digits that read back to
  * the same double.

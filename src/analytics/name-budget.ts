@@ -1,5 +1,5 @@
 /**
- * Which new names an event may bring a project (docs/events.md, "Names and
+ * Which new names an event may bring a project (docs/reference/events.md, "Names and
  * their limits"). The derived state keeps every event type, paywall id,
  * variant id and audience it meets for as long as it lives, so each costs
  * memory and is bounded (limits.ts). What must never be refused:

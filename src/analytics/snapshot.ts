@@ -1,6 +1,6 @@
 /**
  * The whole derived state as one buffer and back, for a checkpoint kept as
- * one value (PostgreSQL's shared checkpoints, docs/scale-out.md): the same
+ * one value (PostgreSQL's shared checkpoints, docs/operations/scale-out.md): the same
  * parts the SQLite checkpoint stores as rows (the users, the day sets, the
  * experiment segments with their log chunks), restored with the same calls
  * (checkpoint-load.ts), serialized by V8 (Buffers are copied as bytes, not

@@ -13,7 +13,7 @@ export function auditApi(audit: AuditLog): RouteDefinition[] {
       doc: {
         operationId: 'listAuditLog',
         errors: ['invalid_query', 'database_unavailable'],
-        summary: "The project's audit log, newest first: every change, who made it and from where (docs/teams.md)",
+        summary: "The project's audit log, newest first: every change, who made it and from where (docs/guide/teams.md)",
         tag: 'teams',
         auth: 'secret',
         access: 'analyze',

@@ -10,7 +10,7 @@ const help = `Usage:
 
 Prints the audit log, newest first: every change, through any door (the
 dashboard, an API key, the CLI on the database, paywalld apply), who made
-it and from where (docs/teams.md). Without --project, every project's
+it and from where (docs/guide/teams.md). Without --project, every project's
 entries and those of no project (passwords, throttled sign-ins).
 
 Options:

@@ -48,7 +48,7 @@ function shellQuote(text: string): string {
 /** What to run instead on PostgreSQL: pg_dump's custom format (pg_restore reads it), the URL without its password. */
 function pgDumpAdvice(url: string, file = 'paywalld.dump'): string {
   return [
-    'backup copies a SQLite file; PostgreSQL is backed up with pg_dump or your provider\'s backups (docs/scale-out.md, "Backups"):',
+    'backup copies a SQLite file; PostgreSQL is backed up with pg_dump or your provider\'s backups (docs/operations/scale-out.md, "Backups"):',
     `  pg_dump --format=custom --file=${shellQuote(file)} ${shellQuote(redactUrl(url, ''))}`,
     'The password is left out of the URL: pg_dump reads it from PGPASSWORD or ~/.pgpass.',
   ].join('\n');

@@ -18,7 +18,7 @@ export class UsageError extends Error {}
 export const DB_OPTION = { db: { type: 'string' } } as const;
 const { db } = SETTINGS;
 export const DB_HELP = `  --db FILE     the SQLite database file (env ${db.env}, else ${db.alsoEnv}, default ${db.default})`;
-/** For the commands that take PostgreSQL too (docs/scale-out.md, "Choosing PostgreSQL"). */
+/** For the commands that take PostgreSQL too (docs/operations/scale-out.md, "Choosing PostgreSQL"). */
 export const DB_OR_URL_HELP = `  --db FILE|URL the SQLite database file, or a postgres:// URL (env ${db.env},
                 else ${db.alsoEnv}, default ${db.default})`;
 

@@ -10,7 +10,7 @@ Event types, paywall ids, variants and audiences that events sent without a
 secret key (keyless, or with the public sdk key) brought to a project though
 no paywall declares them count in a budget of their own, at most so many new
 ones a day, so that nobody can use up the room the team's own names need
-(docs/events.md, "Names and their limits"). list shows each budget with
+(docs/reference/events.md, "Names and their limits"). list shows each budget with
 names counting in it and the names; clear stops counting them, so that new
 ones are taken again at once (the statistics keep them), as GET and DELETE
 /api/event-names do. Works beside a running server.

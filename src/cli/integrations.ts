@@ -12,7 +12,7 @@ const help = `Usage:
 
 Configures a store connector (stripe, revenuecat, app-store, google-play) of a project, as
 PUT /api/integrations/PROVIDER does; the store then sends its notifications to
-/hooks/PROVIDER/PROJECT_ID (docs/revenue.md). The configuration is read from a
+/hooks/PROVIDER/PROJECT_ID (docs/guide/revenue.md). The configuration is read from a
 JSON file ("-" for standard input), so that secrets stay out of the shell's
 history:
   stripe      {"signing_secret": "whsec_…"}

@@ -20,7 +20,7 @@ does is refused and nothing is written. FILE must be at the current schema
 it is only read. Prints the rows copied per table. Statistics and the other
 state the server derives from events are rebuilt from the copied events.
 
-See docs/scale-out.md, "Moving a SQLite database to PostgreSQL".
+See docs/operations/scale-out.md, "Moving a SQLite database to PostgreSQL".
 
 Options:
   --from FILE   the SQLite database file to copy`;

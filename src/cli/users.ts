@@ -15,7 +15,7 @@ const help = `Usage:
   paywalld users reset-password EMAIL [--url URL] [--json] [--db FILE|URL]
 
 People who sign in to the dashboard and the API as themselves, with a role
-per project: owner, editor, analyst or viewer (docs/teams.md). For the
+per project: owner, editor, analyst or viewer (docs/guide/teams.md). For the
 box's administrator: these work on the database directly, a running
 server's included (it sees each change on its next request).
 

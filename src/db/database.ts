@@ -79,7 +79,7 @@ export function failFastOnLocks(db: Database): void {
  * memory instead of spilling past a few MB to a temporary file. The
  * checkpoint sorts each index's new entries (up to 200,000, about 10 MB) with
  * INSERT … SELECT … ORDER BY; spilled, they were written to disk once more
- * (BENCHMARKS.md, "Storage designs", has the bytes per event).
+ * (bench/notes/analytics-storage.md, "Storage designs", has the bytes per event).
  */
 export function sortInMemory(db: Database): void {
   db.pragma('temp_store = MEMORY');

@@ -1,6 +1,6 @@
 /**
  * Which database a command works on: a `postgres://` (or `postgresql://`)
- * URL is PostgreSQL (docs/scale-out.md), anything else a SQLite file. A URL
+ * URL is PostgreSQL (docs/operations/scale-out.md), anything else a SQLite file. A URL
  * may carry a password, in its user part or as a `password` parameter: it is
  * shown only through `redactUrl`, never as given (logs, errors, --help).
  */
@@ -36,7 +36,9 @@ export function parseTarget(text: string): DatabaseTarget {
 /** The file of a SQLite target; a PostgreSQL one is refused, its password redacted, for a command that works on SQLite only. */
 export function sqliteFileOf(target: DatabaseTarget): string {
   if (target.kind === 'sqlite') return target.file;
-  throw new ConfigError(`this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/scale-out.md`);
+  throw new ConfigError(
+    `this command works on a SQLite database file only, and --db names PostgreSQL (${describeTarget(target)}); see docs/operations/scale-out.md`,
+  );
 }
 
 /** serve's database, a file or a URL; scheduled file snapshots (`--backup-dir`) are SQLite's only. */

@@ -26,7 +26,7 @@ export type EventRow = [
   /** purchase_complete: amount in major units of `currency`. */
   revenue: number | null,
   currency: string | null,
-  /** The placement that showed the paywall (docs/placements.md). */
+  /** The placement that showed the paywall (docs/guide/placements.md). */
   placement: string | null,
 ];
 

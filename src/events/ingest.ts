@@ -126,7 +126,7 @@ export function prepareBatch(batch: Envelope, context: BatchContext): PreparedBa
     let projectId = context.projectId;
     if (projectId === undefined) {
       // Among several projects with this id, the one serving it the longest: a paywall another project creates or
-      // publishes later never takes its keyless events (docs/events.md, "Keys and attribution").
+      // publishes later never takes its keyless events (docs/reference/events.md, "Keys and attribution").
       projectId = paywalls.projectsWithPaywall(event.paywall_id)[0];
       if (projectId === undefined) {
         rejected.push({ index, code: 'unattributable', message: 'no project on this server has a paywall with this id; send an API key' });

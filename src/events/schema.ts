@@ -84,7 +84,7 @@ export const EventSchema = v.strictObject({
     v.pipe(
       v.string('must be a string'),
       v.regex(ID_PATTERN, `must match ${ID_PATTERN.source.slice(1, -1)}`),
-      v.description('the placement the paywall was shown through (docs/placements.md)'),
+      v.description('the placement the paywall was shown through (docs/guide/placements.md)'),
     ),
   ),
   /** purchase_complete only: the amount in major units (9.99), never converted; requires currency. */

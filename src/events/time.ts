@@ -2,7 +2,7 @@
  * Event times. Clients send `ts` in seconds or milliseconds (the client
  * interface leaves the unit open); values below 10^11 are seconds, the way
  * Mixpanel reads them: 10^11 s is the year 5138, 10^11 ms is March 1973
- * (docs/events.md).
+ * (docs/reference/events.md).
  */
 const SECONDS_BELOW = 1e11;
 const MILLIS_BELOW = 1e14;
@@ -23,7 +23,7 @@ export function toMillis(ts: number): number {
   return ts < SECONDS_BELOW ? ts * 1000 : ts;
 }
 
-/** A `sent_at`: milliseconds only (docs/events.md). */
+/** A `sent_at`: milliseconds only (docs/reference/events.md). */
 export function isEpochMillis(value: number): boolean {
   return Number.isSafeInteger(value) && value >= SECONDS_BELOW && value < MILLIS_BELOW;
 }

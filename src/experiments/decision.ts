@@ -1,5 +1,5 @@
 /**
- * The decision readout on the primary metric (docs/experiments.md,
+ * The decision readout on the primary metric (docs/reference/experiments.md,
  * "Decision"): the first rule that holds, in the order listed there, with one
  * plain sentence a product manager can act on.
  */

@@ -1,5 +1,5 @@
 /**
- * One test per comparison (docs/experiments.md, "Effects"): the difference
+ * One test per comparison (docs/reference/experiments.md, "One test per comparison"): the difference
  * of two means, m_v − m_c, over its standard error, under one of two
  * analyses: fixed horizon (one look) or the asymptotic confidence sequence of
  * Waudby-Smith et al. (2023) as GrowthBook parameterizes it (valid at every

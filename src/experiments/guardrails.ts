@@ -1,5 +1,5 @@
 /**
- * Guardrails (docs/experiments.md, "Guardrails"): metrics a winner must not
+ * Guardrails (docs/reference/experiments.md, "Guardrails"): metrics a winner must not
  * make significantly worse. Each is a rate compared with the control by the
  * pooled test of the analysis used, one-sided (is the variant worse?) at
  * its own α, not adjusted for the number of guardrails: a guardrail errs on

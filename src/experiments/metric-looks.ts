@@ -10,7 +10,7 @@ import type { FoldResult } from '../analytics/fold/fold-types.ts';
 import { rateMoments } from './cuped.ts';
 import type { MetricLooks } from './readout.ts';
 
-/** Below these, `enough_data` is false: too few users or conversions for the statistics to mean much (docs/experiments.md). */
+/** Below these, `enough_data` is false: too few users or conversions for the statistics to mean much (docs/reference/experiments.md). */
 const MIN_EXPOSED_PER_VARIANT = 100;
 const MIN_CONVERSIONS = 10;
 

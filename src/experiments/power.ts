@@ -1,5 +1,5 @@
 /**
- * The power plan of the analysis actually used (docs/experiments.md,
+ * The power plan of the analysis actually used (docs/reference/experiments.md,
  * "Power"): users per variant for 80 % power to detect a relative lift t on
  * the primary metric, and the smallest lift detectable with the users so
  * far. Each comparison is planned at α / m (m the comparisons in the

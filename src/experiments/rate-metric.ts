@@ -1,5 +1,5 @@
 /**
- * The statistics of a rate metric (docs/experiments.md): conversion, and
+ * The statistics of a rate metric (docs/reference/experiments.md): conversion, and
  * trial started, each a count of users over the exposed users of a variant,
  * compared with the control by the pooled test over the phase's looks
  * (readout.ts), with the Bayesian chances of the raw counts.

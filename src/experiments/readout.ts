@@ -1,6 +1,6 @@
 /**
  * The comparisons of one metric with the control, read over the phase's
- * looks (docs/experiments.md, "A readout that does not flip back"): under
+ * looks (docs/reference/experiments.md, "A readout that does not flip back"): under
  * the sequential analysis, the test at the end of each day the fold counted
  * and now; the p-value is the running minimum over those looks and each
  * interval the running intersection, both as valid as one look (the
@@ -84,7 +84,7 @@ function readOne(metric: MetricLooks, i: number, c: number, analysis: Analysis, 
       ci = intersect(ci, earlier.ci95)!;
       relative = intersect(relative, earlier.relativeCi);
     }
-    // Intervals that do not meet say the effect moved during the phase: the current look's stand (docs/experiments.md).
+    // Intervals that do not meet say the effect moved during the phase: the current look's stand (docs/reference/experiments.md).
     if (ci[0] > ci[1]) ci = test.ci95;
     if (relative !== null && relative[0] > relative[1]) relative = test.relativeCi;
   }

@@ -1,7 +1,7 @@
 /**
  * Experiment results of one phase and segment: the segment's design (its
  * variants, weights, control and holdouts) read from the phase, and every
- * figure of docs/experiments.md computed from the counts the event writer
+ * figure of docs/reference/experiments.md computed from the counts the event writer
  * folded (the metrics' figures in rate-metric.ts and revenue-metric.ts, the
  * decision in decision.ts, what it is planned and judged on here).
  */

@@ -1,6 +1,6 @@
 /**
  * The statistics of net revenue per exposed user in one currency
- * (docs/experiments.md, "Revenue per exposed user"): totals never capped;
+ * (docs/reference/experiments.md, "Revenue per exposed user"): totals never capped;
  * intervals and tests on the moments the fold gives for inference (capped
  * when winsorizing, CUPED-adjusted when on), and only once each arm has
  * `minPayers` payers: below that, counts and totals only.

@@ -15,7 +15,8 @@ export function experimentsApi(experiments: ExperimentResults): RouteDefinition[
       doc: {
         operationId: 'getPaywallResults',
         errors: ['invalid_query', 'paywall_not_found', 'phase_not_found', 'audience_not_found', 'stats_warming_up', 'database_unavailable'],
-        summary: 'Experiment results of one phase and segment: exposure, conversion, revenue, statistics against the control, SRM (docs/experiments.md)',
+        summary:
+          'Experiment results of one phase and segment: exposure, conversion, revenue, statistics against the control, SRM (docs/reference/experiments.md)',
         tag: 'experiments',
         auth: 'secret',
         access: 'view',

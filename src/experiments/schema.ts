@@ -98,7 +98,10 @@ export type RateFigures = v.InferOutput<typeof RateFiguresSchema>;
 
 const RevenueSchema = v.object({
   currency: v.string(),
-  total: v.pipe(v.number(), v.description('net revenue: client purchases and server sales, minus refunds (docs/revenue.md, "Attribution"); never capped')),
+  total: v.pipe(
+    v.number(),
+    v.description('net revenue: client purchases and server sales, minus refunds (docs/guide/revenue.md, "Attribution"); never capped'),
+  ),
   gross: v.pipe(v.number(), v.description('client purchases and server sales; never capped')),
   refunded: v.pipe(v.number(), v.description('server refund records; never capped')),
   payers: v.pipe(v.number(), v.description('exposed users who paid in this currency')),

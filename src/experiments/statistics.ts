@@ -1,5 +1,5 @@
 /**
- * The statistics of experiment results, as docs/experiments.md states them.
+ * The statistics of experiment results, as docs/reference/experiments.md states them.
  * Pure functions of counts and centred moments, so that results for a million
  * users cost only the aggregation that feeds them. Every figure that cannot be computed
  * (no users, a zero control rate, no spread) is null rather than a guess.

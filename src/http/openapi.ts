@@ -23,11 +23,12 @@ function converter(config: ConversionConfig): Convert {
   };
 }
 
-/** The RFC 9457 problem every error answers with; `code` lists every code (docs/errors.md), each response narrows it. */
+/** The RFC 9457 problem every error answers with; `code` lists every code (docs/reference/errors.md), each response narrows it. */
 function problemSchema(): Json {
   return {
     type: 'object',
-    description: 'RFC 9457 problem details (application/problem+json). `code` is stable (docs/errors.md); `errors` lists field problems at JSON pointers.',
+    description:
+      'RFC 9457 problem details (application/problem+json). `code` is stable (docs/reference/errors.md); `errors` lists field problems at JSON pointers.',
     properties: {
       type: { type: 'string', description: '`urn:paywalld:problem:<code>`' },
       title: { type: 'string', description: 'the status text' },
@@ -73,7 +74,7 @@ function errorResponses(route: RouteDefinition): Json {
   const responses: Json = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
-      description: `${statusTitle(status)}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md)`,
+      description: `${statusTitle(status)}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/reference/errors.md)`,
       ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
       content: {
         'application/problem+json': {
@@ -192,7 +193,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], options: Ope
       version: options.version,
       description:
         'Self-hosted paywall configuration and analytics server. Authenticate with `Authorization: Bearer <API key>`. ' +
-        'Every error is application/problem+json with a stable `code` (docs/errors.md); each operation lists the codes it may answer. ' +
+        'Every error is application/problem+json with a stable `code` (docs/reference/errors.md); each operation lists the codes it may answer. ' +
         'Any path answers `not_found` (404) when nothing is there, and `method_not_allowed` (405, with `Allow`) for a method it does not list.',
       license: { name: options.license, identifier: options.license },
     },
@@ -209,7 +210,7 @@ export function openApiDocument(routes: readonly RouteDefinition[], options: Ope
           in: 'cookie',
           name: 'paywalld_session',
           description:
-            'A signed-in person (POST /api/auth/login): what their role allows in the project named by X-Paywalld-Project; changes need X-Paywalld-Request: 1 (docs/teams.md)',
+            'A signed-in person (POST /api/auth/login): what their role allows in the project named by X-Paywalld-Project; changes need X-Paywalld-Request: 1 (docs/guide/teams.md)',
         },
       },
     },

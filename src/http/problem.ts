@@ -42,7 +42,7 @@ export type ProblemCode = EdgeErrorCode | ErrorCode;
 /** What a problem response says; a ProblemError, or a DomainError once status.ts gave it its status. */
 export interface Problem {
   readonly status: number;
-  /** Stable machine-readable code, documented in docs/errors.md. */
+  /** Stable machine-readable code, documented in docs/reference/errors.md. */
   readonly code: ProblemCode;
   readonly detail: string;
   readonly errors?: FieldError[] | undefined;
@@ -90,7 +90,7 @@ export function statusTitle(status: number): string {
   return TITLES[status] ?? 'Error';
 }
 
-/** The problem+json body of an error; `type` is a URN naming the code (listed in docs/errors.md). */
+/** The problem+json body of an error; `type` is a URN naming the code (listed in docs/reference/errors.md). */
 export function problemBody(problem: Problem): string {
   return JSON.stringify({
     type: `urn:paywalld:problem:${problem.code}`,

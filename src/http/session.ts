@@ -1,5 +1,5 @@
 /**
- * Signed-in people at the edge (docs/teams.md): the session cookie, the
+ * Signed-in people at the edge (docs/guide/teams.md): the session cookie, the
  * CSRF rule for the requests it authenticates, and the role check that
  * turns a session into a request's principal in one project. The lookup of
  * a token is the accounts feature's (SessionAuthenticator): it reads the

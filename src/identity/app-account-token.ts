@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The namespace of appAccountToken UUIDs (docs/client.md): the client and the
+ * The namespace of appAccountToken UUIDs (docs/reference/client.md): the client and the
  * server both derive a user's token as UUID v5 (RFC 9562, SHA-1) of the user
  * id's UTF-8 bytes in this namespace. Changing it orphans every token ever given to StoreKit.
  */

@@ -16,7 +16,7 @@ import { type LinkOutcome, type LinkRequest, MAX_LINKS_PER_PROJECT, MAX_LINKS_PE
 /** The requests' (project, anonymous id) pairs as two arrays: $1 projects, $2 anonymous ids. */
 const LINKED = `SELECT l.project_id, l.anonymous_id AS id, l.user_id FROM user_links l
   JOIN unnest($1::text[], $2::text[]) AS r(project_id, id) ON l.project_id = r.project_id AND l.anonymous_id = r.id`;
-/** Anonymous ids with purchase records, or that other ids are linked to (docs/revenue.md, "Who can link"). */
+/** Anonymous ids with purchase records, or that other ids are linked to (docs/guide/revenue.md, "Who can link"). */
 const PROTECTED = `SELECT r.project_id, r.id FROM unnest($1::text[], $2::text[]) AS r(project_id, id)
   WHERE EXISTS (SELECT 1 FROM purchases WHERE project_id = r.project_id AND user_id = r.id)
      OR EXISTS (SELECT 1 FROM user_links WHERE project_id = r.project_id AND user_id = r.id)`;

@@ -86,7 +86,7 @@ export class PostgresIdentityStore implements IdentityStore {
    * PostgreSQL has no event users dictionary: the events themselves are read
    * in seq order, and user_token_progress.ordinal holds the next seq to read.
    * Every event insert holds the events advisory lock until it commits
-   * (docs/scale-out.md, "Commit order is read order"), so the events a
+   * (docs/operations/scale-out.md, "Commit order is read order"), so the events a
    * transaction sees are every event up to some seq: reading on from the
    * last one seen skips none, however recent.
    */

@@ -29,7 +29,7 @@ export class IdentityService {
   /**
    * Links the anonymous id to the user; the first link of an anonymous id
    * wins, and `secret` (the app's backend) may link what the sdk key may
-   * not (docs/revenue.md, "Who can link").
+   * not (docs/guide/revenue.md, "Who can link").
    */
   async identify(projectId: string, request: Identify, secret: boolean): Promise<IdentifyResult> {
     const outcome = await this.writer.link({ projectId, anonymousId: request.anonymous_id, userId: request.user_id, secret });

@@ -42,7 +42,7 @@ export class IdentityWrites {
   }
 }
 
-/** The checks of a link made with the sdk key, before it is written (docs/revenue.md, "Who can link"). */
+/** The checks of a link made with the sdk key, before it is written (docs/guide/revenue.md, "Who can link"). */
 class SdkLinkRule {
   private readonly hasPurchases;
   private readonly isUser;

@@ -15,7 +15,7 @@ export interface LinkRequest {
   projectId: string;
   anonymousId: string;
   userId: string;
-  /** Made with a secret key (the app's backend), which may link what the sdk key may not (docs/revenue.md, "Who can link"). */
+  /** Made with a secret key (the app's backend), which may link what the sdk key may not (docs/guide/revenue.md, "Who can link"). */
   secret: boolean;
 }
 
@@ -23,7 +23,7 @@ export interface LinkRequest {
  * The links one user may have (one per device or reinstall), and one
  * project: each link costs the writer thread about 250 bytes of memory
  * while results are read, and a user's links are joined one by one
- * (docs/revenue.md, "Limits").
+ * (docs/guide/revenue.md, "Limits").
  */
 export const MAX_LINKS_PER_USER = 1000;
 export const MAX_LINKS_PER_PROJECT = 1_000_000;

@@ -52,7 +52,7 @@ export class LivePaywalls {
   /**
    * The projects that have a non-archived paywall with this id (published
    * or not), the one serving it the longest first: the one keyless events
-   * of the id go to (docs/events.md, "Keys and attribution").
+   * of the id go to (docs/reference/events.md, "Keys and attribution").
    */
   projectsWithPaywall(paywallId: string): readonly string[] {
     return this.projectsByPaywall.get(paywallId) ?? NONE;

@@ -143,7 +143,7 @@ export class PaywallManager {
     return result;
   }
 
-  /** A paywall id another project serves longer: keyless events of it go there (docs/events.md, "Keys and attribution"). */
+  /** A paywall id another project serves longer: keyless events of it go there (docs/reference/events.md, "Keys and attribution"). */
   private keylessWarnings(projectId: string, id: string): PaywallWarning[] {
     const owner = this.live.projectsWithPaywall(id)[0];
     if (owner === undefined || owner === projectId) return [];

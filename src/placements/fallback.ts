@@ -1,5 +1,5 @@
 /**
- * Placements in the offline fallback bundle (docs/placements.md,
+ * Placements in the offline fallback bundle (docs/guide/placements.md,
  * "Offline"): each rule as an app decides it without the server, marked
  * server_only when its audience tests purchases.*, rendered once per
  * compiled placement with a content hash (the bundle's ETag is made of

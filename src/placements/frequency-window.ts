@@ -1,5 +1,5 @@
 /**
- * Where a frequency cap's period starts (docs/placements.md, "Frequency
+ * Where a frequency cap's period starts (docs/guide/placements.md, "Frequency
  * caps"): the UTC day (00:00 UTC), the ISO week (Monday 00:00 UTC), or the
  * beginning of time. A pure module: the typed client counts the same
  * windows on the device. A session is the client's to count: it has no

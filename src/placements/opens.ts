@@ -1,5 +1,5 @@
 /**
- * The placement opens frequency caps count (docs/placements.md, "Frequency
+ * The placement opens frequency caps count (docs/guide/placements.md, "Frequency
  * caps"): per project, placement and user, the times of their
  * screen_impression events naming the placement, as the event writer
  * thread counted them (every instance's events, on PostgreSQL) and told

@@ -1,8 +1,8 @@
 /**
- * A placement's results (docs/placements.md, "Results"): its users shown
+ * A placement's results (docs/guide/placements.md, "Results"): its users shown
  * the paywall against those held out, the holdout being the control, with
  * every figure and the decision readout experiments have
- * (src/experiments/results.ts, docs/experiments.md). A user is exposed by a
+ * (src/experiments/results.ts, docs/reference/experiments.md). A user is exposed by a
  * screen_impression naming the placement (shown) or a placement_holdout
  * event (held out, which the typed client sends when the placement answers
  * holdout), and converts with a purchase anywhere at or after it: the held

@@ -25,7 +25,7 @@ const revisionNumber: PathParam<number> = {
   missing: { code: 'revision_not_found', detail: 'the placement has no revision with this number' },
 };
 
-/** The management API of placements (docs/placements.md): written, read, archived, their revisions listed. */
+/** The management API of placements (docs/guide/placements.md): written, read, archived, their revisions listed. */
 const PlacementResultsQuerySchema = v.object({ analysis: ResultsQuerySchema.entries.analysis });
 
 export function placementsApi(placements: PlacementManager, results: PlacementResults): RouteDefinition[] {
@@ -155,7 +155,7 @@ export function placementsApi(placements: PlacementManager, results: PlacementRe
         tag: 'placements',
         auth: 'secret',
         access: 'view',
-        responses: { 200: { description: 'the results (docs/placements.md, docs/experiments.md)', schema: PlacementResultsSchema } },
+        responses: { 200: { description: 'the results (docs/guide/placements.md, docs/reference/experiments.md)', schema: PlacementResultsSchema } },
       },
       handler: async (req, { params, query: { analysis } }) =>
         json(200, await results.results(projectOf(req), params.id, analysis), { 'Cache-Control': 'no-store' }),

@@ -1,5 +1,5 @@
 /**
- * The shapes of placements (docs/placements.md): the document a client
+ * The shapes of placements (docs/guide/placements.md): the document a client
  * writes with PUT /api/placements/{id} (validate.ts adds the checks a schema
  * cannot express), the management API's answers and the SDK's placement
  * answer.

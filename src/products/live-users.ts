@@ -1,7 +1,7 @@
 /**
  * Which live paywalls put a product in a slot, as a product deletion decides it: from the stored live
  * revisions, read in the deletion's transaction, never from an instance's in-memory view, which may not
- * yet hold a paywall another instance just published (docs/scale-out.md, "Stores: writes from several
+ * yet hold a paywall another instance just published (docs/operations/scale-out.md, "Stores: writes from several
  * instances").
  */
 import { slotProducts } from '../paywalls/document/slot-products.ts';

@@ -35,7 +35,7 @@ export interface PurchaseBatch {
    * of the batch carries that total as its revenue and is stored with what is new since the refunds already
    * stored for its transactionId, rounded to `decimals` places, or not at all when nothing is new. Decided
    * inside the batch's transaction, so that two notifications of one payment delivered at once (a retry, two
-   * partial refunds), to one instance or two, cannot both count the same refund (docs/revenue.md, "Stripe").
+   * partial refunds), to one instance or two, cannot both count the same refund (docs/guide/revenue.md, "Stripe").
    */
   cumulativeRefunds?: { decimals: number };
   /**

@@ -62,6 +62,6 @@ export function noUwsMessage(host: Host): string {
       ? `What works: an executable built with one of these (npm run build:exe -- --node 20): ${options.join('; ')}.`
       : `What works: ${options.join('; ')}; or the single executable (npm run build:exe), which carries its own Node.js.`,
     'Every command that serves no HTTP (projects, keys, backup, migrate, ...) works on this runtime.',
-    'See "Which Node.js" in README.md.',
+    'See "Which Node.js" in docs/operations/node-versions.md.',
   ].join('\n');
 }

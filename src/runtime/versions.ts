@@ -31,7 +31,7 @@ export function versionReport(): string {
     `Node.js ${host.node} (ABI ${host.abi}, ${host.platform} ${host.arch}${libc})${host.executable ? ', embedded in this executable' : ''}`,
     build
       ? `uWebSockets.js ${build.version} (${build.package})`
-      : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in README.md)',
+      : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in docs/operations/node-versions.md)',
     `SQLite ${sqlite} (better-sqlite3 ${versions.betterSqlite3})`,
   ].join('\n');
 }

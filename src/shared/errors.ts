@@ -1,6 +1,6 @@
 /**
  * The error type of the domain. Services and stores throw a DomainError with
- * a stable code (listed in docs/errors.md); they know nothing of HTTP. Only
+ * a stable code (listed in docs/reference/errors.md); they know nothing of HTTP. Only
  * the HTTP edge (src/http/status.ts) maps a code to a status and turns the
  * error into problem+json, and the CLI prints it as a message.
  */

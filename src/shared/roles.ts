@@ -1,5 +1,5 @@
 /**
- * Who may do what in a project (docs/teams.md). Roles are not a ladder: an
+ * Who may do what in a project (docs/guide/teams.md). Roles are not a ladder: an
  * analyst reads the audit log and exports that an editor does not, an editor
  * writes paywalls that an analyst does not. Each management route declares
  * the permission it needs (`doc.access`); the edge checks a signed-in

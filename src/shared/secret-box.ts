@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (docs/revenue.md, "Secrets at rest"): connector
+ * Secrets at rest (docs/guide/revenue.md, "Secrets at rest"): connector
  * configurations and outgoing webhooks' signing secrets are sealed with
  * AES-256-GCM under a key kept in a file outside the database, so that a
  * copy of the database alone (a backup, a stolen file, a dump) does not

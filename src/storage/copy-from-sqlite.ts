@@ -1,6 +1,6 @@
 /**
  * `paywalld migrate-to`: a SQLite database copied into an empty PostgreSQL
- * one in a single transaction (docs/scale-out.md, "Moving a SQLite database
+ * one in a single transaction (docs/operations/scale-out.md, "Moving a SQLite database
  * to PostgreSQL"). What is copied is the data; what the SQLite event writer
  * derives from it is rebuilt on the other side.
  */

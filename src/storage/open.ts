@@ -1,6 +1,6 @@
 /**
  * The storage a CLI command works on, whichever the backend: a SQLite file
- * or a PostgreSQL database (docs/scale-out.md, "Choosing PostgreSQL"), its
+ * or a PostgreSQL database (docs/operations/scale-out.md, "Choosing PostgreSQL"), its
  * schema brought up to date first, as serve does at start.
  */
 import { openDatabase } from '../db/database.ts';

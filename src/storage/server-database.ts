@@ -1,7 +1,7 @@
 /**
  * The database a server runs on, whichever the backend: a SQLite file owned
  * by one process (server-sqlite.ts) or a PostgreSQL database shared by any
- * number of instances (server-postgres.ts, docs/scale-out.md). The backend
+ * number of instances (server-postgres.ts, docs/operations/scale-out.md). The backend
  * is decided here, once: src/app.ts starts the same services on either, and
  * they ask the capabilities below rather than holding a connection.
  */

@@ -1,5 +1,5 @@
 /**
- * A server's PostgreSQL database, shared by every instance (docs/scale-out.md,
+ * A server's PostgreSQL database, shared by every instance (docs/operations/scale-out.md,
  * "Running several instances"). What the SQLite server needs for a file it
  * owns alone has no use here: no lock file (instances sharing the database is
  * the point), no file-identity check (/healthz asks the server instead), no

@@ -1,5 +1,5 @@
 /**
- * Which addresses a webhook may not reach (docs/webhooks.md, "Safety"):
+ * Which addresses a webhook may not reach (docs/guide/webhooks.md, "Safety"):
  * a URL chosen by whoever manages a project must not turn the server into
  * a client of its own network (server-side request forgery). The host is
  * resolved and every address it resolves to is checked: when the endpoint

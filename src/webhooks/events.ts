@@ -1,7 +1,7 @@
 /**
  * The events webhooks deliver, as the JSON body every attempt sends
  * unchanged: `{ type, timestamp, data }` (the Standard Webhooks payload;
- * docs/webhooks.md lists each type's data). Built where the cause is
+ * docs/guide/webhooks.md lists each type's data). Built where the cause is
  * stored, in its transaction: a change's audit entry, a purchase record
  * stored (never a duplicate), a phase's decision that moved.
  */

@@ -15,7 +15,7 @@ import type { WebhookService } from './service.ts';
 const DEFAULT_PAGE = 50;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-/** Outgoing webhooks (docs/webhooks.md): owners (and secret keys) manage them; analysts read them and their deliveries. */
+/** Outgoing webhooks (docs/guide/webhooks.md): owners (and secret keys) manage them; analysts read them and their deliveries. */
 export function webhooksApi(webhooks: WebhookService): RouteDefinition[] {
   return [
     route({

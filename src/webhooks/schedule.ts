@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (docs/webhooks.md, "Retries"):
+ * When a failed delivery is tried again (docs/guide/webhooks.md, "Deliveries and retries"):
  * exponential backoff from 10 seconds, three times longer each time up to
  * 4 hours, each delay moved by up to a fifth either way (jitter, so that
  * the deliveries of one outage do not all come back at once), for 24 hours

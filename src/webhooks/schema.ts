@@ -1,5 +1,5 @@
 /**
- * The shapes of outgoing webhooks (docs/webhooks.md): an endpoint as it is
+ * The shapes of outgoing webhooks (docs/guide/webhooks.md): an endpoint as it is
  * written and listed, the one answer that shows its signing secret, and its
  * deliveries.
  */
@@ -46,7 +46,7 @@ export const CreatedWebhookSchema = v.object({
   ...WebhookSchema.entries,
   secret: v.pipe(
     v.string(),
-    v.description('whsec_ and the base64 of 32 random bytes: the HMAC key is the decoded bytes (docs/webhooks.md); shown only in this answer'),
+    v.description('whsec_ and the base64 of 32 random bytes: the HMAC key is the decoded bytes (docs/guide/webhooks.md); shown only in this answer'),
   ),
 });
 export type CreatedWebhook = v.InferOutput<typeof CreatedWebhookSchema>;

@@ -1,5 +1,5 @@
 /**
- * Outgoing webhooks' endpoints as a service (docs/webhooks.md): the URL's
+ * Outgoing webhooks' endpoints as a service (docs/guide/webhooks.md): the URL's
  * rules, the signing secret made once, test deliveries, the deliveries'
  * pages and retries. Speaks no HTTP.
  */

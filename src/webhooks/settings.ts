@@ -1,5 +1,5 @@
 /**
- * The `serve` settings of outgoing webhooks (docs/webhooks.md): whether an
+ * The `serve` settings of outgoing webhooks (docs/guide/webhooks.md): whether an
  * endpoint may be a private address, and the retry schedule's scale.
  */
 import type { Setting } from '../config.ts';

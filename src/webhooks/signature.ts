@@ -1,6 +1,6 @@
 /**
  * Signing secrets and signatures as the Standard Webhooks specification
- * says (docs/webhooks.md, "Verifying a delivery"): a secret is `whsec_`
+ * says (docs/guide/webhooks.md, "Verifying a delivery"): a secret is `whsec_`
  * and the base64 of random bytes (24 to 64 of them: paywalld makes 32),
  * and a delivery's `webhook-signature` is `v1,` and the base64 HMAC-SHA256,
  * keyed with the decoded bytes, of `{webhook-id}.{webhook-timestamp}.{body}`.

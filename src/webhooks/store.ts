@@ -1,5 +1,5 @@
 /**
- * Outgoing webhooks' storage (docs/webhooks.md): the endpoints of each
+ * Outgoing webhooks' storage (docs/guide/webhooks.md): the endpoints of each
  * project (WebhookStore) and the outbox of their deliveries (OutboxStore).
  * A delivery is written in the transaction of the change that causes it:
  * by the change log (db/change-log.ts: each backend's outbox wraps the

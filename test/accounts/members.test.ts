@@ -1,6 +1,6 @@
 /**
  * A project's members: invitations (72 hours, once), roles, the last-owner
- * rule, removal, and the project a signed-in person acts on (docs/teams.md).
+ * rule, removal, and the project a signed-in person acts on (docs/guide/teams.md).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,7 +1,7 @@
 /**
  * Each role's allowed and refused management routes, walked from the
  * server's own route table: a route this table does not name fails, so a
- * new route says here who may call it (docs/teams.md, "Roles").
+ * new route says here who may call it (docs/guide/teams.md, "Roles").
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

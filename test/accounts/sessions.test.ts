@@ -2,7 +2,7 @@
  * Signing in and out: the session cookie's attributes, what is stored of
  * it, its expiries, the same answer for an unknown email and a wrong
  * password, the throttle, password changes, and the CSRF rule for changes
- * a cookie authenticates (docs/teams.md).
+ * a cookie authenticates (docs/guide/teams.md).
  */
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Small files with one job (CONTRIBUTING.md, "How the code reads"): no
+ * Small files with one job (CONTRIBUTING.md, "Rules"): no
  * source file in src/ is longer than 300 lines. A file that grows past it
  * has taken on a second job; split that job out rather than raise the bound.
  */

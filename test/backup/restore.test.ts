@@ -7,13 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { DIST, runCli, spawnServe } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+const PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/operations/backups.md');
 
-/** The restore steps of README.md, split at their "# N." comment lines. */
-function readmeSteps(): string[][] {
-  const text = fs.readFileSync(README, 'utf8');
+/** The restore steps of docs/operations/backups.md, split at their "# N." comment lines. */
+function restoreSteps(): string[][] {
+  const text = fs.readFileSync(PAGE, 'utf8');
   const block = /<!-- restore-steps -->\n```sh norun\n([\s\S]*?)```/.exec(text);
-  assert.ok(block, 'README.md has a restore-steps block');
+  assert.ok(block, 'docs/operations/backups.md has a restore-steps block');
   const steps: string[][] = [];
   for (const line of block[1]!.trim().split('\n')) {
     if (/^# \d+\./.test(line)) steps.push([]);
@@ -22,15 +22,15 @@ function readmeSteps(): string[][] {
   return steps;
 }
 
-/** Runs README command lines in bash, `paywalld` being the built bundle. */
+/** Runs the page's command lines in bash, `paywalld` being the built bundle. */
 function run(lines: string[], cwd: string): void {
   const script = `set -euo pipefail\npaywalld() { node ${JSON.stringify(DIST)} "$@"; }\n${lines.join('\n')}\n`;
   const result = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8' });
   assert.equal(result.status, 0, `${lines.join('\n')}\n${result.stderr}`);
 }
 
-test('the README restore steps bring back the data of the snapshot', async (t) => {
-  const [snapshot, restore, start] = readmeSteps();
+test('the restore steps of docs/operations/backups.md bring back the data of the snapshot', async (t) => {
+  const [snapshot, restore, start] = restoreSteps();
   assert.ok(snapshot && restore && start);
   assert.deepEqual(start, ['paywalld serve']);
   const dir = tempDir(t);

@@ -47,7 +47,7 @@ test('projects, keys, integrations, apply, plan, export and fallback on PostgreS
     const example = exampleCopy(t);
     /** Runs a command on this backend; its output is compared with the other backend's unless `compare` is false. */
     const cli = async (args: string[], compare = true) => {
-      // PostgreSQL keeps the connector secrets' key where PAYWALLD_SECRETS_KEY_FILE says (docs/scale-out.md); SQLite beside the file.
+      // PostgreSQL keeps the connector secrets' key where PAYWALLD_SECRETS_KEY_FILE says (docs/operations/scale-out.md); SQLite beside the file.
       const env = kind === 'postgres' ? { ...CLEAN, PAYWALLD_SECRETS_KEY_FILE: path.join(dir, 'secrets.key') } : CLEAN;
       const text = ok(await runCli([...args, '--db', db], { env, cwd: dir }), `${kind}: ${args.join(' ')}`);
       if (compare) out.push(comparable(text).replaceAll(`-${kind}`, '-KIND').replaceAll(example, 'EXAMPLE'));

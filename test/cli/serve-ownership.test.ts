@@ -15,7 +15,7 @@ test('a second serve on the same database exits 1 naming the owner; a SIGKILLed 
   assert.equal(second.status, 1, second.stderr);
   assert.match(second.stderr, new RegExp(`in use by another paywalld serve \\(pid ${first.child.pid}\\)`));
   assert.doesNotMatch(second.stdout, /listening/);
-  // The first one serves on, and the commands README calls safe beside a running server work.
+  // The first one serves on, and the commands docs/operations/backups.md calls safe beside a running server work.
   assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
   const created = await runCli(['projects', 'create', 'beside', '--db', db]);
   assert.equal(created.status, 0, created.stderr);

@@ -9,7 +9,7 @@ import { ciServer, EXAMPLE, exampleCopy, writeJson } from '../helpers/config-dir
 import { CURL, needs } from '../helpers/requirements.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+const GUIDE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/guide/paywalls-as-code.md');
 
 test('serve --db :memory: --seed examples/config --keys-file resolves at once', async (t) => {
   const server = await ciServer(t, ['--seed', EXAMPLE]);
@@ -94,10 +94,10 @@ test('--seed on a database with one project applies to it, and a restart with th
   assert.equal(await second.stop(), 0);
 });
 
-test('the README CI recipe runs as written: start, wait for /readyz, run the tests, stop', needs(CURL), (t) => {
-  const text = fs.readFileSync(README, 'utf8');
+test('the CI recipe of docs/guide/paywalls-as-code.md runs as written: start, wait for /readyz, run the tests, stop', needs(CURL), (t) => {
+  const text = fs.readFileSync(GUIDE, 'utf8');
   const block = /<!-- ci-recipe -->\n```sh norun\n([\s\S]*?)```/.exec(text);
-  assert.ok(block, 'README.md has a ci-recipe block');
+  assert.ok(block, 'docs/guide/paywalls-as-code.md has a ci-recipe block');
   const dir = tempDir(t);
   fs.cpSync(EXAMPLE, path.join(dir, 'examples/config'), { recursive: true });
   const bin = path.join(dir, 'bin');

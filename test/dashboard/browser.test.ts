@@ -264,7 +264,7 @@ test('from sign-in to a published, previewed paywall with events, products and k
   }
   assert.equal((await (await api('POST', '/api/sdk/events', keys.sdk, { events: experiment })).json()).accepted, experiment.length);
   // The server's records of x0, who bought for 9.99 USD: the purchase (a refund counts only against purchase records,
-  // docs/revenue.md), a refund of it, and a trial that converted.
+  // docs/guide/revenue.md), a refund of it, and a trial that converted.
   const later = Date.now() + 2000;
   const record = (id: string, type: string, revenue: number, ts: number) => ({ id, user_id: 'x0', type, ts, product_id: 'pro', revenue, currency: 'USD' });
   const records = [

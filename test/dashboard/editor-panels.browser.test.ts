@@ -7,7 +7,7 @@
  * condition the builder cannot show kept read-only) and theme; the preview
  * selecting what is clicked; the guard before leaving; a viewer offered
  * nothing to change, told why. With PAYWALLD_SCREENSHOTS_DIR set, each
- * panel's screenshot is kept there (docs/dashboard.md shows them).
+ * panel's screenshot is kept there (docs/guide/dashboard.md shows them).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

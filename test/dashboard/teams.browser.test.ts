@@ -3,7 +3,7 @@
  * editor joins through an invitation link and edits; the owner invites and
  * changes roles on Members and reads who did what on Activity; a viewer
  * signs in with an email and a password and is offered nothing the role
- * cannot do, each time saying why (docs/teams.md).
+ * cannot do, each time saying why (docs/guide/teams.md).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

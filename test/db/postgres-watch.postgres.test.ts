@@ -2,7 +2,7 @@
  * Configuration changes across instances on PostgreSQL
  * (src/db/postgres/watch.ts): a change committed through one connection
  * reaches another's onChange through LISTEN (how soon, the 1 s promise of
- * docs/scale-out.md, is measured by `npm run bench -- --postgres --only
+ * docs/operations/scale-out.md, is measured by `npm run bench -- --postgres --only
  * propagation`; a test waits up to 10 s); with the listening
  * connection terminated, the periodic check still sees changes, and LISTEN
  * comes back by itself, also after PostgreSQL restarts. An instance's own

@@ -1,5 +1,5 @@
 /**
- * docs/errors.md lists every error code the server can answer with, with its
+ * docs/reference/errors.md lists every error code the server can answer with, with its
  * status, and the OpenAPI document lists the same codes: the codes come from
  * the two tables the server answers from (the domain's ErrorCode statuses in
  * src/http/status.ts and the edge's EDGE_STATUS in src/http/problem.ts), so a
@@ -16,9 +16,9 @@ import { startTestServer } from '../helpers/server.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** code → status of each row of the first table of docs/errors.md. */
+/** code → status of each row of the first table of docs/reference/errors.md. */
 function documentedCodes(): Map<string, number> {
-  const text = fs.readFileSync(path.join(ROOT, 'docs/errors.md'), 'utf8');
+  const text = fs.readFileSync(path.join(ROOT, 'docs/reference/errors.md'), 'utf8');
   const rows = new Map<string, number>();
   for (const [, status, code] of text.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)) rows.set(code!, Number(status));
   return rows;
@@ -26,7 +26,7 @@ function documentedCodes(): Map<string, number> {
 
 const sourceCodes = (): ProblemCode[] => [...new Set<ProblemCode>([...DOMAIN_ERROR_CODES, ...(Object.keys(EDGE_STATUS) as ProblemCode[])])].sort();
 
-test('docs/errors.md lists every error code the server can answer with, with its status, and no other', () => {
+test('docs/reference/errors.md lists every error code the server can answer with, with its status, and no other', () => {
   const documented = documentedCodes();
   const source = sourceCodes();
   assert.ok(source.length >= 25, `found ${source.length} codes in the source`);
@@ -34,7 +34,7 @@ test('docs/errors.md lists every error code the server can answer with, with its
   for (const code of source) assert.equal(documented.get(code), statusOf(code), `status of ${code}`);
 });
 
-test('the OpenAPI document lists the same codes as docs/errors.md, each under its status', async (t) => {
+test('the OpenAPI document lists the same codes as docs/reference/errors.md, each under its status', async (t) => {
   const { url } = await startTestServer(t);
   const document = (await (await fetch(`${url}/api/openapi.json`)).json()) as Record<string, any>;
   const documented = documentedCodes();

@@ -1,10 +1,11 @@
 /**
- * Every sample of README.md and docs/*.md runs as written, in page order,
+ * Every sample of README.md and of the pages under docs/ runs as written, in page order,
  * against one real server (the built bundle, on a free port, in a temporary
  * directory), so that a sample cannot drift from what paywalld does. The
  * convention for blocks that must not run and for expected output is in
  * CONTRIBUTING.md ("Samples in the docs") and test/docs/blocks.ts.
  */
+
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,15 +29,23 @@ const MARK = '@@docs-block';
 /** Printed where a browser block stands; the script then waits for a line on $DOCS_BROWSER (a FIFO) before going on. */
 const BROWSER_MARK = '@@docs-browser';
 
-/** README first (the docs pages build on its walkthrough), then docs/ in name order. */
-const PAGES = [
-  'README.md',
-  ...fs
-    .readdirSync(path.join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
+/** Every page of docs/, in its folders. */
+const docsPages = (dir = 'docs'): string[] =>
+  fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? docsPages(`${dir}/${entry.name}`) : entry.name.endsWith('.md') ? [`${dir}/${entry.name}`] : []));
+
+/**
+ * README first (the pages build on its tour), then the pages in the order the
+ * README first links to them (its reading order: a page may build on those
+ * before it), then any page it does not link to, by path.
+ */
+function pagesInOrder(): string[] {
+  const linked = [...fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#\s]+\.md)/g)].map((match) => match[1]!);
+  const pages = docsPages();
+  return ['README.md', ...new Set([...linked.filter((page) => pages.includes(page)), ...pages.sort()])];
+}
+const PAGES = pagesInOrder();
 
 /** A strict app's tsconfig, as a reader's project would have, with JSON imports. */
 function writeTsconfig(work: string, file: string): string {
@@ -200,7 +209,7 @@ test('every sample of README.md and docs/ runs as written, in order, against a r
   fs.symlinkSync(path.dirname(DIST), path.join(work, 'dist'));
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(work, 'package.json'));
   // The quick start's server: the bundle in the checkout with its default database, on a free port.
-  // Private addresses allowed: docs/webhooks.md's receiver listens on 127.0.0.1, as it says a reader's server needs.
+  // Private addresses allowed: docs/guide/webhooks.md's receiver listens on 127.0.0.1, as it says a reader's server needs.
   const server = await spawnServe(t, ['--request-log-rate', '0', '--webhooks-allow-private'], { cwd: work });
   const sdk = /sdk key:\s+(pwk_sdk_\S+)/.exec(server.output())?.[1];
   const secret = /secret key:\s+(pwk_secret_\S+)/.exec(server.output())?.[1];

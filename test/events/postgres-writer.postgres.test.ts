@@ -126,7 +126,7 @@ test('two instances: a batch sent to both is stored once, and both answer what t
   const inserted = outcomes.reduce((sum, outcome) => sum + outcome.inserted, 0);
   let expected = 0;
   for (const batch of batches) expected += (await sqlite.write(batch)).inserted;
-  // Events without an id sent twice are two events (docs/events.md, "Deduplication").
+  // Events without an id sent twice are two events (docs/reference/events.md, "Deduplication").
   const withoutId = batches
     .filter((_, i) => i % 4 === 0)
     .flat()

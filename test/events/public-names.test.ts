@@ -1,5 +1,5 @@
 /**
- * Names sent without a secret key (docs/events.md, "Names and their
+ * Names sent without a secret key (docs/reference/events.md, "Names and their
  * limits"): the review's anonymous lockout, 1,000 junk variant ids for a
  * live paywall and 999 junk event types, keyless, no longer refuses the
  * team's own new variant and event type, before or after a restart; names a

@@ -60,7 +60,7 @@ test('the newest event is kept however old on SQLite, so the events stored after
   await db.run('UPDATE events SET received_at = ?', now - 3 * DAY);
   const newestSeq = await db.value('SELECT max(seq) FROM events');
 
-  // SQLite keeps the newest row, whose seq it would hand out again; PostgreSQL's identity column never does (docs/scale-out.md).
+  // SQLite keeps the newest row, whose seq it would hand out again; PostgreSQL's identity column never does (docs/operations/scale-out.md).
   const kept = db.backend === 'sqlite' ? ['old-1199'] : [];
   const second = await serverOn(t, dbPath, { retentionDays: 2 });
   await until(async () => (await metric(second.url, keys.secret, 'paywalld_events_retention_deleted_total')) === 1200 - kept.length);

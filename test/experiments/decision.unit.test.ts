@@ -1,5 +1,5 @@
 /**
- * The decision's rules in their order (docs/experiments.md, "Decision") and
+ * The decision's rules in their order (docs/reference/experiments.md, "Decision") and
  * the sequential readout's running minimum and intersection over the looks,
  * each against a brute force of its definition.
  */

@@ -8,7 +8,7 @@
  * restart without a checkpoint; its results are then checked to the exact
  * count and to the statistics computed from those counts.
  *
- * What 10⁷ costs (BENCHMARKS.md, "10⁷ exposed users through the server"):
+ * What 10⁷ costs (bench/notes/experiment-statistics.md, "10⁷ exposed users through the server"):
  * 125–132 s of CPU (up to 280 s on a machine loaded many times over), most
  * of it the server's rebuild; 2¾ minutes on the shared 2-core box at load
  * average 2–5, 11–17 at 9–13; 1.2 GB of disk in a temporary directory and

@@ -1,5 +1,5 @@
 /**
- * The link fold (docs/revenue.md, "One user across ids"): over random
+ * The link fold (docs/guide/revenue.md, "One user across ids"): over random
  * sequences of exposures, purchases and identify links, the results asked
  * along the way (links applied one by one as they arrive) equal the results
  * of a state built from scratch (a restart) and a brute force over the raw

@@ -35,7 +35,7 @@ const SERVER_TYPES: Record<string, string> = {
   trial_converted: 'trial_converted',
 };
 
-/** The figures of docs/revenue.md, "Attribution", computed over the raw records. */
+/** The figures of docs/guide/revenue.md, "Attribution", computed over the raw records. */
 function bruteForce(exposures: Exposure[], money: Money[], links: Map<string, string>, from: number, paywall = PAYWALL) {
   const one = (id: string) => links.get(id) ?? id;
   const figures: Record<
@@ -114,7 +114,7 @@ test('results count client purchases, server sales, refunds and trials of linked
   let seq = 0;
   const at = (base: number, spanHours: number) => base + Math.floor(rand() * spanHours * HOUR);
   // A refund record counts at most what the records of its user and currency paid at or before it, net of the refunds
-  // counted before it in storage order (docs/revenue.md, "Refunds"); client purchases (events) are not its purchases.
+  // counted before it in storage order (docs/guide/revenue.md, "Refunds"); client purchases (events) are not its purchases.
   const paidRecords: { user: string; currency: string; ts: number; revenue: number }[] = [];
   const refundedRecords = new Map<string, number>();
   const counted = (user: string, currency: string, ts: number, revenue: number) => {

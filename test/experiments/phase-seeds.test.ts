@@ -1,5 +1,5 @@
 /**
- * Re-randomization when a phase starts (docs/experiments.md, "Phases"):
+ * Re-randomization when a phase starts (docs/reference/experiments.md, "Phases"):
  * through the real server, a split change gives the new phase its own seed
  * (publish answer, phases list, explain=1, the variants users get), and
  * `"reseed": false` keeps users in their variants.

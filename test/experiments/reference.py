@@ -2,7 +2,7 @@
 independently of src/experiments/: Wilson intervals from scipy's binomtest, normal
 tails from scipy.stats, the Beta chance to beat and chance to be best
 by numerical integration (scipy.integrate.quad), normal tails and the sequential
-formulas of docs/experiments.md with scipy.stats.norm, Holm by its definition; the
+formulas of docs/reference/experiments.md with scipy.stats.norm, Holm by its definition; the
 tests of the difference of means (pooled for rates, Welch for revenue) from raw data,
 Fieller's intervals by root finding (scipy.optimize.brentq) on the test statistic,
 CUPED from raw (x, y) data with numpy, the expected loss by quad, the sequential SRM

@@ -1,5 +1,5 @@
 /**
- * One revenue bound for every source (docs/revenue.md): records past it
+ * One revenue bound for every source (docs/guide/revenue.md): records past it
  * that reached the database before the bound (inserted here directly, as
  * no source can any more) count with no revenue, and every figure of the
  * results stays a finite number instead of JSON's null.

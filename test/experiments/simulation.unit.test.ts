@@ -5,7 +5,7 @@
  * stays, the plan's power is delivered within 3 points, CUPED keeps its
  * intervals' coverage, and a daily SRM check does not cry wolf. Small and
  * seeded, so every run gives the same rates; bench/experiments-simulation.ts
- * runs the large versions (docs/experiments.md quotes both).
+ * runs the large versions (docs/reference/experiments.md quotes both).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

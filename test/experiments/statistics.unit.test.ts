@@ -1,5 +1,5 @@
 /**
- * Every statistic of docs/experiments.md against SciPy (test/experiments/reference.py,
+ * Every statistic of docs/reference/experiments.md against SciPy (test/experiments/reference.py,
  * independently of src/experiments/): the special functions, Wilson, the
  * Bayesian chances, the tests of the difference with Fieller's intervals,
  * CUPED, the expected loss, the sequential SRM test, the spread of

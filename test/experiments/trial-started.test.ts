@@ -31,7 +31,7 @@ interface TrialRecord {
   paywall: string | null;
 }
 
-/** Per variant, exposed users and those with a trial start that counts (docs/revenue.md, "Attribution"), over the raw records. */
+/** Per variant, exposed users and those with a trial start that counts (docs/guide/revenue.md, "Attribution"), over the raw records. */
 function bruteForce(exposures: Exposure[], records: TrialRecord[], links: Map<string, string>, from: number) {
   const one = (id: string) => links.get(id) ?? id;
   const figures = new Map(VARIANTS.map((variant) => [variant, { exposed: [] as string[], trialStarts: [] as string[] }]));

@@ -1,7 +1,7 @@
 /**
  * Generated experiment workloads and their expected results, computed by
  * brute force from the events the test sent: no typed arrays, no folds, just
- * the rules of docs/experiments.md applied to plain objects.
+ * the rules of docs/reference/experiments.md applied to plain objects.
  */
 import type { Json } from '../helpers/json.ts';
 

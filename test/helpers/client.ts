@@ -40,7 +40,7 @@ export function fileStorage(file: string): Client.ClientStorage {
 /** The export query for every stored event of the seeded paywall (exported() in events.ts). */
 export const ONBOARDING_EVENTS = { paywallId: 'onboarding', from: '0' };
 
-/** A server with the README's products and the reference example paywall ("onboarding", en + de) published. */
+/** A server with the README tour's products and the reference example paywall ("onboarding", en + de) published. */
 export async function seededServer(t: TestContext, overrides: Parameters<typeof startTestServer>[1] = {}): Promise<TestServer> {
   const server = await startTestServer(t, overrides);
   const client = api(server);

@@ -23,7 +23,7 @@ export async function ciServer(t: TestContext, args: string[] = []): Promise<CiS
   return Object.assign(server, { keys: created.keys, projectId: created.project.id });
 }
 
-/** Runs paywalld against a server with its secret key in PAYWALLD_KEY, as the README advises. */
+/** Runs paywalld against a server with its secret key in PAYWALLD_KEY, as docs/guide/paywalls-as-code.md advises. */
 export function against(server: CiServer, args: string[], key = server.keys.secret): Promise<CliResult> {
   return runCli([...args, '--server', server.url], { env: { PAYWALLD_KEY: key } });
 }

@@ -9,7 +9,7 @@ export interface Exposure {
 /**
  * Each user exposed at or after `from`, as one user across identify links,
  * with the one variant they saw and their first exposure: users who saw
- * more than one variant count for none (docs/experiments.md).
+ * more than one variant count for none (docs/reference/experiments.md).
  */
 export function exposedUsers(
   exposures: readonly Exposure[],

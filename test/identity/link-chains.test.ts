@@ -1,7 +1,7 @@
 /**
  * Identify links that chain (b is linked as a user, then as an anonymous id)
  * count the same in the results as they arrive and after a restart, links
- * one step (docs/revenue.md, "One user across ids").
+ * one step (docs/guide/revenue.md, "One user across ids").
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

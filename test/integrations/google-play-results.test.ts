@@ -2,7 +2,7 @@
  * Google Play purchases from push to results: users exposed to a paywall experiment (anonymous,
  * then identified), their trials, purchases, renewals, cancellations and refunds pushed through
  * Pub/Sub and read from the Play API (fake-google.ts), counted in the results as every other
- * source's records are (docs/revenue.md, "Attribution").
+ * source's records are (docs/guide/revenue.md, "Attribution").
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

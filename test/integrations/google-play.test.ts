@@ -101,7 +101,7 @@ test('a trial, its conversion, a renewal, a cancellation, a refund and the expir
   const canceled = { autoRenewEnabled: false, recurringPrice: money('EUR', 9, 990_000_000) };
   google.subscriptions.set('tok-1', subscription({ latestSuccessfulOrderId: renewal, autoRenewingPlan: canceled }));
   assert.deepEqual(await outcome(subscriptionPush(3)), { outcome: 'stored', stored: 1 });
-  // After the renewal's order was made: a refund is never dated before what it refunds (docs/revenue.md).
+  // After the renewal's order was made: a refund is never dated before what it refunds (docs/guide/revenue.md).
   const refundTime = new Date().toISOString();
   google.orders.set(
     renewal,

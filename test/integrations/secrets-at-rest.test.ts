@@ -1,5 +1,5 @@
 /**
- * Connector secrets at rest (docs/revenue.md, "Secrets at rest"): sealed
+ * Connector secrets at rest (docs/guide/revenue.md, "Secrets at rest"): sealed
  * with a key kept outside the database, so that the stored bytes, a backup
  * and a copy of the database alone never hold the secret; configurations
  * stored in plaintext by an earlier version are sealed at the next start.

@@ -75,7 +75,7 @@ test('a trial checkout, its conversion, a renewal and two partial refunds become
 test('zero-decimal currencies (JPY) are not divided; ISK stays two-decimal as in Stripe; three-decimal KWD', async (t) => {
   const { send, stored } = await setup(t);
   await send(checkout('evt_jpy', 1200, 'jpy'));
-  // What the refunds take back: a refund counts only against what its purchases paid (docs/revenue.md, "Refunds").
+  // What the refunds take back: a refund counts only against what its purchases paid (docs/guide/revenue.md, "Refunds").
   await send(checkout('evt_isk_paid', 60000, 'isk'));
   await send(checkout('evt_kwd_paid', 60000, 'kwd'));
   await send(refund('evt_isk', 50000, 'isk', 'ch_isk'));

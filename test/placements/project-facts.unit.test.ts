@@ -2,7 +2,7 @@
  * The purchases.* facts (src/placements/facts/project-facts.ts) against a
  * brute force over the records, for generated histories: whatever the order
  * records and identify links arrive in, each id's facts are what the
- * definitions (docs/placements.md) give over every record of the ids that
+ * definitions (docs/guide/placements.md) give over every record of the ids that
  * count as one user.
  */
 import assert from 'node:assert/strict';

@@ -16,7 +16,7 @@ const EXAMPLE_CONFIG = path.resolve(path.dirname(DIST), '..', 'examples', 'confi
 const ABI = process.versions.modules;
 const GLIBC = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(path.dirname(DIST), '..', 'package.json'), 'utf8')) as { version: string };
-/** Which uWS build serves here, by the rule README's "Which Node.js" table states. */
+/** Which uWS build serves here, by the rule the table of docs/operations/node-versions.md states. */
 const UWS =
   ABI === '115' && GLIBC && Number(GLIBC.split('.')[1]) >= 28
     ? '20.30.0-unofficial.0 (@trufflesuite/uws-js-unofficial)'
@@ -31,7 +31,10 @@ test('--version names paywalld, this Node.js and the uWS and SQLite versions it 
   assert.equal(lines.length, 4, result.stdout);
   assert.equal(lines[0], `paywalld ${PACKAGE.version}`);
   assert.equal(lines[1], `Node.js ${process.version} (ABI ${ABI}, ${process.platform} ${process.arch}${GLIBC ? `, glibc ${GLIBC}` : ''})`);
-  assert.equal(lines[2], UWS ? `uWebSockets.js ${UWS}` : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in README.md)');
+  assert.equal(
+    lines[2],
+    UWS ? `uWebSockets.js ${UWS}` : 'uWebSockets.js none fits this runtime: serve cannot run here (see "Which Node.js" in docs/operations/node-versions.md)',
+  );
   assert.match(lines[3]!, /^SQLite 3\.\d+\.\d+ \(better-sqlite3 12\.\d+\.\d+\)$/);
 });
 
@@ -84,7 +87,7 @@ test('every command that serves no HTTP runs from a dist/ that holds no uWS addo
       served.stderr,
       `paywalld serve: ${copy} has no uWebSockets.js addon for Node.js ${process.version} (uws_${process.platform}_${process.arch}_${ABI}.node).\n` +
         `Build it for this Node.js: run \`node runtimes.mjs ${major}\`, then \`npm run build\`, in the source tree.\n` +
-        'See "Which Node.js" in README.md.\n',
+        'See "Which Node.js" in docs/operations/node-versions.md.\n',
     );
   } else {
     assert.match(served.stderr, /^paywalld serve: cannot serve HTTP on /);
@@ -202,7 +205,7 @@ test('serve starts where a uWS build fits, and otherwise exits 1 with the messag
     `paywalld serve: cannot serve HTTP on Node.js ${process.version} with ${GLIBC ? `glibc ${GLIBC}` : 'a Linux without glibc (musl?)'}: no uWebSockets.js addon fits (ABI ${ABI}, ${process.platform} ${process.arch}).\n` +
       'What works: Node.js 20 on glibc 2.28+ (Debian 10, Ubuntu 20.04, RHEL 8 and newer); Node.js 22, 24 or 25 on glibc 2.38+ (Debian 13, Ubuntu 24.04, Fedora 39, RHEL 10 and newer); or the single executable (npm run build:exe), which carries its own Node.js.\n' +
       'Every command that serves no HTTP (projects, keys, backup, migrate, ...) works on this runtime.\n' +
-      'See "Which Node.js" in README.md.\n',
+      'See "Which Node.js" in docs/operations/node-versions.md.\n',
   );
   // It stops before touching the database.
   assert.equal(fs.existsSync(db), false);

@@ -93,7 +93,7 @@ test('the message when no build fits names the runtime and glibc, what would wor
       'cannot serve HTTP on Node.js v24.11.0 with glibc 2.36: no uWebSockets.js addon fits (ABI 137, linux x64).',
       'What works: Node.js 20 on glibc 2.28+ (Debian 10, Ubuntu 20.04, RHEL 8 and newer); Node.js 22, 24 or 25 on glibc 2.38+ (Debian 13, Ubuntu 24.04, Fedora 39, RHEL 10 and newer); or the single executable (npm run build:exe), which carries its own Node.js.',
       'Every command that serves no HTTP (projects, keys, backup, migrate, ...) works on this runtime.',
-      'See "Which Node.js" in README.md.',
+      'See "Which Node.js" in docs/operations/node-versions.md.',
     ].join('\n'),
   );
   assert.match(noUwsMessage(host('137', undefined)), /^cannot serve HTTP on Node\.js v24\.11\.0 with a Linux without glibc \(musl\?\): /);

@@ -1,6 +1,6 @@
 /**
  * Faults between paywalld instances and their PostgreSQL, with real
- * processes (docs/scale-out.md, "Failure behaviour"): PostgreSQL stopped
+ * processes (docs/operations/scale-out.md, "Failure behaviour"): PostgreSQL stopped
  * under the servers, and recovery without restarting them.
  */
 import assert from 'node:assert/strict';
@@ -36,7 +36,7 @@ test(
       const health = await fetch(`${client.url}/healthz`);
       assert.equal(health.status, 503);
       assert.equal(((await health.json()) as { code: string }).code, 'database_unavailable');
-      // Still ready: the instance serves resolve from memory, so a load balancer keeps sending it traffic (docs/scale-out.md).
+      // Still ready: the instance serves resolve from memory, so a load balancer keeps sending it traffic (docs/operations/scale-out.md).
       assert.equal((await fetch(`${client.url}/readyz`)).status, 200);
       assert.equal((await client.resolve({ paywallId: 'onboarding', userId: 'u2' })).status, 200);
     }

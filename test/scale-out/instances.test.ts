@@ -1,6 +1,6 @@
 /**
  * Several `paywalld serve --db postgres://…` processes on one database
- * (docs/scale-out.md, "Running several instances"): an empty database gets
+ * (docs/operations/scale-out.md, "Running several instances"): an empty database gets
  * one project however many start at once, configuration and keys written
  * through one instance reach the others (how soon, the 1 s promise, is
  * measured by `npm run bench -- --postgres --only propagation`; a test waits

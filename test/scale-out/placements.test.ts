@@ -2,7 +2,7 @@
  * Placements on two `paywalld serve` instances of one PostgreSQL database:
  * a placement written through A is served by B; purchase records stored
  * through A and an identify link made through B reach the other's
- * purchases.* facts (docs/placements.md says within the 250 ms watch
+ * purchases.* facts (docs/guide/placements.md says within the 250 ms watch
  * interval; measured here, not asserted: the machine may be loaded); an
  * open sent to A counts towards the frequency cap B enforces.
  */

@@ -1,5 +1,5 @@
 /**
- * Check-then-act across instances (docs/scale-out.md, "Decisions the database takes"): two instances
+ * Check-then-act across instances (docs/operations/scale-out.md, "Stores: writes from several instances"): two instances
  * on one PostgreSQL receive conflicting requests at the same moment, many times over, and the outcome
  * is what one instance alone would give, never a decision taken from a view one of them had not yet
  * caught up on.
@@ -48,7 +48,7 @@ async function stripeInstances(t: TestContext) {
 
 test('two partial refunds of one charge, each sent to two instances at once, are counted once each', needs(POSTGRES), async (t) => {
   const { instances, sql, projectId } = await stripeInstances(t);
-  // What the refunds take back: a refund counts only against what its purchases paid (docs/revenue.md, "Refunds").
+  // What the refunds take back: a refund counts only against what its purchases paid (docs/guide/revenue.md, "Refunds").
   const checkout = stripeEvent('evt_paid', 'checkout.session.completed', {
     id: 'cs_1',
     object: 'checkout.session',

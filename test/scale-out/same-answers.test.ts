@@ -1,5 +1,5 @@
 /**
- * Derived answers across instances (docs/scale-out.md, "Events and derived
+ * Derived answers across instances (docs/operations/scale-out.md, "Events and derived
  * state"): events sent to three PostgreSQL instances give the same stats,
  * results, export and fallback bundle on each (waiting up to 10 s; the lag
  * is measured by `npm run bench -- --postgres --only reads`), and the same

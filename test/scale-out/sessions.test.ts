@@ -1,6 +1,6 @@
 /**
  * Sessions across `paywalld serve` instances on one PostgreSQL database
- * (docs/teams.md): a session opened on one instance works on the others,
+ * (docs/guide/teams.md): a session opened on one instance works on the others,
  * and signing out, a removal or a password change holds on every instance
  * from its next request, with no wait.
  */

@@ -1,4 +1,4 @@
-/** The retry schedule of docs/webhooks.md, "Retries": exponential from 10 s, capped at 4 h, jittered by a fifth, for 24 hours, scaled as a whole. */
+/** The retry schedule of docs/guide/webhooks.md, "Deliveries and retries": exponential from 10 s, capped at 4 h, jittered by a fifth, for 24 hours, scaled as a whole. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nextAttemptAt, nominalDelay } from '../../src/webhooks/schedule.ts';
@@ -7,7 +7,7 @@ const HOUR = 3_600_000;
 
 test('the delays grow three times from 10 s up to 4 h; the documented table adds up', () => {
   assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 12].map(nominalDelay), [10_000, 30_000, 90_000, 270_000, 810_000, 2_430_000, 7_290_000, 4 * HOUR, 4 * HOUR]);
-  // Without jitter: attempts at these times after the first, and none after 24 hours (docs/webhooks.md).
+  // Without jitter: attempts at these times after the first, and none after 24 hours (docs/guide/webhooks.md).
   let at = 0;
   const times: number[] = [];
   for (let failed = 1; ; failed++) {

@@ -1,6 +1,6 @@
 /**
  * Folds a segment's logs over one phase into the counts the statistics need
- * (docs/experiments.md, "Model"): per user, the variants seen and the first
+ * (docs/reference/experiments.md, "Model"): per user, the variants seen and the first
  * exposure; per exposed user of one variant, the first purchase at or after
  * it (within the conversion window) and the revenue of every such purchase
  * per currency. Purchases are read from every segment of the paywall: a

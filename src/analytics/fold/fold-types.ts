@@ -57,7 +57,7 @@ export interface VariantFigures {
 /**
  * A purchase record (src/purchases/) as a fold counts it: a sale adds revenue
  * and converts, a renewal adds revenue and converts no one (it continues a
- * purchase: docs/revenue.md, "Attribution"), a refund takes revenue away and
+ * purchase: docs/guide/revenue.md, "Attribution"), a refund takes revenue away and
  * converts no one, a trial start or conversion marks the user (a trial
  * conversion is a sale too), a cancellation only marks the user.
  */

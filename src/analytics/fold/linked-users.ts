@@ -1,5 +1,5 @@
 /**
- * The users of the events joined by the identity links (docs/revenue.md,
+ * The users of the events joined by the identity links (docs/guide/revenue.md,
  * "One user across ids"), as experiment folds count them.
  */
 

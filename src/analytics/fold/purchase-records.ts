@@ -3,7 +3,7 @@
  * (src/purchases/), and the identity links of `identify` (src/identity/), as
  * experiment results read them, only the records and links stored since the
  * last read (linked-users.ts joins them to the users of the events:
- * docs/revenue.md, "Attribution"). Storage-free: the writer thread reads
+ * docs/guide/revenue.md, "Attribution"). Storage-free: the writer thread reads
  * them through their owners' feeds (src/purchases/record-feed.ts,
  * src/identity/link-feed.ts), the same way on every backend, before it asks.
  */

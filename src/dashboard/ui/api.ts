@@ -2,7 +2,7 @@
  * The management API as the dashboard uses it: JSON in and out, problems as
  * ApiError. Pages hand `call` a credential: a secret key (a Bearer token),
  * or a session's (the cookie goes by itself; changes carry the CSRF header
- * and each request the project: docs/teams.md). The shapes it exchanges are
+ * and each request the project: docs/guide/teams.md). The shapes it exchanges are
  * the server's schemas' types (`import type`, erased from the bundle).
  */
 import type { FieldError } from '../../shared/errors.ts';

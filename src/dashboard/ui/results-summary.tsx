@@ -169,7 +169,7 @@ export function ResultsSummary({ results }: { results: Results }): JSX.Element {
             none.
           </li>
         </ul>
-        <p class="small">Every formula and its source: docs/experiments.md.</p>
+        <p class="small">Every formula and its source: docs/reference/experiments.md.</p>
       </details>
     </>
   );

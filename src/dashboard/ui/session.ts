@@ -4,7 +4,7 @@
  * in localStorage. A secret key (the secondary way in, for automation and
  * the first minutes) is kept in this tab's sessionStorage with its project:
  * gone when the tab closes or the user signs out, never sent anywhere but
- * this origin's API. docs/dashboard.md explains why.
+ * this origin's API. docs/guide/dashboard.md explains why.
  */
 const KEY = 'paywalld.secretKey';
 const KEY_PROJECT = 'paywalld.keyProject';

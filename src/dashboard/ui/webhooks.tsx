@@ -16,7 +16,7 @@ interface Draft {
 
 const EMPTY: Draft = { id: '', url: '', events: [], enabled: true };
 
-/** The project's webhook endpoints (docs/webhooks.md): owners add, change, test and delete them; analysts see them and their deliveries. */
+/** The project's webhook endpoints (docs/guide/webhooks.md): owners add, change, test and delete them; analysts see them and their deliveries. */
 export function Webhooks({ secret }: { secret: string }): JSX.Element {
   const { can } = useAccess();
   const [webhooks, setWebhooks] = useState<Webhook[] | null>(null);

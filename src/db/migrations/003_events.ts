@@ -3,7 +3,7 @@ import type { Migration } from './migration.ts';
 /**
  * Raw events and their daily roll-ups. Every index here is keyed so that new
  * rows land at the right-hand edge of its B-tree (time first, or insertion
- * order), never on a random page: see docs/events.md, "Storage".
+ * order), never on a random page: see docs/internals/events.md, "Storage".
  *
  * No foreign keys: project ids come from the key registry or from paywall
  * ownership, and a check per event would cost a lookup on the hot path.

@@ -2,7 +2,7 @@ import type { Migration } from './migration.ts';
 
 /**
  * Event storage where ingestion is almost only the append of the raw event
- * (docs/events.md, "Storage"). The events table loses its two secondary
+ * (docs/internals/events.md, "Storage"). The events table loses its two secondary
  * indexes: events of concurrent clients arrive out of time order, so every
  * insert into an index keyed by time landed on a random page and wrote
  * kilobytes of WAL per event. What they did is now derived state, written

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Experiments (docs/experiments.md): events carry the segment they were
+ * Experiments (docs/reference/experiments.md): events carry the segment they were
  * randomized in (`audience`) and, on purchase_complete, `revenue` in
  * `currency`. New columns are NULL for the events stored before them: they
  * belong to the default split and carry no revenue.

@@ -7,7 +7,7 @@ import type { Migration } from './migration.ts';
  * the id's text (a hash match is checked against the events row, so
  * deduplication stays exact). An entry shrinks from about 80 bytes to about
  * 25, and the checkpoint fills both tables with one INSERT … SELECT each
- * (docs/events.md, "Storage"; BENCHMARKS.md, "Storage designs").
+ * (docs/internals/events.md, "Storage"; bench/notes/analytics-storage.md, "Storage designs").
  *
  * Both are derived state: they are dropped and created empty, and the
  * checkpoint is cleared, so the first start after this migration rebuilds

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Revenue from the stores and one user across ids (docs/revenue.md).
+ * Revenue from the stores and one user across ids (docs/guide/revenue.md).
  *
  * `purchases` holds the records of `POST /api/purchases` and of the store
  * connectors, deduplicated by (project, source, id): `source` is `api` for
@@ -9,7 +9,7 @@ import type { Migration } from './migration.ts';
  * the provider's event id, so a redelivery is stored once. These are written
  * on the server's own connection in one transaction per request: a few per
  * second, not the event stream's hundreds of thousands, so they need no
- * writer thread of their own (docs/revenue.md, "Durability").
+ * writer thread of their own (docs/guide/revenue.md, "Durability").
  *
  * `user_links`: the first `identify` of an anonymous id wins. `user_tokens`:
  * the App Store `appAccountToken` (UUID v5 of the user id) of each user

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * People, their roles per project, sessions and the audit log (docs/teams.md).
+ * People, their roles per project, sessions and the audit log (docs/guide/teams.md).
  *
  * `users.email_key` is the email lower-cased: emails are unique compared
  * case-insensitively, and shown as typed. `password_hash` carries its scrypt

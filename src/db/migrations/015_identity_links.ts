@@ -2,7 +2,7 @@ import type { Migration } from './migration.ts';
 
 /**
  * Identity links by user and in order. The sdk key may not link an
- * anonymous id that other ids are linked to (docs/revenue.md, "Who can
+ * anonymous id that other ids are linked to (docs/guide/revenue.md, "Who can
  * link"), and a user has at most so many links, which `identify` checks in
  * its transaction. `seq` numbers each
  * project's links in the order they were stored, so that the results'

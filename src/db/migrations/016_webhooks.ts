@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * Outgoing webhooks (docs/webhooks.md). `webhooks` are each project's
+ * Outgoing webhooks (docs/guide/webhooks.md). `webhooks` are each project's
  * endpoints: `events` a JSON array of event types, `secret` the signing
  * secret (`whsec_…`), stored as the store connectors' secrets are.
  * `webhook_deliveries` is the outbox: a row is written in the transaction

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.ts';
 
 /**
- * A refund counts only against what its purchases paid (docs/revenue.md,
+ * A refund counts only against what its purchases paid (docs/guide/revenue.md,
  * "Refunds"): the part of a refund record that does not is kept in
  * `set_aside`, with the reason in `set_aside_reason` (no_purchase,
  * before_purchase, over_paid), and `revenue` holds what counts. Records

@@ -2,7 +2,7 @@ import type { Migration } from './migration.ts';
 
 /**
  * Which project keyless events of a paywall id go to when several projects
- * have a paywall of that id (docs/events.md, "Keys and attribution"): the
+ * have a paywall of that id (docs/reference/events.md, "Keys and attribution"): the
  * one serving it the longest, so that no project takes another's keyless
  * events by creating or publishing a paywall of the same id later.
  * `serving_since` is when the paywall was created or, after it was archived,

@@ -3,7 +3,7 @@ import type { Migration } from './migration.ts';
 /**
  * Names (event types, paywall ids, variant ids, audiences) that requests
  * without a secret key brought to a project although no paywall declares
- * them (docs/events.md, "Names and their limits"): they count in a budget
+ * them (docs/reference/events.md, "Names and their limits"): they count in a budget
  * of their own, bounded per day, and never in the team's. `counted` is 0
  * once an owner cleared them (GET and DELETE /api/event-names).
  */

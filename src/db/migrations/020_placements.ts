@@ -11,7 +11,7 @@ const triggers = ['placements', 'placement_revisions']
   .join('\n');
 
 /**
- * Placements (docs/placements.md): where an app shows a paywall, as ordered
+ * Placements (docs/guide/placements.md): where an app shows a paywall, as ordered
  * rules. Like paywalls, a placement is archived, never removed (its version,
  * the ETag, only grows), and every write appends an immutable revision; a
  * revision is served as soon as it is written (there is no draft).

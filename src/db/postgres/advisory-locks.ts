@@ -10,7 +10,7 @@ export const ADVISORY_LOCKS = {
   migrate: BASE + 1n,
   /**
    * Held by each event transaction from its first statement to its commit: event commits are
-   * serialized across instances, so the order of seq is the order of commits (docs/scale-out.md,
+   * serialized across instances, so the order of seq is the order of commits (docs/operations/scale-out.md,
    * "Events and derived state").
    */
   events: BASE + 2n,

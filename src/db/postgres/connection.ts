@@ -1,6 +1,6 @@
 /**
  * The one place that opens PostgreSQL: a pool of connections from a
- * `postgres://` URL (docs/scale-out.md, "The driver"), with the settings
+ * `postgres://` URL (docs/operations/scale-out.md, "The driver"), with the settings
  * every paywalld connection shares. The URL's own parameters (sslmode, a
  * password, several hosts) are the driver's to read.
  */

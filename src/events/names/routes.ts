@@ -4,7 +4,7 @@ import { type RouteDefinition, route } from '../../http/route.ts';
 import { ClearedNamesSchema, PublicNamesSchema } from './schema.ts';
 import type { EventNameService } from './service.ts';
 
-/** What filled the budget of names sent without a secret key (docs/events.md, "Names and their limits"): see it, and clear it. */
+/** What filled the budget of names sent without a secret key (docs/reference/events.md, "Names and their limits"): see it, and clear it. */
 export function eventNamesApi(names: EventNameService): RouteDefinition[] {
   return [
     route({

@@ -8,7 +8,7 @@ import os from 'node:os';
  * resolve does better while ingesting on a shared core: the writer holds
  * SQLite's write lock (PostgreSQL's events lock) during its transactions, and
  * starved that far on a busy machine it kept the request thread's own writes
- * waiting past their bound (BENCHMARKS.md, "resolve while ingesting", has the
+ * waiting past their bound (bench/notes/first-targets.md, "resolve while ingesting", has the
  * figures).
  */
 const WRITER_NICE = 10;

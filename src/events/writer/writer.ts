@@ -48,7 +48,7 @@ function rowBytes(row: EventRow): number {
  * checkpoint), long enough to be promoted, so its old generation fills with
  * garbage; with V8's defaults it grows to four times what survived the last
  * full collection before the next one. With a maximum below 2 GB V8 grows
- * the heap by a smaller factor (BENCHMARKS.md, "The writer thread's heap").
+ * the heap by a smaller factor (bench/notes/found-while-measuring.md, "The writer thread's heap").
  * What the thread keeps for millions of events and users is in typed arrays
  * outside this heap; its objects (the queue, the pending entries) stay well
  * below the maximum. If it were ever reached, the thread ends and is started

@@ -1,5 +1,5 @@
 /**
- * App Store Server Notifications v2 (docs/revenue.md, "App Store"). The body
+ * App Store Server Notifications v2 (docs/guide/revenue.md, "App Store"). The body
  * is `{"signedPayload"}`; the payload, its `signedTransactionInfo` and its
  * `signedRenewalInfo` are each verified against the configured roots
  * (apple-jws.ts), and the app's bundle id checked, before anything is read.

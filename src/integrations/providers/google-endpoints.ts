@@ -1,5 +1,5 @@
 /**
- * Google's addresses the Google Play connector calls (docs/revenue.md,
+ * Google's addresses the Google Play connector calls (docs/guide/revenue.md,
  * "Google Play"): the keys Pub/Sub's push tokens are signed with, the OAuth 2
  * token endpoint, the Play Developer API. Each is a `serve` setting with
  * Google's address as its default, so that a test (or a proxy) can stand in

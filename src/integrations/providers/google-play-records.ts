@@ -1,5 +1,5 @@
 /**
- * What a Google Play notification comes to (docs/revenue.md, "Google Play"). A notification names a
+ * What a Google Play notification comes to (docs/guide/revenue.md, "Google Play"). A notification names a
  * purchase token, not what was bought: the purchase is read from the Play Developer API
  * (google-play-api.ts), and what was paid or refunded from its order. A record's id is made of
  * the order id (a payment, a refund's running total, a cancellation) or of the purchase token (a

@@ -1,6 +1,6 @@
 /**
  * Google Play's Real-time developer notifications through a Cloud Pub/Sub push subscription
- * (docs/revenue.md, "Google Play"). The push's `Authorization: Bearer` token is verified
+ * (docs/guide/revenue.md, "Google Play"). The push's `Authorization: Bearer` token is verified
  * before the body is read (google-oidc.ts); the body is Pub/Sub's envelope
  * `{"message": {"data", "messageId", "publishTime"}, "subscription"}` whose `data` is the
  * DeveloperNotification in base64. What it names is read from the Play Developer API

@@ -1,5 +1,5 @@
 /**
- * RevenueCat webhooks (docs/revenue.md, "RevenueCat"). RevenueCat sends the
+ * RevenueCat webhooks (docs/guide/revenue.md, "RevenueCat"). RevenueCat sends the
  * Authorization header value set in its dashboard with every webhook; that
  * value is the only proof of origin, compared in constant time. Its event
  * `id` is the same on every retry: the deduplication key.

@@ -1,5 +1,5 @@
 /**
- * Stripe webhooks (docs/revenue.md, "Stripe"). A notification is verified
+ * Stripe webhooks (docs/guide/revenue.md, "Stripe"). A notification is verified
  * from the `Stripe-Signature` header (`t=…,v1=…[,v1=…]`): HMAC-SHA256 of
  * `t + "." + raw body` with the endpoint's signing secret; any v1 may match
  * (Stripe sends two while a secret is rolled), and a `t` more than 300 s

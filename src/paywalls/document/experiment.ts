@@ -1,11 +1,11 @@
 /**
  * The optional `experiment` object of a paywall document: how results are
- * read (docs/experiments.md). None of it is part of the split, so changing
+ * read (docs/reference/experiments.md). None of it is part of the split, so changing
  * it starts no phase.
  */
 import * as v from 'valibot';
 
-/** Metrics a winner must not make significantly worse (docs/experiments.md, "Guardrails"). */
+/** Metrics a winner must not make significantly worse (docs/reference/experiments.md, "Guardrails"). */
 export const GUARDRAIL_METRICS = ['conversion', 'refund_rate', 'trial_cancellation_rate'] as const;
 
 export const ExperimentSettingsSchema = v.strictObject({

@@ -57,7 +57,7 @@ export type FallbackPaywall = v.InferOutput<typeof FallbackPaywallSchema>;
 
 /**
  * One placement of the fallback bundle: its rules as an app decides them
- * offline (docs/placements.md, "Offline"): in order, the first whose
+ * offline (docs/guide/placements.md, "Offline"): in order, the first whose
  * audience matches the app's attributes decides, and one that tests what
  * only the server knows stops the walk with nothing shown.
  */

@@ -1,7 +1,7 @@
 /**
  * The attributes the server computes for the user a request names, never
  * sent by the app: `purchases.*`, what the stored purchase records say of
- * them (docs/placements.md, "What the server knows about a user"). A
+ * them (docs/guide/placements.md, "What the server knows about a user"). A
  * condition that tests one needs a userId, costs a lookup in memory per
  * request, and cannot be decided by an app offline (the fallback bundle).
  * A pure module: the client bundles it.

@@ -1,5 +1,5 @@
 /**
- * GET /api/sdk/placement's decision (docs/placements.md): the first rule
+ * GET /api/sdk/placement's decision (docs/guide/placements.md): the first rule
  * whose audience matches decides (none: the default paywall, or nothing);
  * its paywall must be live; a user in the rule's holdout, or past its
  * frequency cap, is shown nothing; else the paywall as GET /api/sdk/config

@@ -1,6 +1,6 @@
 /**
  * What one project's purchase records say of each user, as the purchases.*
- * audience attributes (docs/placements.md, "What the server knows about a
+ * audience attributes (docs/guide/placements.md, "What the server knows about a
  * user"), folded as records and identify links arrive and read on the
  * resolve path without SQL.
  *

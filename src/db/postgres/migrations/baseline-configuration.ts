@@ -102,7 +102,7 @@ export const CONFIGURATION_TABLES = `
       FOREIGN KEY (project_id, paywall_id) REFERENCES paywalls (project_id, id) ON DELETE CASCADE
     );
 
-    -- Placements (docs/placements.md): archived, never removed; every write appends an immutable revision.
+    -- Placements (docs/guide/placements.md): archived, never removed; every write appends an immutable revision.
     CREATE TABLE placements (
       project_id      text NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
       id              text COLLATE "C" NOT NULL,

@@ -16,7 +16,7 @@ import { TEAM_TABLES } from './baseline-teams.ts';
  *   that no query has to say it.
  * - seq columns are identities: the order rows were numbered in, not the
  *   order of commits (two instances' transactions commit in either order;
- *   docs/scale-out.md says what reading events in order takes).
+ *   docs/operations/scale-out.md says what reading events in order takes).
  * - events keep their dedup and time indexes for good: only a unique index
  *   in PostgreSQL itself makes deduplication exact across instances (the
  *   same batch sent to two instances is stored once: the second insert

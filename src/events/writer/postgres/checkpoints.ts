@@ -5,7 +5,7 @@
  * instance loads the newest one and folds only the events after its seq,
  * instead of every stored event. One value rather than SQLite's tables:
  * written whole in one statement, read whole in one, with no merge of
- * changed rows across instances (docs/scale-out.md, "Checkpoints").
+ * changed rows across instances (docs/operations/scale-out.md, "Start-up and checkpoints").
  */
 
 import { restoreState, SNAPSHOT_FORMAT, snapshotState } from '../../../analytics/snapshot.ts';

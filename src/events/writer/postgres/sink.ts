@@ -1,6 +1,6 @@
 /**
  * Stores events in PostgreSQL, one transaction per group of requests, so
- * that several instances on one database stay exact (docs/scale-out.md,
+ * that several instances on one database stay exact (docs/operations/scale-out.md,
  * "Commit order is read order", gives each step and why):
  *
  * 1. admission against the instance's state, before the lock, as the
@@ -75,7 +75,7 @@ const MARK_NAMES_CHANGED = 'UPDATE event_names_changed SET seq = (SELECT max(seq
 
 const STORED = 'SELECT 1 FROM events WHERE project_id = $1 AND client_ts = $2 AND event_id = $3';
 
-/** The dedup key of an event with an id (docs/events.md, "Deduplication"). */
+/** The dedup key of an event with an id (docs/reference/events.md, "Deduplication"). */
 function keyOf(projectId: string, clientTs: number, eventId: string): string {
   return `${projectId}\0${clientTs}\0${eventId}`;
 }
