@@ -36,14 +36,24 @@ export function Confirm(props: {
   const dialog = useRef<HTMLDialogElement>(null);
   // A page may hold several (the editor's publish and the history's rollback): each titles itself.
   const titleId = useId();
+  // Set while a close this component asked for is on its way: its close event arrives later, maybe once the dialog is
+  // open again for the next question, and must not cancel that one. Any other close (Escape) is the person's Cancel.
+  const closing = useRef(false);
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (props.open && !element.open) element.showModal();
-    if (!props.open && element.open) element.close();
+    if (!props.open && element.open) {
+      closing.current = true;
+      element.close();
+    }
   }, [props.open]);
+  const closed = () => {
+    if (closing.current) closing.current = false;
+    else if (props.open) props.onCancel();
+  };
   return (
-    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onClose={() => props.open && props.onCancel()}>
+    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onClose={closed}>
       <h2 id={titleId}>{props.title}</h2>
       <div class="dialog-body">{props.children}</div>
       <div class="row end">
