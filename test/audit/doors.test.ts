@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { isPostgresUrl } from '../../src/db/target.ts';
 import { asPerson, firstOwner } from '../helpers/accounts.ts';
+import { secretsKeyFileFor } from '../helpers/backend.ts';
 import { runCli } from '../helpers/cli.ts';
 import { ciServer, EXAMPLE, exampleCopy } from '../helpers/config-dir.ts';
 import { bearer, startTestServer } from '../helpers/server.ts';
@@ -34,7 +36,10 @@ test("the CLI on a running server's database and paywalls as code, through the d
   assert.equal(created.status, 0, created.stderr);
   const config = path.join(tempDir(t), 'revenuecat.json');
   fs.writeFileSync(config, JSON.stringify({ authorization: 'Bearer a-long-shared-secret' }));
-  assert.equal((await runCli(['integrations', 'set', 'revenuecat', '--project', projectId, '--config', config, '--db', dbPath])).status, 0);
+  // On PostgreSQL connector secrets need the key file the server seals with (src/shared/secret-box.ts): the CLI gets the same one.
+  const sealing = isPostgresUrl(dbPath) ? { PAYWALLD_SECRETS_KEY_FILE: secretsKeyFileFor(dbPath) } : {};
+  const set = await runCli(['integrations', 'set', 'revenuecat', '--project', projectId, '--config', config, '--db', dbPath], { env: sealing });
+  assert.equal(set.status, 0, set.stderr);
   // A copy: apply records what it wrote beside the directory (.paywalld-sync.json).
   const byDb = await runCli(['apply', exampleCopy(t), '--publish', '--db', dbPath]);
   assert.equal(byDb.status, 0, byDb.stderr);
