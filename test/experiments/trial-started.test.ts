@@ -31,17 +31,23 @@ interface TrialRecord {
   paywall: string | null;
 }
 
-/** Per variant, exposed users and those with a trial start that counts (docs/guide/revenue.md, "Attribution"), over the raw records. */
+/**
+ * Per variant, the exposed users (with their first exposure) and those with a
+ * trial start that counts (docs/guide/revenue.md, "Attribution", with its
+ * time), over the raw records.
+ */
 function bruteForce(exposures: Exposure[], records: TrialRecord[], links: Map<string, string>, from: number) {
   const one = (id: string) => links.get(id) ?? id;
-  const figures = new Map(VARIANTS.map((variant) => [variant, { exposed: [] as string[], trialStarts: [] as string[] }]));
+  const figures = new Map(
+    VARIANTS.map((variant) => [variant, { exposed: [] as { id: string; ts: number }[], trialStarts: [] as { id: string; ts: number }[] }]),
+  );
   for (const [id, user] of exposedUsers(exposures, links, from)) {
     const f = figures.get(user.variant)!;
-    f.exposed.push(id);
-    const started = records.some(
-      (r) => one(r.user) === id && r.type === 'trial_started' && (r.paywall === null || r.paywall === 'trial') && r.ts >= user.first,
-    );
-    if (started) f.trialStarts.push(id);
+    f.exposed.push({ id, ts: user.first });
+    const starts = records
+      .filter((r) => one(r.user) === id && r.type === 'trial_started' && (r.paywall === null || r.paywall === 'trial') && r.ts >= user.first)
+      .map((r) => r.ts);
+    if (starts.length > 0) f.trialStarts.push({ id, ts: Math.min(...starts) });
   }
   return figures;
 }
@@ -83,14 +89,16 @@ test('a trial test decides on trial starts when primary_metric is trial_started,
         events.push({ id: `e${seq++}`, type: 'screen_impression', paywall_id: 'trial', variant_id: v, user_id: anonymous, ts });
       }
       const buyer = identified ? signedIn : anonymous;
-      // Conversions at one rate in every variant: on conversion, no variant wins.
-      if (rand() < 0.1) events.push({ id: `e${seq++}`, type: 'purchase_complete', paywall_id: 'trial', user_id: anonymous, ts: first + HOUR });
+      // Conversions at one rate in every variant: on conversion, no variant wins. At the exposure, they add no day of their own.
+      if (rand() < 0.1) events.push({ id: `e${seq++}`, type: 'purchase_complete', paywall_id: 'trial', user_id: anonymous, ts: first });
       if (rand() < TRIAL_RATE[variant]!) {
         const paywall = rand() < 0.5 ? 'trial' : null;
-        records.push({ user: buyer, ts: first + 5 * 60_000, type: 'trial_started', paywall });
-        // A second start (another device) counts the user once; a conversion does not start a trial.
+        const start = first + 5 * 60_000;
+        records.push({ user: buyer, ts: start, type: 'trial_started', paywall });
+        // A second start (another device) counts the user once; a conversion does not start a trial. The conversion, at the start's
+        // time, adds no day of its own: the mirror (below) must have the days of this paywall, whatever the time of day the test runs.
         if (rand() < 0.2) records.push({ user: buyer, ts: first + 2 * HOUR, type: 'trial_started', paywall: null });
-        if (rand() < 0.5) records.push({ user: buyer, ts: first + 3 * HOUR, type: 'trial_converted', paywall: null });
+        if (rand() < 0.5) records.push({ user: buyer, ts: start, type: 'trial_converted', paywall: null });
       }
       // What must not count: a trial started before the exposure, or credited to another paywall.
       if (rand() < 0.05) records.push({ user: buyer, ts: first - 30 * 60_000, type: 'trial_started', paywall: null });
@@ -120,11 +128,11 @@ test('a trial test decides on trial starts when primary_metric is trial_started,
   }
   const expected = bruteForce(exposures, records, links, from);
   const mirror: Json[] = [];
+  // Each mirror event at the time of what it mirrors: both folds then have the same days, so the same daily looks (the sequential p-value and power read them).
   for (const [variant, f] of expected) {
     for (const user of f.exposed)
-      mirror.push({ id: `m${seq++}`, type: 'screen_impression', paywall_id: 'mirror', variant_id: variant, user_id: `m-${user}`, ts: from + HOUR });
-    for (const user of f.trialStarts)
-      mirror.push({ id: `m${seq++}`, type: 'purchase_complete', paywall_id: 'mirror', user_id: `m-${user}`, ts: from + 2 * HOUR });
+      mirror.push({ id: `m${seq++}`, type: 'screen_impression', paywall_id: 'mirror', variant_id: variant, user_id: `m-${user.id}`, ts: user.ts });
+    for (const user of f.trialStarts) mirror.push({ id: `m${seq++}`, type: 'purchase_complete', paywall_id: 'mirror', user_id: `m-${user.id}`, ts: user.ts });
   }
   for (let i = 0; i < mirror.length; i += 1000)
     assert.equal((await ingest(server.url, server.keys.sdk, { events: mirror.slice(i, i + 1000) })).accepted, mirror.slice(i, i + 1000).length);
@@ -145,6 +153,11 @@ test('a trial test decides on trial starts when primary_metric is trial_started,
   assert.equal(trial.phase.number, onConversion.phase.number);
   assert.equal(trial.primary_metric, 'trial_started');
   const reference = await results('mirror');
+  assert.deepEqual(
+    trial.days.map((day: Json) => day.day),
+    reference.days.map((day: Json) => day.day),
+    'the mirror has the days of the trial paywall: the same daily looks',
+  );
   for (const variant of trial.variants as Json[]) {
     const f = expected.get(variant.variant_id)!;
     const where = `variant ${variant.variant_id}`;
