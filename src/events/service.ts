@@ -11,7 +11,7 @@ import { type Envelope, type PaywallDirectory, type PlacementDirectory, prepareB
 import { type EventCounters, eventMetrics } from './metrics.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
-import { EventWriter } from './writer/writer.ts';
+import { EventWriter, type WriterScript } from './writer/writer.ts';
 
 /** Statistics cover at most this many days per request. */
 const MAX_STATS_DAYS = 366;
@@ -22,7 +22,7 @@ interface EventServiceOptions {
   /** The server's database: the writer thread of its kind opens its own connections on it (writer/writer.ts). */
   target: DatabaseTarget;
   /** The writer thread's script, of the target's kind. */
-  writerScript: string | URL;
+  writerScript: WriterScript;
   /** The event export of the server's database (export.ts on SQLite, postgres-export.ts on PostgreSQL). */
   exportEvents: EventExport;
   retentionDays: number | undefined;

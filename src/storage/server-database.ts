@@ -9,6 +9,7 @@ import type { BackupSchedule } from '../backup/schedule.ts';
 import type { ServeConfig } from '../config.ts';
 import type { DatabaseTarget } from '../db/target.ts';
 import type { EventExport } from '../events/export-line.ts';
+import type { WriterScript } from '../events/writer/writer.ts';
 import type { DatabaseProbe } from '../health/service.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
@@ -23,7 +24,7 @@ export interface ServerDatabase {
   /** The database as opened (`:memory:` replaced by its temporary file): the event writer thread opens its own connections on it. */
   readonly target: DatabaseTarget;
   /** The event writer thread's script, of the database's kind: it opens its own connections on `target`. */
-  readonly writerScript: string | URL;
+  readonly writerScript: WriterScript;
   /** The event export, read on a connection of its own. */
   readonly exportEvents: EventExport;
   /** Other servers may serve from this database at once (PostgreSQL); false where this one owns it (SQLite's lock file). */

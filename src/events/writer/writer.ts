@@ -9,9 +9,15 @@ import type { FromWriter, RequestWritten, ToWriter, WriterOptions } from './prot
 import { mayNotBeStored, notStored, refused, refusedResult, warmingUp } from './refusals.ts';
 import { logThreadNews } from './thread-news.ts';
 
+/** How a writer thread starts: its script, of the target's kind, and the Node.js options it runs with (src/storage/writer-thread-script.ts). */
+export interface WriterScript {
+  file: string | URL;
+  /** Unset: the server's own, as worker threads inherit them. */
+  execArgv?: string[];
+}
+
 interface EventWriterOptions extends WriterOptions {
-  /** The writer thread's script, of the target's kind (src/storage/writer-thread-script.ts). */
-  script: string | URL;
+  script: WriterScript;
   /** Events accepted but not yet committed, at most; past it requests are answered 503. */
   queueLimit: number;
   /** The same bound in bytes of event data (rowBytes): a queue of large events stops sooner. */
@@ -187,7 +193,9 @@ export class EventWriter {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const { target, retentionDays } = this.options;
-    const worker = new Worker(this.options.script, {
+    const { file, execArgv } = this.options.script;
+    const worker = new Worker(file, {
+      execArgv,
       workerData: { target, retentionDays } satisfies WriterOptions,
       name: 'events-writer',
       resourceLimits: WRITER_HEAP,
