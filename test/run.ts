@@ -1,4 +1,4 @@
 /** `npm test` (after the build): see suite.ts. */
 import { main } from './suite.ts';
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

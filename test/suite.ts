@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleTests } from './bundle.ts';
 import { ANSWERS_DIR_VARIABLE } from './helpers/answers.ts';
 import { BACKEND_VARIABLE } from './helpers/backend.ts';
 import { SCALE_VARIABLE } from './helpers/scale.ts';
@@ -92,13 +93,19 @@ function environment(): NodeJS.ProcessEnv {
   return rest;
 }
 
-function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): number {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...environment(), ...env },
-  });
-  return result.status ?? 1;
+/** Runs the test files, bundled (bundle.ts), in node:test's processes; its exit code. */
+async function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const bundled = await bundleTests(ROOT, files);
+  try {
+    const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...bundled.files], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...environment(), ...env },
+    });
+    return result.status ?? 1;
+  } finally {
+    bundled.remove();
+  }
 }
 
 /**
@@ -107,20 +114,20 @@ function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): number {
  * server tier there is too little to check (the check wants most operations
  * reached, to know the recording works): the files just run.
  */
-function recordedAndChecked(files: string[], env: NodeJS.ProcessEnv = {}): number {
+async function recordedAndChecked(files: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   if (!files.some((file) => tierOf(file) === 'server')) return nodeTest(files, env);
   const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-answers-'));
-  const status = nodeTest(files, { ...env, [ANSWERS_DIR_VARIABLE]: answersDir });
-  const checked = nodeTest([DECLARED_ANSWERS_CHECK], { [ANSWERS_DIR_VARIABLE]: answersDir });
+  const status = await nodeTest(files, { ...env, [ANSWERS_DIR_VARIABLE]: answersDir });
+  const checked = await nodeTest([DECLARED_ANSWERS_CHECK], { [ANSWERS_DIR_VARIABLE]: answersDir });
   fs.rmSync(answersDir, { recursive: true, force: true });
   return status !== 0 ? status : checked;
 }
 
 /** Runs every test file (less those named in `without`) with the answers recorded into a new directory; the exit code of node --test and the directory. */
-export function runRecordedSuite(without: readonly string[] = []): { status: number; answersDir: string } {
+export async function runRecordedSuite(without: readonly string[] = []): Promise<{ status: number; answersDir: string }> {
   const answersDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-answers-'));
   const files = testFiles().filter((file) => !without.includes(path.basename(file)));
-  return { status: nodeTest(files, { [ANSWERS_DIR_VARIABLE]: answersDir }), answersDir };
+  return { status: await nodeTest(files, { [ANSWERS_DIR_VARIABLE]: answersDir }), answersDir };
 }
 
 export const DECLARED_ANSWERS_CHECK = 'test/openapi/declared-answers.check.ts';
@@ -146,7 +153,7 @@ export function filesOf(tiers: readonly Tier[], files = testFiles()): string[] {
  * nothing else; `--postgres` the PostgreSQL tier and the tests whose
  * servers follow the test backend, on PostgreSQL, then the check.
  */
-export function main(args: readonly string[]): number {
+export async function main(args: readonly string[]): Promise<number> {
   if (args.includes('--no-http')) return nodeTest(testFiles().filter(isNoHttp));
   if (args.includes('--postgres')) {
     const files = testFiles().filter((file) => tierOf(file) === 'postgres' || (!isNoHttp(file) && startsTestServers(file)));

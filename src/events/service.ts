@@ -11,7 +11,8 @@ import { type Envelope, type PaywallDirectory, type PlacementDirectory, prepareB
 import { type EventCounters, eventMetrics } from './metrics.ts';
 import type { IngestResult, Stats } from './schema.ts';
 import { dayOf, dayText, FIRST_PRINTABLE_DAY, LAST_PRINTABLE_DAY } from './time.ts';
-import { EventWriter, type WriterScript } from './writer/writer.ts';
+import type { WriterScript } from './writer/protocol.ts';
+import { EventWriter } from './writer/writer.ts';
 
 /** Statistics cover at most this many days per request. */
 const MAX_STATS_DAYS = 366;

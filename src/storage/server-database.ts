@@ -9,7 +9,7 @@ import type { BackupSchedule } from '../backup/schedule.ts';
 import type { ServeConfig } from '../config.ts';
 import type { DatabaseTarget } from '../db/target.ts';
 import type { EventExport } from '../events/export-line.ts';
-import type { WriterScript } from '../events/writer/writer.ts';
+import type { WriterScript } from '../events/writer/protocol.ts';
 import type { DatabaseProbe } from '../health/service.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseTarget } from '../db/target.ts';
-import type { WriterScript } from '../events/writer/writer.ts';
+import type { WriterScript } from '../events/writer/protocol.ts';
 
 declare const PAYWALLD_BUNDLED: boolean | undefined;
 

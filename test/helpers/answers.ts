@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Answer, StartOptions } from '../../src/app.ts';
+import { sourceOfBundle } from './bundles.ts';
 
 /** An answer as recorded: [method, pattern] of the route (null when none matched), status, problem code or null. */
 export type RecordedAnswer = [method: string | null, pattern: string | null, status: number, problem: string | null];
@@ -21,7 +22,7 @@ const seen = new Set<string>();
 
 if (directory) {
   process.on('exit', () => {
-    const file = path.relative(process.cwd(), process.argv[1] ?? 'unknown');
+    const file = sourceOfBundle(path.relative(process.cwd(), process.argv[1] ?? 'unknown'));
     const answers = [...seen].map((answer) => JSON.parse(answer) as RecordedAnswer);
     fs.writeFileSync(path.join(directory, `${process.pid}.json`), JSON.stringify({ file, answers }));
   });

@@ -23,10 +23,10 @@ const UNMATCHED = new Set(['204 -', '404 not_found', '405 method_not_allowed']);
 /** Not an answer: the client went away first (the metrics count it as 499). */
 const CLIENT_GONE = 499;
 
-function recordedAnswers(): Map<string, { answer: RecordedAnswer; files: Set<string> }> {
+async function recordedAnswers(): Promise<Map<string, { answer: RecordedAnswer; files: Set<string> }>> {
   let dir = process.env[ANSWERS_DIR_VARIABLE];
   if (!dir) {
-    const suite = runRecordedSuite();
+    const suite = await runRecordedSuite();
     dir = suite.answersDir;
   }
   const answers = new Map<string, { answer: RecordedAnswer; files: Set<string> }>();
@@ -42,7 +42,7 @@ function recordedAnswers(): Map<string, { answer: RecordedAnswer; files: Set<str
 }
 
 test('every status and problem code the test suite saw a route answer is declared in the OpenAPI document', async (t) => {
-  const answers = recordedAnswers();
+  const answers = await recordedAnswers();
   // The document depends on one setting: with --require-key, sending events needs a key (missing_api_key).
   const servers = [await startTestServer(t), await startTestServer(t, { requireKey: true })];
   const documents = await Promise.all(servers.map(async ({ url }) => (await (await fetch(`${url}/api/openapi.json`)).json()) as Json));

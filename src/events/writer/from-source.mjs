@@ -16,14 +16,23 @@ const CACHE = path.join(ROOT, 'node_modules', '.cache', 'paywalld-threads');
 /** What else a bundle is made of: how (this file), the compiler settings and esbuild's version. */
 const BUILT_WITH = [path.relative(ROOT, fileURLToPath(import.meta.url)), 'tsconfig.json', 'package-lock.json'];
 
-/** Each source module's import.meta.url as its own file's, not the bundle's (src/native.ts finds addons from it). */
-const sourceMetaUrl = {
-  name: 'source-import-meta-url',
+/**
+ * Each source module's import.meta.url (and dirname, filename) as its own
+ * file's, not the bundle's (src/native.ts finds addons from it; tests find
+ * their fixtures); test/bundle.ts bundles the test files with it too.
+ */
+export const sourceMeta = {
+  name: 'source-import-meta',
   setup(plugin) {
-    plugin.onLoad({ filter: /\.ts$/ }, async (args) => ({
-      contents: (await fs.promises.readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-      loader: 'ts',
-    }));
+    plugin.onLoad({ filter: /\.(?:tsx?|mjs)$/ }, async (args) => {
+      const file = args.path;
+      if (file.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const text = (await fs.promises.readFile(file, 'utf8'))
+        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(file).href))
+        .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(file)))
+        .replaceAll('import.meta.filename', JSON.stringify(file));
+      return { contents: text, loader: file.endsWith('.mjs') ? 'js' : file.endsWith('.tsx') ? 'tsx' : 'ts' };
+    });
   },
 };
 
@@ -74,7 +83,7 @@ async function bundle(entry, name) {
       sourcemap: 'inline',
       sourcesContent: false,
       logLevel: 'silent',
-      plugins: [sourceMetaUrl],
+      plugins: [sourceMeta],
       absWorkingDir: ROOT,
     });
     const inputs = Object.keys(result.metafile.inputs).sort();

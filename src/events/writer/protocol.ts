@@ -27,6 +27,13 @@ export interface RequestWritten {
   refused: Written['refused'][number];
 }
 
+/** How a writer thread starts: its script, of the target's kind, and the Node.js options it runs with (src/storage/writer-thread-script.ts). */
+export interface WriterScript {
+  file: string | URL;
+  /** Unset: the server's own, as worker threads inherit them. */
+  execArgv?: string[];
+}
+
 /** What a writer thread starts with; each thread reads the target of its kind (threadScript picks the thread by it). */
 export interface WriterOptions<Target extends DatabaseTarget = DatabaseTarget> {
   /** The server's database, as it opened it. */

@@ -5,16 +5,9 @@ import type { Logger } from '../../log.ts';
 import { DomainError } from '../../shared/errors.ts';
 import type { EventRow } from '../event-row.ts';
 import type { Stats } from '../schema.ts';
-import type { FromWriter, RequestWritten, ToWriter, WriterOptions } from './protocol.ts';
+import type { FromWriter, RequestWritten, ToWriter, WriterOptions, WriterScript } from './protocol.ts';
 import { mayNotBeStored, notStored, refused, refusedResult, warmingUp } from './refusals.ts';
 import { logThreadNews } from './thread-news.ts';
-
-/** How a writer thread starts: its script, of the target's kind, and the Node.js options it runs with (src/storage/writer-thread-script.ts). */
-export interface WriterScript {
-  file: string | URL;
-  /** Unset: the server's own, as worker threads inherit them. */
-  execArgv?: string[];
-}
 
 interface EventWriterOptions extends WriterOptions {
   script: WriterScript;
