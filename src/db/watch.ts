@@ -4,12 +4,15 @@ import { asUnavailable } from './unavailable.ts';
 /**
  * Calls onChange when another connection (the CLI, a second process)
  * commits a change to configuration: projects, keys, products or paywalls.
- * PRAGMA data_version changes only for commits made through other
- * connections, so each tick costs one cheap statement and the request path
- * runs no SQL; only when it moved is the configuration generation (bumped by
- * triggers, see migration 4) read, so that the event writer's commits do not
- * count. Writes made through `db` itself are announced by the code that
- * makes them.
+ * Each tick reads two cheap values and the request path runs no SQL: PRAGMA
+ * data_version, which changes only for commits made through other
+ * connections, and the configuration generation (bumped by triggers, see
+ * migration 4). A change is another connection's when both moved, so that
+ * the event writer's commits (data_version alone) do not count, nor do
+ * writes made through `db` itself (the generation alone), which the code
+ * making them announces. The generation is read every tick so that an own
+ * change is taken in before the event writer's next commit, which would
+ * otherwise pass it for another connection's and cause a needless reload.
  */
 export function watchConfigChanges(db: Database, intervalMs: number, onChange: () => void): () => void {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
@@ -19,9 +22,8 @@ export function watchConfigChanges(db: Database, intervalMs: number, onChange: (
   const timer = setInterval(() => {
     try {
       const data = dataVersion.get();
-      if (data === lastData) return;
       const now = generation.get();
-      if (now !== lastGeneration) onChange();
+      if (data !== lastData && now !== lastGeneration) onChange();
       // Only once the change was taken in: a tick that failed looks again next time.
       lastData = data;
       lastGeneration = now;

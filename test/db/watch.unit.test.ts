@@ -8,7 +8,7 @@ import { openSqliteStorage } from '../../src/storage/sqlite.ts';
 import { TEST_CHANGE } from '../helpers/change.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-test('commits of other connections reach the watcher only when they change configuration', async (t) => {
+test('commits of other connections reach the watcher only when they change configuration, whatever the server wrote itself', async (t) => {
   t.mock.timers.enable({ apis: ['setInterval'] });
   const file = path.join(tempDir(t), 'watch.db');
   const server = openDatabase(file);
@@ -39,8 +39,12 @@ test('commits of other connections reach the watcher only when they change confi
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
 
-  // The server's own writes are announced by the code making them, never by the watch.
+  // The server's own writes are announced by the code making them, never by the watch,
+  // not even when the event writer's connection commits after them.
   await openSqliteStorage(server).projects.create('from this process', TEST_CHANGE);
   t.mock.timers.tick(10);
   assert.equal(changes, 2);
+  other.exec('INSERT INTO scratch VALUES (4)');
+  t.mock.timers.tick(10);
+  assert.equal(changes, 2, "an event commit after the server's own change is no configuration change");
 });
