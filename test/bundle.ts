@@ -26,18 +26,20 @@ function forgetAbandoned(runs: string): void {
 
 /**
  * Bundles `files` (relative to `root`) into a new directory; the bundled
- * files in the same order, and what removes the directory.
+ * files, which node:test runs in the same order, and what removes the
+ * directory.
  */
 export async function bundleTests(root: string, files: readonly string[]): Promise<{ files: string[]; remove: () => void }> {
   const runs = path.join(root, BUNDLES_DIR);
   fs.mkdirSync(runs, { recursive: true });
   forgetAbandoned(runs);
   const outdir = fs.mkdtempSync(path.join(runs, 'run-'));
+  // node:test runs files in the order of their paths: a numbered directory each keeps the order they were given in.
+  const out = files.map((file, i) => path.join(String(i).padStart(4, '0'), file.replace(/\.ts$/, '')));
   await build({
-    entryPoints: [...files],
+    entryPoints: files.map((file, i) => ({ in: file, out: out[i]! })),
     absWorkingDir: root,
     outdir,
-    outbase: root,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     // Modules two test files share load from one chunk of each process's own.
@@ -54,7 +56,7 @@ export async function bundleTests(root: string, files: readonly string[]): Promi
     plugins: [sourceMeta],
   });
   return {
-    files: files.map((file) => path.join(outdir, file.replace(/\.ts$/, '.mjs'))),
+    files: out.map((file) => path.join(outdir, `${file}.mjs`)),
     remove: () => fs.rmSync(outdir, { recursive: true, force: true }),
   };
 }

@@ -1,7 +1,7 @@
 /** Where suite.ts runs the test files from (bundle.ts builds them), and the way back to their sources. */
 import path from 'node:path';
 
-/** Where each run's bundles go, relative to the repository: a directory per run, the repository's layout inside. */
+/** Where each run's bundles go, relative to the repository: a directory per run, each file in a numbered directory of its own (its place in the run), the repository's layout below. */
 export const BUNDLES_DIR = path.join('node_modules', '.cache', 'paywalld-tests');
 
 /** The repository file a bundled test file (as `process.argv[1]` names it) was built from; any other path unchanged. */
@@ -11,7 +11,7 @@ export function sourceOfBundle(file: string): string {
   return at === -1
     ? file
     : parts
-        .slice(at + 4)
+        .slice(at + 5)
         .join(path.sep)
         .replace(/\.mjs$/, '.ts');
 }
