@@ -4,37 +4,29 @@ import { asUnavailable } from './unavailable.ts';
 /**
  * Calls onChange when another connection (the CLI, a second process)
  * commits a change to configuration: projects, keys, products or paywalls.
- * Each tick reads three cheap values and the request path runs no SQL: PRAGMA
- * data_version, which changes only for commits made through other
- * connections, and the configuration generation (bumped by triggers, see
- * migration 4). A change is another connection's when both moved, so that
- * the event writer's commits (data_version alone) do not count, nor do
- * writes made through `db` itself (the generation alone), which the code
- * making them announces. The generation is read every tick so that an own
- * change is taken in before the event writer's next commit, which would
- * otherwise pass it for another connection's and cause a needless reload.
+ * Each tick reads one cheap row and the request path runs no SQL: the
+ * configuration generation, which triggers bump by one for every change
+ * (see migration 4), beside how many of those bumps this connection made,
+ * which a TEMP trigger counts (a temporary trigger fires for its own
+ * connection's writes only). Bumps beyond this connection's own are
+ * another's. So the event writer's commits do not count (they bump
+ * nothing), nor do writes made through `db` itself, which the code making
+ * them announces, whatever else commits in the same tick.
  */
 export function watchConfigChanges(db: Database, intervalMs: number, onChange: () => void): () => void {
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  const generation = db.prepare('SELECT generation FROM config_generation').pluck();
-  /**
-   * The generation with the data_version it goes with: read between two
-   * data_version reads that agree, so that no other connection committed in
-   * between (else the generation could hold another's change while
-   * data_version says none came, and it would pass for this one's).
-   * Undefined when one did: the next tick reads again.
-   */
-  const snapshot = (): { data: unknown; generation: unknown } | undefined => {
-    const data = dataVersion.get();
-    const now = generation.get();
-    return dataVersion.get() === data ? { data, generation: now } : undefined;
-  };
-  let last = snapshot() ?? { data: undefined, generation: undefined };
+  db.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS own_config_changes (id INTEGER PRIMARY KEY CHECK (id = 1), count INTEGER NOT NULL);
+    INSERT OR IGNORE INTO temp.own_config_changes (id, count) VALUES (1, 0);
+    CREATE TEMP TRIGGER IF NOT EXISTS own_config_change AFTER UPDATE OF generation ON main.config_generation
+      BEGIN UPDATE temp.own_config_changes SET count = count + 1; END;`);
+  const read = db.prepare<[], { generation: number; own: number }>(
+    'SELECT (SELECT generation FROM main.config_generation) AS generation, (SELECT count FROM temp.own_config_changes) AS own',
+  );
+  let last = read.get()!;
   const timer = setInterval(() => {
     try {
-      const now = snapshot();
-      if (!now) return;
-      if (now.data !== last.data && now.generation !== last.generation) onChange();
+      const now = read.get()!;
+      if (now.generation - last.generation !== now.own - last.own) onChange();
       // Only once the change was taken in: a tick that failed looks again next time.
       last = now;
     } catch (error) {

@@ -47,4 +47,17 @@ test('commits of other connections reach the watcher only when they change confi
   other.exec('INSERT INTO scratch VALUES (4)');
   t.mock.timers.tick(10);
   assert.equal(changes, 2, "an event commit after the server's own change is no configuration change");
+
+  // Another process's change and the server's own in one tick, in either order: the other's counts.
+  const own = openSqliteStorage(server);
+  await elsewhere.projects.create('theirs first', TEST_CHANGE);
+  await own.projects.create('then ours', TEST_CHANGE);
+  t.mock.timers.tick(10);
+  assert.equal(changes, 3);
+  await own.projects.create('ours first', TEST_CHANGE);
+  await elsewhere.projects.create('then theirs', TEST_CHANGE);
+  t.mock.timers.tick(10);
+  assert.equal(changes, 4);
+  t.mock.timers.tick(10);
+  assert.equal(changes, 4);
 });
