@@ -96,7 +96,8 @@ function environment(): NodeJS.ProcessEnv {
 /**
  * Runs the test files, bundled (bundle.ts), in node:test's processes, two at
  * a time, in the order given; its exit code. Four at a time took a fifth
- * off npm test on 2 cores but made timing races show (bench/notes/test-suite.md).
+ * off npm test on 2 cores and showed a race since fixed; it is not yet
+ * measured again (bench/notes/test-suite.md).
  */
 async function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const bundled = await bundleTests(ROOT, files);

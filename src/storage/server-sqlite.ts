@@ -1,6 +1,6 @@
 /**
  * A server's SQLite database: one file, owned by one process (owner.ts),
- * watched for the CLI's commits through PRAGMA data_version (watch.ts).
+ * watched for the CLI's configuration changes (db/watch.ts).
  */
 
 import { scheduleBackups } from '../backup/schedule.ts';

@@ -25,7 +25,7 @@ interface WatchOptions {
  * restored from a dump) is a change. A notification of this instance's own
  * change that follows the last generation seen is taken in without
  * onChange: the code that made the change updated memory already (as on
- * SQLite, where data_version leaves out a connection's own commits).
+ * SQLite, where the watch leaves out the server's own changes).
  *
  * Resolves once listening; returns the stop.
  */
