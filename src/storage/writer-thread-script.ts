@@ -7,11 +7,9 @@ declare const PAYWALLD_BUNDLED: boolean | undefined;
 
 const bundled = typeof PAYWALLD_BUNDLED !== 'undefined' && PAYWALLD_BUNDLED;
 
-/** `--import tsx` (or `--import=tsx`): the TypeScript loader a process running from source starts with. */
-function withoutTypeScriptLoader(execArgv: readonly string[]): string[] {
-  return execArgv.filter(
-    (arg, i) => arg !== '--import=tsx' && !(arg === '--import' && execArgv[i + 1] === 'tsx') && !(arg === 'tsx' && execArgv[i - 1] === '--import'),
-  );
+/** Whether this process runs under the TypeScript loader: `--import tsx` (or `--import=tsx`). */
+function underTypeScriptLoader(execArgv: readonly string[]): boolean {
+  return execArgv.some((arg, i) => arg === '--import=tsx' || (arg === '--import' && execArgv[i + 1] === 'tsx'));
 }
 
 /** The script of the event writer thread of the target's kind, SQLite's or PostgreSQL's: both speak src/events/writer/protocol.ts. */
@@ -22,7 +20,9 @@ export function writerThreadScript(target: DatabaseTarget): WriterScript {
   return {
     file: new URL(postgres ? './postgres-writer-thread-from-source.mjs' : './sqlite-writer-thread-from-source.mjs', import.meta.url),
     // From source, the thread imports a bundle of its modules (src/events/writer/from-source.mjs) and needs no loader: inherited,
-    // `--import tsx` would register it again in every thread, about 0.1 s of CPU per server start.
-    execArgv: withoutTypeScriptLoader(process.execArgv),
+    // `--import tsx` would register it again in every thread, about 0.1 s of CPU per server start. None of the process's other
+    // options concerns the thread, and a list that repeats them is refused where they include per-process ones (Node 24's test
+    // runner gives its files dozens): without the loader the thread inherits them, with it it starts with none.
+    execArgv: underTypeScriptLoader(process.execArgv) ? [] : undefined,
   };
 }
