@@ -96,6 +96,32 @@ export async function versus(ctx) {
   return result;
 }
 
+/**
+ * One comparison's table row (this build's and the earlier one's median per
+ * server CPU-second, their ratio, this build's latencies) and its
+ * no-regression target; the per-round ratios.
+ */
+function noRegression(rows, targets, commit, { what, label, unit: [cellUnit, rowUnit], connections, mine, theirs }) {
+  const ratio = ratios(mine, theirs, 'perCpuSecond');
+  const cell = (rounds) => `${f.count(medianOf(rounds, 'perCpuSecond'))} ${cellUnit}/CPU-s`;
+  rows.push(
+    row(`${label} — this build vs ${commit.short}, ${rowUnit} per server CPU-second`, {
+      paywalld: cell(mine),
+      baseline: cell(theirs),
+      ratio: f.ratio(ratio.median),
+      p50: f.ms(medianOf(mine, 'p50')),
+      p99: f.ms(medianOf(mine, 'p99')),
+    }),
+  );
+  const where = connections === undefined ? '' : `, ${connections} connections`;
+  targets.push({
+    text: `${what} per server CPU-second ≥ ${NO_REGRESSION} × ${commit.short}'s${where} (no regression)`,
+    measured: f.ratio(ratio.median),
+    met: ratio.median >= NO_REGRESSION,
+  });
+  return ratio;
+}
+
 function compare({ commit, ref, earlier, connections, eventConnections, resolved, posted, names }) {
   const rows = [];
   const targets = [];
@@ -104,23 +130,14 @@ function compare({ commit, ref, earlier, connections, eventConnections, resolved
     '  both on databases of their own, the same wrk scripts, alternating rounds; ratios are this build / the earlier one, medians of per-round ratios.',
   ];
   const [mine, theirs, bare] = [names.mine, names.theirs, names.uws].map((name) => resolved.get(name));
-  const perCpuRatio = ratios(mine, theirs, 'perCpuSecond');
-  const throughput = ratios(mine, theirs, 'perSecond');
-  const cell = (rounds, unit) => `${f.count(medianOf(rounds, 'perCpuSecond'))} ${unit}/CPU-s`;
-  rows.push(
-    row(`resolve, ${connections} conns — this build vs ${commit.short}, requests per server CPU-second`, {
-      paywalld: cell(mine, 'req'),
-      baseline: cell(theirs, 'req'),
-      ratio: f.ratio(perCpuRatio.median),
-      p50: f.ms(medianOf(mine, 'p50')),
-      p99: f.ms(medianOf(mine, 'p99')),
-    }),
-  );
-  targets.push({
-    text: `resolve per server CPU-second ≥ ${NO_REGRESSION} × ${commit.short}'s (no regression)`,
-    measured: f.ratio(perCpuRatio.median),
-    met: perCpuRatio.median >= NO_REGRESSION,
+  const perCpuRatio = noRegression(rows, targets, commit, {
+    what: 'resolve',
+    label: `resolve, ${connections} conns`,
+    unit: ['req', 'requests'],
+    mine,
+    theirs,
   });
+  const throughput = ratios(mine, theirs, 'perSecond');
   details.push(
     `  resolve, req per server CPU-second per round: this ${f.list(mine, (r) => f.count(r.perCpuSecond))}; ${commit.short} ${f.list(theirs, (r) => f.count(r.perCpuSecond))}; bare uWS ${f.list(bare, (r) => f.count(r.perCpuSecond))}`,
     `  resolve, ratio per round: this / ${commit.short} ${f.list(perCpuRatio.perRound, f.ratio)} per CPU-s, ${f.list(throughput.perRound, f.ratio)} in req/s`,
@@ -129,20 +146,13 @@ function compare({ commit, ref, earlier, connections, eventConnections, resolved
   for (const conns of eventConnections) {
     const a = posted.get(`${names.mine}, ${conns} conns`);
     const b = posted.get(`${names.theirs}, ${conns} conns`);
-    const events = ratios(a, b, 'perCpuSecond');
-    rows.push(
-      row(`events, ${conns} conns — this build vs ${commit.short}, events per server CPU-second`, {
-        paywalld: cell(a, 'events'),
-        baseline: cell(b, 'events'),
-        ratio: f.ratio(events.median),
-        p50: f.ms(medianOf(a, 'p50')),
-        p99: f.ms(medianOf(a, 'p99')),
-      }),
-    );
-    targets.push({
-      text: `events per server CPU-second ≥ ${NO_REGRESSION} × ${commit.short}'s, ${conns} connections (no regression)`,
-      measured: f.ratio(events.median),
-      met: events.median >= NO_REGRESSION,
+    noRegression(rows, targets, commit, {
+      what: 'events',
+      label: `events, ${conns} conns`,
+      unit: ['events', 'events'],
+      connections: conns,
+      mine: a,
+      theirs: b,
     });
     details.push(
       `  events, ${conns} conns, per server CPU-second per round: this ${f.list(a, (r) => f.count(r.perCpuSecond))}; ${commit.short} ${f.list(b, (r) => f.count(r.perCpuSecond))}`,
