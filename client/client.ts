@@ -100,7 +100,7 @@ export interface PaywalldClient {
   getPlacement(placementId: string, options?: GetPaywallOptions): Promise<PlacementResult>;
   /** Queues an event (persisted, sent in batches, retried until acknowledged) and returns it as it will be sent. */
   track(event: TrackEvent): QueuedEvent;
-  /** Sends what is queued now; resolves with what is still pending (after a failed attempt or timeoutMs, default 10000). */
+  /** Sends what is queued now; resolves with what is still pending (after a failed attempt of its own or timeoutMs, default 10000). */
   flush(options?: { timeoutMs?: number }): Promise<{ pending: number }>;
   /** Flushes, then stops; what is still pending stays in storage for the next start. */
   close(options?: { timeoutMs?: number }): Promise<{ pending: number }>;

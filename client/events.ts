@@ -128,12 +128,16 @@ export class EventQueue {
 
   /**
    * Sends what is queued now, skipping a backoff but not a Retry-After the
-   * server asked for. Resolves when the queue is empty, after an attempt that
-   * failed (the queue retries on its own later), or at the deadline.
+   * server asked for. Resolves when the queue is empty, after an attempt of
+   * its own that failed (the queue retries on its own later), or at the
+   * deadline. A background attempt under way when flush is called may fail on
+   * what has recovered since it began (the server back up): flush joins it,
+   * and tries once more of its own if it failed.
    */
   async flush(timeoutMs: number): Promise<{ pending: number }> {
     await this.ready;
     const deadline = Date.now() + timeoutMs;
+    let joined = this.inFlight !== undefined;
     while (this.queue.length > 0) {
       const wait = this.retryAfterUntil - Date.now();
       if (wait > 0) {
@@ -141,7 +145,9 @@ export class EventQueue {
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
       const outcome = await this.sendNext();
-      if (outcome === 'failed' || Date.now() >= deadline) break;
+      const older = joined;
+      joined = false;
+      if (Date.now() >= deadline || (outcome === 'failed' && !older)) break;
     }
     await this.writing;
     return { pending: this.queue.length };

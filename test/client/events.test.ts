@@ -94,6 +94,42 @@ test('an acknowledgement lost on the way back: the batch is sent again with the 
   assert.equal(await metric(server.url, server.keys.secret, 'paywalld_events_duplicates_total'), 2);
 });
 
+test('flush called while a background attempt is under way joins it, and tries once more of its own when that one fails', async (t) => {
+  const { createClient } = await loadClient();
+  const server = await seededServer(t);
+  let posts = 0;
+  let failHeld: (() => void) | undefined;
+  // The first batch is held (the server "down" while it is under way) and its connection dropped once flush has joined it.
+  const flaky = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method === 'POST' && ++posts === 1) {
+      failHeld = () => req.socket.destroy();
+      return;
+    }
+    const answer = await fetch(`${server.url}${req.url}`, {
+      method: req.method,
+      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+      body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+    });
+    res.writeHead(answer.status, { 'content-type': 'application/json' });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+  t.after(() => flaky.close());
+  const client = createClient({ baseUrl: `http://127.0.0.1:${(flaky.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk, flushIntervalMs: 20 });
+  const event = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-7' });
+  await until(() => failHeld !== undefined, 'the background attempt under way');
+  const flushed = client.flush();
+  failHeld!();
+  assert.deepEqual(await flushed, { pending: 0 });
+  assert.equal(posts, 2);
+  assert.deepEqual(
+    (await exported(server.url, server.keys.secret, ONBOARDING_EVENTS)).map((stored) => stored.id),
+    [event.id],
+  );
+});
+
 test('a 429 with Retry-After is waited out before the batch is sent again', async (t) => {
   const { createClient } = await loadClient();
   const server = await seededServer(t, { rateLimitSdk: 1 });
