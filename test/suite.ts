@@ -94,15 +94,16 @@ function environment(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs the test files, bundled (bundle.ts), in node:test's processes, two at
- * a time, in the order given; its exit code. Four at a time took a fifth
- * off npm test on 2 cores and showed a race since fixed; it is not yet
- * measured again (bench/notes/test-suite.md).
+ * Runs the test files, bundled (bundle.ts), in node:test's processes, four at
+ * a time, in the order given; its exit code. Most of a file's time is spent
+ * waiting (on its servers, child processes, PostgreSQL, Chromium): four at a
+ * time on 2 cores took a fifth off npm test against two
+ * (bench/notes/test-suite.md).
  */
 async function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const bundled = await bundleTests(ROOT, files);
   try {
-    const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', ...bundled.files], {
+    const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=4', ...bundled.files], {
       cwd: ROOT,
       stdio: 'inherit',
       env: { ...environment(), ...env },
