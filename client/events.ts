@@ -137,7 +137,7 @@ export class EventQueue {
   async flush(timeoutMs: number): Promise<{ pending: number }> {
     await this.ready;
     const deadline = Date.now() + timeoutMs;
-    let joined = this.inFlight !== undefined;
+    let joinedEarlier = this.inFlight !== undefined;
     while (this.queue.length > 0) {
       const wait = this.retryAfterUntil - Date.now();
       if (wait > 0) {
@@ -145,9 +145,8 @@ export class EventQueue {
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
       const outcome = await this.sendNext();
-      const older = joined;
-      joined = false;
-      if (Date.now() >= deadline || (outcome === 'failed' && !older)) break;
+      if (Date.now() >= deadline || (outcome === 'failed' && !joinedEarlier)) break;
+      joinedEarlier = false;
     }
     await this.writing;
     return { pending: this.queue.length };
