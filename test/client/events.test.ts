@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import path from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type * as Client from '../../client/index.ts';
 import { fileStorage, loadClient, ONBOARDING_EVENTS, seededProcess, seededServer } from '../helpers/client.ts';
 import { exported } from '../helpers/events.ts';
@@ -17,6 +17,37 @@ function countById(events: Json[]): Map<string | null, number> {
   const counts = new Map<string | null, number>();
   for (const event of events) counts.set(event.id, (counts.get(event.id) ?? 0) + 1);
   return counts;
+}
+
+/** A real HTTP hop on a free port of 127.0.0.1, closed when the test ends: `handle` gets each request with its whole body. Its base URL. */
+async function hop(
+  t: TestContext,
+  handle: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer<ArrayBuffer>) => Promise<void> | void,
+): Promise<string> {
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    await handle(req, res, Buffer.concat(chunks));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+/** What paywalld at `target` answers to a request the hop got: its status and body, to relay or to lose. */
+async function forwarded(target: string, req: http.IncomingMessage, body: Buffer<ArrayBuffer>): Promise<{ status: number; text: string }> {
+  const answer = await fetch(`${target}${req.url}`, {
+    method: req.method,
+    headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+    body: req.method === 'POST' ? body : undefined,
+  });
+  return { status: answer.status, text: await answer.text() };
+}
+
+/** Answers the app with what paywalld answered. */
+function relay(res: http.ServerResponse, { status, text }: { status: number; text: string }): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(text);
 }
 
 test('events tracked while the server is down are delivered exactly once when it is back, with the variant the app was shown', async (t) => {
@@ -66,22 +97,12 @@ test('an acknowledgement lost on the way back: the batch is sent again with the 
   const server = await seededServer(t);
   let posts = 0;
   // A real HTTP hop that delivers the first batch to paywalld and then drops the connection instead of the answer.
-  const lossy = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const answer = await fetch(`${server.url}${req.url}`, {
-      method: req.method,
-      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-      body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
-    });
-    const body = await answer.text();
-    if (req.method === 'POST' && ++posts === 1) return req.socket.destroy();
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(body);
+  const lossy = await hop(t, async (req, res, body) => {
+    const answer = await forwarded(server.url, req, body);
+    if (req.method === 'POST' && ++posts === 1) req.socket.destroy();
+    else relay(res, answer);
   });
-  await new Promise<void>((resolve) => lossy.listen(0, '127.0.0.1', resolve));
-  t.after(() => lossy.close());
-  const client = createClient({ baseUrl: `http://127.0.0.1:${(lossy.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk });
+  const client = createClient({ baseUrl: lossy, apiKey: server.keys.sdk });
   const first = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-1' });
   const second = client.track({ type: 'paywall_close', paywall_id: 'onboarding', user_id: 'u-1' });
 
@@ -100,24 +121,14 @@ test('flush called while a background attempt is under way joins it, and tries o
   let posts = 0;
   let failHeld: (() => void) | undefined;
   // The first batch is held (the server "down" while it is under way) and its connection dropped once flush has joined it.
-  const flaky = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  const flaky = await hop(t, async (req, res, body) => {
     if (req.method === 'POST' && ++posts === 1) {
       failHeld = () => req.socket.destroy();
       return;
     }
-    const answer = await fetch(`${server.url}${req.url}`, {
-      method: req.method,
-      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-      body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
-    });
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(await answer.text());
+    relay(res, await forwarded(server.url, req, body));
   });
-  await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
-  t.after(() => flaky.close());
-  const client = createClient({ baseUrl: `http://127.0.0.1:${(flaky.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk, flushIntervalMs: 20 });
+  const client = createClient({ baseUrl: flaky, apiKey: server.keys.sdk, flushIntervalMs: 20 });
   const event = client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: 'u-7' });
   await until(() => failHeld !== undefined, 'the background attempt under way');
   const flushed = client.flush();
@@ -158,7 +169,7 @@ test('a client restarted with the queue its predecessor persisted delivers those
   const file = path.join(tempDir(t), 'state.json');
   const offline = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: server.keys.sdk, storage: fileStorage(file) });
   const queued = [1, 2, 3].map((n) => offline.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `user-${n}` }));
-  assert.deepEqual(await offline.close({ timeoutMs: 1000 }), { pending: 3 });
+  assert.deepEqual(await offline.close({ timeoutMs: 10_000 }), { pending: 3 });
 
   const next = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
   // A synchronous storage is read at once: the status counts the persisted events from the start.
@@ -226,10 +237,7 @@ test("whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
   // A real HTTP hop that answers POSTs from a plan, passing the request on to paywalld where the plan says so.
   const plan: (number | 'forward')[] = [];
   const sizes: number[] = [];
-  const hop = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
+  const planned = await hop(t, async (req, res, body) => {
     sizes.push(JSON.parse(body.toString()).events.length);
     const step = plan.shift() ?? 'forward';
     if (step !== 'forward') {
@@ -237,18 +245,10 @@ test("whole-batch answers: a 413 halves the batch, a 400 drops it with the probl
       res.end(JSON.stringify({ status: step, code: step === 400 ? 'invalid_batch' : 'refused', detail: `refused with ${step}` }));
       return;
     }
-    const answer = await fetch(`${server.url}${req.url}`, {
-      method: 'POST',
-      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-      body,
-    });
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(await answer.text());
+    relay(res, await forwarded(server.url, req, body));
   });
-  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
-  t.after(() => hop.close());
   const client = createClient({
-    baseUrl: `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}`,
+    baseUrl: planned,
     apiKey: server.keys.sdk,
     batchSize: 4,
     flushIntervalMs: 3_600_000,
@@ -284,7 +284,7 @@ test('a full queue drops its oldest events, and says how many', async (t) => {
   const file = path.join(tempDir(t), 'state.json');
   const offline = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: server.keys.sdk, storage: fileStorage(file), maxQueuedEvents: 2 });
   const events = [0, 1, 2].map((i) => offline.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
-  assert.deepEqual(await offline.close({ timeoutMs: 1000 }), { pending: 2 });
+  assert.deepEqual(await offline.close({ timeoutMs: 10_000 }), { pending: 2 });
   assert.equal(offline.queueStatus().dropped, 1);
 
   const online = createClient({ baseUrl: server.url, apiKey: server.keys.sdk, storage: fileStorage(file) });
@@ -297,26 +297,16 @@ test("a proxy's 404, 405 or 410 page in front of the server (a deploy) keeps the
   const server = await seededServer(t);
   // A real proxy that answers with its own error page until the plan runs out, then forwards.
   const plan = [404, 405, 410];
-  const hop = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+  const proxy = await hop(t, async (req, res, body) => {
     const step = plan.shift();
     if (step !== undefined) {
       res.writeHead(step, { 'content-type': 'text/html' });
       res.end(`<html><body><h1>${step}</h1>nginx</body></html>`);
       return;
     }
-    const answer = await fetch(`${server.url}${req.url}`, {
-      method: 'POST',
-      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-      body: Buffer.concat(chunks),
-    });
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(await answer.text());
+    relay(res, await forwarded(server.url, req, body));
   });
-  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
-  t.after(() => hop.close());
-  const client = createClient({ baseUrl: `http://127.0.0.1:${(hop.address() as net.AddressInfo).port}`, apiKey: server.keys.sdk, flushIntervalMs: 3_600_000 });
+  const client = createClient({ baseUrl: proxy, apiKey: server.keys.sdk, flushIntervalMs: 3_600_000 });
   const events = [0, 1].map((i) => client.track({ type: 'screen_impression', paywall_id: 'onboarding', user_id: `u-${i}` }));
   for (const status of [404, 405, 410]) {
     assert.deepEqual(await client.flush(), { pending: 2 }, `after a ${status}`);
