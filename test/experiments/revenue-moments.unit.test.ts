@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Moments } from '../../src/analytics/fold/fold-types.ts';
-import { revenueMoments, type Sparse } from '../../src/analytics/fold/revenue-moments.ts';
+import { listedMoments, revenueLooks, type Sparse } from '../../src/analytics/fold/revenue-moments.ts';
 import { random } from './workload.ts';
 
 const DAY = 86_400_000;
@@ -71,7 +71,7 @@ test('the moments at each day’s end and now match a two-pass brute force: paym
   // Exposed users per variant by each look: the listed ones and as many again who never pay.
   const exposedPerLook = ends.map((end) => Array.from({ length: k }, (_, v) => 2 * list.filter((e) => e.variant === v && e.exposed < end).length));
   for (const cap of [Number.POSITIVE_INFINITY, 30]) {
-    const looks = revenueMoments(list, cap, exposedPerLook, ends);
+    const looks = revenueLooks(listedMoments(list, cap, k, ends), exposedPerLook);
     looks.forEach((look, l) => {
       look.forEach((figures, v) => {
         const expected = bruteForce(list, cap, exposedPerLook[l]![v]!, v, ends[l]!);
@@ -92,7 +92,7 @@ test('a revenue the same for every payer has no spread at any look, past or now'
   });
   const ends = [...Array.from({ length: days }, (_, d) => (d + 1) * DAY), Number.POSITIVE_INFINITY];
   const exposedPerLook = ends.map((end) => [list.filter((entry) => entry.exposed < end).length]);
-  for (const [look] of revenueMoments(list, Number.POSITIVE_INFINITY, exposedPerLook, ends)) {
+  for (const [look] of revenueLooks(listedMoments(list, Number.POSITIVE_INFINITY, 1, ends), exposedPerLook)) {
     assert.equal(look!.moments.m2y, 0, `spread at ${look!.moments.n} users`);
     close(look!.moments.meanY, 9.99, 'mean');
   }

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { revenueMoments } from '../../src/analytics/fold/revenue-moments.ts';
+import { listedMoments, revenueLooks } from '../../src/analytics/fold/revenue-moments.ts';
 import { chanceToBeat, chanceToBeBestOf, expectedLoss } from '../../src/experiments/bayes.ts';
 import { meanArm, NO_ADJUSTMENT, type Paired, pooledAdjustment, pooledArms, rateMoments } from '../../src/experiments/cuped.ts';
 import { type Analysis, compareArms, holm, oneSidedWorse, type Test, Z95 } from '../../src/experiments/effects.ts';
@@ -171,7 +171,7 @@ test('the fold’s revenue spread is exact for near-constant revenue at 10⁵ us
   for (const { constant, n, mean, m2 } of reference.near_constant) {
     const values = nearConstant(n, constant);
     const list = values.map((value, i) => ({ variant: 0, key: i, exposed: 0, x: 0, changes: [1, value, 1] }));
-    const now = revenueMoments(list, Number.POSITIVE_INFINITY, [[n]], [Number.POSITIVE_INFINITY])[0]![0]!;
+    const now = revenueLooks(listedMoments(list, Number.POSITIVE_INFINITY, 1, [Number.POSITIVE_INFINITY]), [[n]])[0]![0]!;
     close(now.moments.meanY, mean, 1e-14 * mean, 'mean');
     if (constant) assert.equal(now.moments.m2y, 0, 'a constant revenue has no spread at all');
     else close(now.moments.m2y, m2, 1e-9 * m2, 'spread');

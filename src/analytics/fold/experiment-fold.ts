@@ -16,17 +16,21 @@
  * exposure moved earlier has their purchases re-read through the segment's
  * per-user purchase chain (a purchase before the old first exposure may now
  * count). So late events with earlier times give the same answer as events
- * in time order, and an answer costs the new entries plus one sequential
- * pass over the users, not a pass over every event (whose random accesses
- * to per-user arrays cost most of a full fold).
+ * in time order, and an answer costs the new entries, not a pass over
+ * every event (whose random accesses to per-user arrays cost most of a
+ * full fold). Nor over every user: the users' counts are a tally that each
+ * change of a user's variant, exposure, purchase or history updates
+ * (user-tally.ts), and the payers' revenue is read again only when a payer
+ * changed (fold-revenue.ts, PayerRevenue).
  */
 import { MAX_REVENUE } from '../../events/schema.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
-import { foldResult, MULTIPLE } from './fold-result.ts';
-import { CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
+import { foldResult } from './fold-result.ts';
+import { CURRENCY_SLOTS, type PayerRevenue, payerRevenue, UserRevenue } from './fold-revenue.ts';
 import type { FoldQuery, FoldRecord, FoldResult } from './fold-types.ts';
 import type { Join } from './linked-users.ts';
 import { exposedPayers, hasPurchases } from './payers.ts';
+import { MULTIPLE, UserTally } from './user-tally.ts';
 
 const UNSEEN = -1;
 
@@ -58,6 +62,12 @@ export class PhaseFold {
   /** Currency name → slot, across the paywall's segments (each codes its currencies its own way). */
   private readonly slots = new Map<string, number>();
   private readonly names: string[] = [];
+  /** The users' counts, from the first answer on; until then no user is counted. */
+  private tally: UserTally | undefined;
+  /** Users taken out of the tally since the last answer, to be counted again as they are then. */
+  private readonly touched = new Set<number>();
+  /** The payers' revenue of the last answer, and the version of `revenue` it read. */
+  private payers: { revenue: PayerRevenue; version: number } | undefined;
   private readonly to: number;
   private readonly window: number;
 
@@ -111,9 +121,12 @@ export class PhaseFold {
         const ordinal = ordinals[j]!;
         const user = remap === undefined ? ordinal : (remap.get(ordinal) ?? ordinal);
         const seen = variantOf[user]!;
-        if (seen === UNSEEN) variantOf[user] = variant;
-        else if (seen !== variant) variantOf[user] = MULTIPLE;
-        if (ts < firstExposure[user]!) {
+        const next = seen === UNSEEN ? variant : seen === variant ? seen : MULTIPLE;
+        const earlier = ts < firstExposure[user]!;
+        if (next === seen && !earlier) continue;
+        this.touch(user);
+        variantOf[user] = next;
+        if (earlier) {
           firstExposure[user] = ts;
           if (!first) moved.push(user);
         }
@@ -142,6 +155,7 @@ export class PhaseFold {
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
     const { remap: joinedAs, members } = this.linked;
     for (const user of first ? exposedPayers(sources, this.records, joinedAs, firstExposure, moved) : moved) {
+      this.touch(user);
       firstPurchase[user] = Number.POSITIVE_INFINITY;
       if (hasPurchases(user, sources, this.records, members)) this.recount(user, sources);
     }
@@ -156,6 +170,8 @@ export class PhaseFold {
    * from the start.
    */
   private absorb(user: number, ordinal: number, moved: number[]): void {
+    this.touch(user);
+    this.touch(ordinal);
     const { variantOf, firstExposure } = this;
     const theirs = variantOf[ordinal]!;
     const ours = variantOf[user]!;
@@ -182,6 +198,7 @@ export class PhaseFold {
   /** Forgets every revenue and trial of `user`, then counts each of their purchases (through each source's per-user chain of each of their ordinals) and records again. */
   private recount(user: number, sources: Segment[]): void {
     const records = this.records.get(user) ?? [];
+    this.touch(user);
     this.trialStart.delete(user);
     this.trialConverted.delete(user);
     this.cancelled.delete(user);
@@ -229,9 +246,12 @@ export class PhaseFold {
   private count(source: Segment, user: number, ts: number, code: number, value: number): void {
     // Events stored before the revenue cap may exceed it: they convert but add no revenue, so every sum stays finite.
     const key = code === NO_CURRENCY || !(value <= MAX_REVENUE) ? undefined : user * CURRENCY_SLOTS + this.slot(source, code);
-    if (this.before(user, ts)) this.revenue.earlier(user, key, value);
+    if (this.before(user, ts)) {
+      this.touch(user);
+      this.revenue.earlier(user, key, value);
+    }
     if (!this.counts(user, ts)) return;
-    if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
+    this.bought(user, ts);
     if (key !== undefined) this.revenue.paid(key, value, ts);
   }
 
@@ -243,6 +263,7 @@ export class PhaseFold {
   private countRecord(record: FoldRecord): void {
     const { user, ts, kind } = record;
     if (this.before(user, ts) && kind !== 'trial_started' && kind !== 'cancellation') {
+      this.touch(user);
       this.revenue.earlier(user, user * CURRENCY_SLOTS + this.slotOf(record.currency), kind === 'refund' ? -record.revenue : record.revenue);
     }
     if (!this.counts(user, ts)) return;
@@ -265,13 +286,62 @@ export class PhaseFold {
       return;
     }
     if (kind === 'trial_converted' && !(ts <= (this.trialConverted.get(user) ?? Number.NEGATIVE_INFINITY))) this.trialConverted.set(user, ts);
-    if (ts < this.firstPurchase[user]!) this.firstPurchase[user] = ts;
+    this.bought(user, ts);
     this.revenue.paid(key, record.revenue, ts);
   }
 
-  /** The counts: one sequential pass over the users, one over the payers (fold-result.ts). */
+  /** A converting purchase of `user` at `ts`: their first, if none counted was earlier. */
+  private bought(user: number, ts: number): void {
+    if (!(ts < this.firstPurchase[user]!)) return;
+    this.touch(user);
+    this.firstPurchase[user] = ts;
+  }
+
+  /**
+   * Takes `user` out of the tally before the fold changes their variant,
+   * exposure, purchase or history; the next answer counts them again. A
+   * payer's change is a change of the payers' revenue too.
+   */
+  private touch(user: number): void {
+    if (this.tally === undefined || this.touched.has(user)) return;
+    this.touched.add(user);
+    this.tallied(user, -1);
+    if (this.revenue.users.has(user)) this.revenue.version++;
+  }
+
+  private tallied(user: number, sign: number): void {
+    const { history } = this.revenue;
+    // Most folds have no user with history: then a million exposed users cost no lookup.
+    const known = history.size > 0 && history.has(user);
+    this.tally!.count(this.variantOf[user]!, this.firstExposure[user]!, this.firstPurchase[user]!, known, sign);
+  }
+
+  /** The counts (fold-result.ts): the first answer counts every user, the next ones those touched since. */
   result(): FoldResult {
-    const { query, to, variantOf, firstExposure, firstPurchase, users, trialStart, trialConverted, cancelled, revenue, names } = this;
-    return foldResult({ query, to, variantOf, firstExposure, firstPurchase, users, trialStart, trialConverted, cancelled, revenue, names });
+    if (this.tally === undefined) {
+      this.tally = new UserTally(this.query.variants.length, this.query.from);
+      for (let user = 0; user < this.users; user++) this.tallied(user, 1);
+    } else for (const user of this.touched) this.tallied(user, 1);
+    this.touched.clear();
+    const { query, to, tally, variantOf, trialStart, trialConverted, cancelled } = this;
+    return foldResult({ query, to, tally, variantOf, trialStart, trialConverted, cancelled }, (dayEnds) => this.payerRevenue(dayEnds));
+  }
+
+  /** The payers' revenue at `dayEnds`: the last answer's, unless a payer or a day changed since. */
+  private payerRevenue(dayEnds: number[]): PayerRevenue {
+    const { payers, revenue } = this;
+    const same = payers !== undefined && payers.version === revenue.version && payers.revenue.dayEnds.join() === dayEnds.join();
+    if (same) return payers.revenue;
+    this.payers = {
+      revenue: payerRevenue(
+        this.query,
+        { variantOf: this.variantOf, firstExposure: this.firstExposure, firstPurchase: this.firstPurchase },
+        this.names,
+        revenue,
+        dayEnds,
+      ),
+      version: revenue.version,
+    };
+    return this.payers.revenue;
   }
 }

@@ -7,7 +7,7 @@
  */
 import { isRevenue } from '../../purchases/schema.ts';
 import type { FoldQuery, FoldResult } from './fold-types.ts';
-import { revenueMoments, type Sparse } from './revenue-moments.ts';
+import { type ListedMoments, listedMoments, revenueLooks, type Sparse } from './revenue-moments.ts';
 
 /** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
 export const CURRENCY_SLOTS = 65_536;
@@ -53,6 +53,12 @@ export class UserRevenue {
   readonly users = new Map<number, (Entry | undefined)[]>();
   /** Users with any purchase or refund before their first exposure (with or without revenue). */
   readonly history = new Set<number>();
+  /**
+   * Bumped by every change of a payer's figures here, and by the fold when
+   * a payer's variant, first exposure or first purchase changes: the
+   * fold's PayerRevenue holds while it is unchanged.
+   */
+  version = 0;
 
   private entry(key: number): Entry {
     const user = Math.floor(key / CURRENCY_SLOTS);
@@ -66,6 +72,7 @@ export class UserRevenue {
   }
 
   paid(key: number, stored: number, ts: number): void {
+    this.version++;
     const amount = bounded(stored);
     const entry = this.entry(key);
     entry.net = (entry.net ?? 0) + amount;
@@ -77,6 +84,7 @@ export class UserRevenue {
     const amount = bounded(stored);
     // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
     if (amount === 0) return;
+    this.version++;
     const entry = this.entry(key);
     entry.net = (entry.net ?? 0) - amount;
     entry.refunded = (entry.refunded ?? 0) + amount;
@@ -87,11 +95,13 @@ export class UserRevenue {
   earlier(user: number, key: number | undefined, amount: number): void {
     this.history.add(user);
     if (key === undefined) return;
+    this.version++;
     const entry = this.entry(key);
     entry.before = (entry.before ?? 0) + Math.sign(amount) * bounded(Math.abs(amount));
   }
 
   forget(key: number): void {
+    this.version++;
     const user = Math.floor(key / CURRENCY_SLOTS);
     const slots = this.users.get(user);
     if (!slots) return;
@@ -104,22 +114,47 @@ function change(entry: Entry, ts: number, amount: number, kind: number): void {
   (entry.changes ??= []).push(ts, amount, kind);
 }
 
+/** One currency's revenue per variant, as the payers stand: what addRevenue reads at each answer. */
+interface CurrencyRevenue {
+  currency: string;
+  /** The winsorizing cap (null: the query does not winsorize). */
+  cap: number | null;
+  total: Float64Array;
+  gross: Float64Array;
+  refunded: Float64Array;
+  moments: ListedMoments;
+}
+
+/**
+ * What a fold's answer reads from its payers: per currency the revenue,
+ * and per variant the converted users with a refund that counts. It
+ * depends on the payers' figures, variants, exposures and first purchases
+ * and on the days of the answer, not on how many users were exposed, so
+ * a fold keeps it while none of those change (experiment-fold.ts).
+ */
+export interface PayerRevenue {
+  currencies: CurrencyRevenue[];
+  refundedUsers: Float64Array;
+  /** The day ends (ms) it was computed for. */
+  dayEnds: number[];
+}
+
 /**
  * Per currency with an exposed payer or an exposed user who spent before:
- * per variant the net totals (never capped), gross and refunded, the payers,
- * the users capped and the moments inference uses (net capped when the
+ * per variant the net totals (never capped), gross and refunded, and what
+ * the moments of each look need from the listed users (net capped when the
  * query winsorizes, with the pre-exposure covariate), now and at the end of
  * each of the result's days (`dayEnds`, their ends in ms).
  */
-export function addRevenue(
-  result: FoldResult,
+export function payerRevenue(
   query: FoldQuery,
-  users: { variantOf: Int32Array; firstExposure: Float64Array },
+  users: { variantOf: Int32Array; firstExposure: Float64Array; firstPurchase: Float64Array },
   names: string[],
   revenue: UserRevenue,
   dayEnds: number[],
-): void {
+): PayerRevenue {
   const k = query.variants.length;
+  const refundedUsers = new Float64Array(k);
   /** slot → the entries of its exposed users with revenue or a covariate */
   const bySlot = new Map<number, Entry[]>();
   // In key order (user, then slot), not the map's: the sums then do not depend on the order in which updates added and recounted the payers.
@@ -131,9 +166,11 @@ export function addRevenue(
     const variant = users.variantOf[user]!;
     if (variant < 0) continue;
     const slots = revenue.users.get(user)!;
+    let refunder = false;
     for (let slot = 0; slot < slots.length; slot++) {
       const entry = slots[slot];
       if (entry === undefined) continue;
+      refunder ||= entry.refunded !== undefined;
       entry.variant = variant;
       entry.exposed = users.firstExposure[user]!;
       entry.x = entry.before ?? 0;
@@ -141,36 +178,49 @@ export function addRevenue(
       if (!list) bySlot.set(slot, (list = []));
       list.push(entry);
     }
+    if (refunder && users.firstPurchase[user]! !== Number.POSITIVE_INFINITY) refundedUsers[variant]!++;
   }
   const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.some((entry) => entry.net !== undefined));
   slots.sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const percentile = query.winsorizePercentile;
-  for (const slot of slots) {
+  const currencies = slots.map((slot): CurrencyRevenue => {
     const list = bySlot.get(slot)!;
     let cap = Number.POSITIVE_INFINITY;
     if (percentile !== null) {
       const amounts = Float64Array.from(list.filter((entry) => entry.net !== undefined).map((entry) => entry.net!)).sort();
       cap = amounts[Math.min(amounts.length, Math.max(1, Math.ceil((percentile / 100) * amounts.length))) - 1]!;
     }
-    const totals = new Float64Array(k);
+    const total = new Float64Array(k);
     const gross = new Float64Array(k);
     const refunded = new Float64Array(k);
     for (const { variant, net, gross: paid, refunded: back } of list) {
-      totals[variant]! += net ?? 0;
+      total[variant]! += net ?? 0;
       gross[variant]! += paid ?? 0;
       refunded[variant]! += back ?? 0;
     }
-    const currency = names[slot]!;
-    const exposed = result.variants.map((figures) => figures.exposed_users);
-    const looks = revenueMoments(list, cap, [...result.days.map((day) => day.exposed_users), exposed], [...dayEnds, Number.POSITIVE_INFINITY]);
+    const moments = listedMoments(list, cap, k, [...dayEnds, Number.POSITIVE_INFINITY]);
+    return { currency: names[slot]!, cap: percentile === null ? null : cap, total, gross, refunded, moments };
+  });
+  return { currencies, refundedUsers, dayEnds };
+}
+
+/** Adds the payers' revenue to an answer whose counts and days are in place (its exposed users are the zeros of the moments). */
+export function addRevenue(result: FoldResult, payers: PayerRevenue): void {
+  result.variants.forEach((figures, v) => {
+    figures.refunded_users = payers.refundedUsers[v]!;
+  });
+  const exposed = result.variants.map((figures) => figures.exposed_users);
+  const exposedPerLook = [...result.days.map((day) => day.exposed_users), exposed];
+  for (const { currency, cap, total, gross, refunded, moments } of payers.currencies) {
+    const looks = revenueLooks(moments, exposedPerLook);
     const now = looks.pop()!;
-    result.currencies.push({ currency, cap: percentile === null ? null : cap });
+    result.currencies.push({ currency, cap });
     result.variants.forEach((figures, v) => {
-      const { payers, capped, moments } = now[v]!;
-      figures.revenue.push({ currency, total: totals[v]!, gross: gross[v]!, refunded: refunded[v]!, payers, users_capped: capped, moments });
+      const { payers: paid, capped, moments: own } = now[v]!;
+      figures.revenue.push({ currency, total: total[v]!, gross: gross[v]!, refunded: refunded[v]!, payers: paid, users_capped: capped, moments: own });
     });
     result.days.forEach((day, j) => {
-      day.revenue.push(looks[j]!.map(({ payers, moments }) => ({ payers, moments })));
+      day.revenue.push(looks[j]!.map(({ payers: paid, moments: own }) => ({ payers: paid, moments: own })));
     });
   }
 }

@@ -3,17 +3,20 @@
  * (the end of each day, then now): per user y, their net revenue up to the
  * look, capped, and x, what they spent before their first exposure. Only
  * the users with revenue or a covariate are listed; the other exposed users
- * of the look are zeros, joined analytically.
+ * of the look are zeros, joined analytically (Chan's pairwise update).
  *
+ * In two steps, so that an answer after new exposures alone costs a few
+ * operations per day: listedMoments reads the listed users, which change
+ * only with the payers, and revenueLooks joins the zeros of each look.
  * Now is exact: a running (Welford) mean, then the spread around it in a
  * second pass, so that a revenue the same for every user has a spread of
- * exactly 0. The past looks (each day's end, for the sequential readout)
- * cost one pass over the users' changes, not one per day: each user's terms
- * (y − K)², (x − L)², (x − L)(y − K) around now's means K and L enter the
- * day their value starts and leave the day it changes, summed per day with
- * Neumaier's compensation, so that a term that enters and leaves cancels
- * exactly; a look whose spread is below what its sums can resolve (1e-9 of
- * them: a near-constant revenue far from now's mean) has none.
+ * exactly 0. The past looks cost one pass over the users' changes, not one
+ * per day: each user's terms (y − M)², (x − L)², (x − L)(y − M) around the
+ * listed users' means now (M, L) enter the day their value starts and
+ * leave the day it changes, summed per day with Neumaier's compensation,
+ * so that a term that enters and leaves cancels exactly; a look whose
+ * spread is below what its sums can resolve (1e-9 of them: a near-constant
+ * revenue far from now's mean) has none.
  */
 import type { Moments } from './fold-types.ts';
 
@@ -34,7 +37,7 @@ interface Look {
   moments: Moments;
 }
 
-/** Below this share of its sum of squares around now's mean, a past look's spread is rounding: 0. */
+/** Below this share of its listed users' sum of squares around now's listed mean, a past look's spread is rounding: 0. */
 const RESOLVABLE = 1e-9;
 
 /** n − m zeros joined to the moments of m listed users (Chan's pairwise update with an all-zero group). */
@@ -57,9 +60,19 @@ function sortedChanges(entry: Sparse): number[] {
 /** Whether change j of a user's (sorted) changes is a payment (a refund, or a payment of nothing, does not make a payer). */
 const payment = (changes: number[], j: number) => changes[j + 2]! > 0 && changes[j + 1]! > 0;
 
-/** Now, exactly: Welford means, then the spreads around them. */
-function exactNow(list: Sparse[], changes: number[][], cap: number, exposed: number[]): Look[] {
-  const k = exposed.length;
+/** The listed users of each variant now, exactly: Welford means, then the spreads around them; with the payers and those capped. */
+interface ListedNow {
+  count: Float64Array;
+  meanY: Float64Array;
+  m2y: Float64Array;
+  meanX: Float64Array;
+  m2x: Float64Array;
+  c: Float64Array;
+  payers: Float64Array;
+  capped: Float64Array;
+}
+
+function listedNow(list: Sparse[], changes: number[][], cap: number, k: number): ListedNow {
   const count = new Float64Array(k);
   const meanY = new Float64Array(k);
   const meanX = new Float64Array(k);
@@ -93,11 +106,7 @@ function exactNow(list: Sparse[], changes: number[][], cap: number, exposed: num
     m2x[v]! += dx * dx;
     c[v]! += dx * dy;
   });
-  return exposed.map((n, v) => ({
-    payers: payers[v]!,
-    capped: capped[v]!,
-    moments: withZeros(n, count[v]!, meanY[v]!, m2y[v]!, meanX[v]!, m2x[v]!, c[v]!),
-  }));
+  return { count, meanY, m2y, meanX, m2x, c, payers, capped };
 }
 
 /** Per day and variant, sums with Neumaier's compensation: slot s of SUMS at (day · k + variant) · SUMS + s. */
@@ -125,16 +134,24 @@ class DaySums {
 }
 
 /**
- * For each look (its end in ms, and the exposed users of each variant by
- * then, cumulative), per variant: the users who paid by then, those whose
- * revenue is above `cap`, and the moments of the look's exposed users.
+ * What the looks need from the listed users of one currency: now, and at
+ * the end of each past day their running sums around now's listed means
+ * (slot s of SUMS at (day · k + v) · SUMS + s), the payers and those capped.
  */
-export function revenueMoments(list: Sparse[], cap: number, exposedPerLook: number[][], lookEnds: number[]): Look[][] {
-  const k = exposedPerLook[0]?.length ?? 0;
+export interface ListedMoments {
+  k: number;
+  days: number;
+  now: ListedNow;
+  sums: Float64Array;
+  payers: Float64Array;
+  capped: Float64Array;
+}
+
+/** The listed users' part of every look (their ends in ms, the last one now: infinite) of k variants. */
+export function listedMoments(list: Sparse[], cap: number, k: number, lookEnds: number[]): ListedMoments {
   const changes = list.map(sortedChanges);
-  const now = exactNow(list, changes, cap, exposedPerLook.at(-1)!);
+  const now = listedNow(list, changes, cap, k);
   const days = lookEnds.length - 1;
-  if (days === 0) return [now];
   // The first look whose end is after t (days: a change after the last day's end only counts now).
   const lookOf = (t: number) => {
     let low = 0;
@@ -151,13 +168,12 @@ export function revenueMoments(list: Sparse[], cap: number, exposedPerLook: numb
   const cappedFrom = new Float64Array(days * k);
   list.forEach((entry, i) => {
     const v = entry.variant;
-    const K = now[v]!.moments.meanY;
-    const L = now[v]!.moments.meanX;
-    const dx = entry.x - L;
+    const M = now.meanY[v]!;
+    const dx = entry.x - now.meanX[v]!;
     // The terms of a value of y, entering (sign 1) or leaving (−1) at a day.
     const terms = (day: number, y: number, sign: number) => {
       const at = (day * k + v) * SUMS;
-      const dy = Math.min(cap, y) - K;
+      const dy = Math.min(cap, y) - M;
       sums.add(at + SY, sign * dy);
       sums.add(at + SYY, sign * dy * dy);
       sums.add(at + SXY, sign * dx * dy);
@@ -204,53 +220,75 @@ export function revenueMoments(list: Sparse[], cap: number, exposedPerLook: numb
       }
     }
   });
-  const looks: Look[][] = [];
-  const running = new Float64Array(k * SUMS);
-  const runningCompensation = new Float64Array(k * SUMS);
-  const payers = new Float64Array(k);
-  const capped = new Float64Array(k);
+  // Running totals per day, compensated too: each day's sum and its compensation carry on.
+  const running = new Float64Array(days * k * SUMS);
+  const total = new Float64Array(k * SUMS);
+  const compensation = new Float64Array(k * SUMS);
+  const payers = new Float64Array(days * k);
+  const capped = new Float64Array(days * k);
   for (let day = 0; day < days; day++) {
-    const look: Look[] = [];
     for (let v = 0; v < k; v++) {
       for (let s = 0; s < SUMS; s++) {
-        // The running total, compensated too: each day's sum and its compensation carry on.
         const at = (day * k + v) * SUMS + s;
         const r = v * SUMS + s;
         const value = sums.value(at);
-        const total = running[r]! + value;
-        runningCompensation[r]! += Math.abs(running[r]!) >= Math.abs(value) ? running[r]! - total + value : value - total + running[r]!;
-        running[r] = total;
+        const next = total[r]! + value;
+        compensation[r]! += Math.abs(total[r]!) >= Math.abs(value) ? total[r]! - next + value : value - next + total[r]!;
+        total[r] = next;
+        running[at] = next + compensation[r]!;
       }
-      payers[v]! += paidFrom[day * k + v]!;
-      capped[v]! += cappedFrom[day * k + v]!;
-      const get = (s: number) => running[v * SUMS + s]! + runningCompensation[v * SUMS + s]!;
-      look.push({ payers: payers[v]!, capped: capped[v]!, moments: pastMoments(exposedPerLook[day]![v]!, get, now[v]!.moments) });
+      payers[day * k + v] = (day === 0 ? 0 : payers[(day - 1) * k + v]!) + paidFrom[day * k + v]!;
+      capped[day * k + v] = (day === 0 ? 0 : capped[(day - 1) * k + v]!) + cappedFrom[day * k + v]!;
+    }
+  }
+  return { k, days, now, sums: running, payers, capped };
+}
+
+/**
+ * For each look (the exposed users of each variant by then, cumulative:
+ * one list per day of `listed`, then now), per variant: the users who paid
+ * by then, those whose revenue is above the cap, and the moments of the
+ * look's exposed users.
+ */
+export function revenueLooks(listed: ListedMoments, exposedPerLook: number[][]): Look[][] {
+  const { k, days, now, sums } = listed;
+  const looks: Look[][] = [];
+  for (let day = 0; day < days; day++) {
+    const look: Look[] = [];
+    for (let v = 0; v < k; v++) {
+      const at = (day * k + v) * SUMS;
+      const moments = pastMoments(exposedPerLook[day]![v]!, sums.subarray(at, at + SUMS), now.meanY[v]!, now.meanX[v]!);
+      look.push({ payers: listed.payers[day * k + v]!, capped: listed.capped[day * k + v]!, moments });
     }
     looks.push(look);
   }
-  looks.push(now);
+  const exposed = exposedPerLook[days]!;
+  looks.push(
+    exposed.map((n, v) => ({
+      payers: now.payers[v]!,
+      capped: now.capped[v]!,
+      moments: withZeros(n, now.count[v]!, now.meanY[v]!, now.m2y[v]!, now.meanX[v]!, now.m2x[v]!, now.c[v]!),
+    })),
+  );
   return looks;
 }
 
 /**
- * A past look's moments from its sums around now's means (K, L), the n − m
- * users not listed being zeros: Σ(y − K) over them is −(n − m)·K, and so on.
+ * A past look's moments from the sums of its listed users around now's
+ * listed means (M, L): their own means and spreads, then the n − m users
+ * not listed joined as zeros.
  */
-function pastMoments(n: number, get: (s: number) => number, around: Moments): Moments {
-  if (n === 0) return { n, meanY: 0, m2y: 0, meanX: 0, m2x: 0, c: 0 };
-  const K = around.meanY;
-  const L = around.meanX;
-  const zeros = n - get(LISTED);
-  const sy = get(SY) - zeros * K;
-  const syy = get(SYY) + zeros * K * K;
-  const sx = get(SX) - zeros * L;
-  const sxx = get(SXX) + zeros * L * L;
-  const sxy = get(SXY) + zeros * K * L;
+function pastMoments(n: number, sums: Float64Array, M: number, L: number): Moments {
+  const m = sums[LISTED]!;
+  if (m === 0) return withZeros(n, 0, 0, 0, 0, 0, 0);
+  const sy = sums[SY]!;
+  const sx = sums[SX]!;
   const spread = (squares: number, s: number) => {
-    const m2 = squares - (s * s) / n;
+    const m2 = squares - (s * s) / m;
     return m2 > RESOLVABLE * squares ? m2 : 0;
   };
-  const m2y = spread(syy, sy);
-  const m2x = spread(sxx, sx);
-  return { n, meanY: K + sy / n, m2y, meanX: L + sx / n, m2x, c: m2y === 0 || m2x === 0 ? 0 : sxy - (sx * sy) / n };
+  const m2y = spread(sums[SYY]!, sy);
+  const m2x = spread(sums[SXX]!, sx);
+  const c = m2y === 0 || m2x === 0 ? 0 : sums[SXY]! - (sx * sy) / m;
+  return withZeros(n, m, M + sy / m, m2y, L + sx / m, m2x, c);
 }
