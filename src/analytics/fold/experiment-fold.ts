@@ -33,6 +33,9 @@ import { exposedPayers, hasPurchases } from './payers.ts';
 import { MULTIPLE, UserTally } from './user-tally.ts';
 
 const UNSEEN = -1;
+/** The passes of a recount. */
+const FORGET_THEN_COUNT = [0, 1];
+const COUNT = [1];
 
 function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill: number): T {
   if (array.length >= size) return array;
@@ -135,6 +138,11 @@ export class PhaseFold {
     this.exposuresRead = exposures.length;
     for (const source of sources) {
       const purchases = source.purchases;
+      // The first update counts the purchases of every exposed payer below, through their chains, and no one else's counts.
+      if (first) {
+        this.purchasesRead.set(source, purchases.length);
+        continue;
+      }
       for (let i = this.purchasesRead.get(source) ?? 0; i < purchases.length; ) {
         const block = purchases.blocks[i >>> BLOCK_SHIFT]!;
         const { codes, ordinals, values } = block;
@@ -150,14 +158,16 @@ export class PhaseFold {
       let list = this.records.get(record.user);
       if (!list) this.records.set(record.user, (list = []));
       list.push(record);
-      this.countRecord(record);
+      if (!first) this.countRecord(record);
     }
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
     const { remap: joinedAs, members } = this.linked;
     for (const user of first ? exposedPayers(sources, this.records, joinedAs, firstExposure, moved) : moved) {
       this.touch(user);
       firstPurchase[user] = Number.POSITIVE_INFINITY;
-      if (hasPurchases(user, sources, this.records, members)) this.recount(user, sources);
+      // The first update's payers have nothing counted yet: nothing to forget.
+      if (first) this.recount(user, sources, false);
+      else if (hasPurchases(user, sources, this.records, members)) this.recount(user, sources, true);
     }
   }
 
@@ -195,15 +205,19 @@ export class PhaseFold {
     moved.push(user);
   }
 
-  /** Forgets every revenue and trial of `user`, then counts each of their purchases (through each source's per-user chain of each of their ordinals) and records again. */
-  private recount(user: number, sources: Segment[]): void {
+  /**
+   * Forgets every revenue and trial of `user` (unless told there is none),
+   * then counts each of their purchases (through each source's per-user
+   * chain of each of their ordinals) and records again.
+   */
+  private recount(user: number, sources: Segment[], counted: boolean): void {
     const records = this.records.get(user) ?? [];
     this.touch(user);
     this.trialStart.delete(user);
     this.trialConverted.delete(user);
     this.cancelled.delete(user);
     this.revenue.history.delete(user);
-    for (const pass of [0, 1]) {
+    for (const pass of counted ? FORGET_THEN_COUNT : COUNT) {
       for (const ordinal of this.linked.members.get(user) ?? [user]) {
         for (const source of sources) {
           const blocks = source.purchases.blocks;

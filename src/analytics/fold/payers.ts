@@ -27,7 +27,14 @@ export function exposedPayers(
   remap: ReadonlyMap<number, number>,
   firstExposure: Float64Array,
   joined: number[],
-): Set<number> {
+): Iterable<number> {
+  // One segment, no links and no records (most folds): its purchasers are distinct already, and a Set of them would cost more than the rest.
+  const [only] = sources;
+  if (sources.length === 1 && remap.size === 0 && records.size === 0 && joined.length === 0) {
+    const exposed: number[] = [];
+    for (const user of only!.lastPurchase?.keys() ?? []) if (firstExposure[user] !== Number.POSITIVE_INFINITY) exposed.push(user);
+    return exposed;
+  }
   const payers = new Set<number>();
   for (const { lastPurchase } of sources) {
     for (const ordinal of lastPurchase?.keys() ?? []) payers.add(remap.get(ordinal) ?? ordinal);
