@@ -44,13 +44,26 @@ export async function emptyDatabase(): Promise<EmptyDatabase> {
   return { backend, db: path.join(dir, 'paywalld.db'), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** This process's directory of key files (secretsKeyFileFor), removed when it exits, as its PostgreSQL cluster is. */
+let keyFiles: string | undefined;
+
+function keyFileDirectory(): string {
+  if (keyFiles === undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paywalld-test-secrets-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    keyFiles = dir;
+  }
+  return keyFiles;
+}
+
 /**
  * The key file connector secrets are sealed with on a PostgreSQL test
  * database (`--secrets-key-file`, which PostgreSQL needs): one per
  * database, so that every server on it, restarted or beside another,
  * reads the same key, as every instance must. On SQLite the server keeps
- * it beside the file.
+ * it beside the file. In a directory of the test process, which takes
+ * them with it: a run of the PostgreSQL tier starts hundreds of databases.
  */
 export function secretsKeyFileFor(db: string): string {
-  return path.join(os.tmpdir(), `paywalld-test-secrets-${createHash('sha256').update(db).digest('hex').slice(0, 16)}.key`);
+  return path.join(keyFileDirectory(), `${createHash('sha256').update(db).digest('hex').slice(0, 16)}.key`);
 }
