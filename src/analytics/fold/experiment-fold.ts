@@ -26,35 +26,20 @@
 import { MAX_REVENUE } from '../../events/schema.ts';
 import { BLOCK_MASK, BLOCK_SHIFT, CHUNK_ENTRIES, NO_CURRENCY, type Segment, timeAt } from './experiment-log.ts';
 import { foldResult } from './fold-result.ts';
-import { CURRENCY_SLOTS, type PayerRevenue, payerRevenue, UserRevenue } from './fold-revenue.ts';
+import { CURRENCY_SLOTS, UserRevenue } from './fold-revenue.ts';
 import type { FoldQuery, FoldRecord, FoldResult } from './fold-types.ts';
+import { FoldUsers, UNSEEN } from './fold-users.ts';
 import type { Join } from './linked-users.ts';
-import { exposedPayers, hasPurchases } from './payers.ts';
-import { MULTIPLE, UserTally } from './user-tally.ts';
-
-const UNSEEN = -1;
-/** The passes of a recount. */
-const FORGET_THEN_COUNT = [0, 1];
-const COUNT = [1];
-
-function grown<T extends Int32Array | Float64Array>(array: T, size: number, fill: number): T {
-  if (array.length >= size) return array;
-  const bigger = new (array.constructor as new (n: number) => T)(Math.max(size, 2 * array.length));
-  bigger.fill(fill);
-  bigger.set(array);
-  return bigger;
-}
+import { hasPurchases } from './payers.ts';
+import { MULTIPLE } from './user-tally.ts';
 
 export class PhaseFold {
   private exposuresRead = 0;
   /** Per purchase source (a segment of the paywall): entries read so far. */
   private readonly purchasesRead = new Map<Segment, number>();
-  private users = 0;
-  private variantOf = new Int32Array(0);
-  private firstExposure = new Float64Array(0);
-  private firstPurchase = new Float64Array(0);
   /** user · CURRENCY_SLOTS + currency slot → the user's revenue in that currency (payers only). */
   private readonly revenue = new UserRevenue();
+  private readonly users: FoldUsers;
   /** The purchase records counted so far, per user. */
   private readonly records = new Map<number, FoldRecord[]>();
   /** user → earliest trial start and latest trial conversion that count. */
@@ -65,12 +50,6 @@ export class PhaseFold {
   /** Currency name → slot, across the paywall's segments (each codes its currencies its own way). */
   private readonly slots = new Map<string, number>();
   private readonly names: string[] = [];
-  /** The users' counts, from the first answer on; until then no user is counted. */
-  private tally: UserTally | undefined;
-  /** Users taken out of the tally since the last answer, to be counted again as they are then. */
-  private readonly touched = new Set<number>();
-  /** The payers' revenue of the last answer, and the version of `revenue` it read. */
-  private payers: { revenue: PayerRevenue; version: number } | undefined;
   private readonly to: number;
   private readonly window: number;
 
@@ -82,6 +61,7 @@ export class PhaseFold {
   ) {
     this.to = query.to ?? Number.POSITIVE_INFINITY;
     this.window = query.conversionWindowMs ?? Number.POSITIVE_INFINITY;
+    this.users = new FoldUsers(query.variants.length, query.from, this.revenue.history);
   }
 
   /**
@@ -92,21 +72,17 @@ export class PhaseFold {
    * the users new links joined since then.
    */
   update(users: number, sources: Segment[], records: FoldRecord[], joins: Join[] = []): void {
-    if (users > this.users) {
-      this.variantOf = grown(this.variantOf, users, UNSEEN);
-      this.firstExposure = grown(this.firstExposure, users, Number.POSITIVE_INFINITY);
-      this.firstPurchase = grown(this.firstPurchase, users, Number.POSITIVE_INFINITY);
-      this.users = users;
-    }
-    const { segment, query, to, variantOf, firstExposure, firstPurchase } = this;
+    this.users.grow(users);
+    const { segment, query, to } = this;
+    const { variantOf, firstExposure, firstPurchase } = this.users;
     const from = query.from;
     // Variant codes of the segment (new ones appear as events arrive) → position in the query's list.
     const index = new Int32Array(segment.variants.length);
     segment.variants.forEach((name, code) => {
       index[code] = query.variants.indexOf(name);
     });
-    // The first update moves every exposed user's first exposure: rather than listing them all (millions), it recounts its payers
-    // below (and the users joins moved).
+    // The first update reads every exposure before any purchase: it lists no one whose first exposure moved (millions would),
+    // since none of their purchases was counted yet.
     const first = this.purchasesRead.size === 0 && this.records.size === 0;
     const moved: number[] = [];
     for (const join of joins) for (const ordinal of join.joined) this.absorb(join.counted, ordinal, moved);
@@ -138,11 +114,6 @@ export class PhaseFold {
     this.exposuresRead = exposures.length;
     for (const source of sources) {
       const purchases = source.purchases;
-      // The first update counts the purchases of every exposed payer below, through their chains, and no one else's counts.
-      if (first) {
-        this.purchasesRead.set(source, purchases.length);
-        continue;
-      }
       for (let i = this.purchasesRead.get(source) ?? 0; i < purchases.length; ) {
         const block = purchases.blocks[i >>> BLOCK_SHIFT]!;
         const { codes, ordinals, values } = block;
@@ -158,16 +129,13 @@ export class PhaseFold {
       let list = this.records.get(record.user);
       if (!list) this.records.set(record.user, (list = []));
       list.push(record);
-      if (!first) this.countRecord(record);
+      this.countRecord(record);
     }
     // Users whose first exposure moved earlier: their purchases are counted again from scratch.
-    const { remap: joinedAs, members } = this.linked;
-    for (const user of first ? exposedPayers(sources, this.records, joinedAs, firstExposure, moved) : moved) {
+    for (const user of moved) {
       this.touch(user);
       firstPurchase[user] = Number.POSITIVE_INFINITY;
-      // The first update's payers have nothing counted yet: nothing to forget.
-      if (first) this.recount(user, sources, false);
-      else if (hasPurchases(user, sources, this.records, members)) this.recount(user, sources, true);
+      if (hasPurchases(user, sources, this.records, this.linked.members)) this.recount(user, sources);
     }
   }
 
@@ -182,14 +150,14 @@ export class PhaseFold {
   private absorb(user: number, ordinal: number, moved: number[]): void {
     this.touch(user);
     this.touch(ordinal);
-    const { variantOf, firstExposure } = this;
+    const { variantOf, firstExposure } = this.users;
     const theirs = variantOf[ordinal]!;
     const ours = variantOf[user]!;
     variantOf[user] = theirs === UNSEEN || theirs === ours ? ours : ours === UNSEEN ? theirs : MULTIPLE;
     if (firstExposure[ordinal]! < firstExposure[user]!) firstExposure[user] = firstExposure[ordinal]!;
     variantOf[ordinal] = UNSEEN;
     firstExposure[ordinal] = Number.POSITIVE_INFINITY;
-    this.firstPurchase[ordinal] = Number.POSITIVE_INFINITY;
+    this.users.firstPurchase[ordinal] = Number.POSITIVE_INFINITY;
     for (let slot = 0; slot < this.names.length; slot++) this.revenue.forget(ordinal * CURRENCY_SLOTS + slot);
     this.trialStart.delete(ordinal);
     this.trialConverted.delete(ordinal);
@@ -205,19 +173,15 @@ export class PhaseFold {
     moved.push(user);
   }
 
-  /**
-   * Forgets every revenue and trial of `user` (unless told there is none),
-   * then counts each of their purchases (through each source's per-user
-   * chain of each of their ordinals) and records again.
-   */
-  private recount(user: number, sources: Segment[], counted: boolean): void {
+  /** Forgets every revenue and trial of `user`, then counts each of their purchases (through each source's per-user chain of each of their ordinals) and records again. */
+  private recount(user: number, sources: Segment[]): void {
     const records = this.records.get(user) ?? [];
     this.touch(user);
     this.trialStart.delete(user);
     this.trialConverted.delete(user);
     this.cancelled.delete(user);
     this.revenue.history.delete(user);
-    for (const pass of counted ? FORGET_THEN_COUNT : COUNT) {
+    for (const pass of [0, 1]) {
       for (const ordinal of this.linked.members.get(user) ?? [user]) {
         for (const source of sources) {
           const blocks = source.purchases.blocks;
@@ -253,8 +217,8 @@ export class PhaseFold {
   /** Whether something `user` did at `ts` counts for their exposure: in the phase, at or after the first exposure, inside the window. */
   private counts(user: number, ts: number): boolean {
     if (ts < this.query.from || ts >= this.to) return false;
-    const exposed = this.firstExposure[user]!;
-    return this.variantOf[user]! !== UNSEEN && ts >= exposed && ts <= exposed + this.window;
+    const exposed = this.users.firstExposure[user]!;
+    return this.users.variantOf[user]! !== UNSEEN && ts >= exposed && ts <= exposed + this.window;
   }
 
   private count(source: Segment, user: number, ts: number, code: number, value: number): void {
@@ -271,7 +235,7 @@ export class PhaseFold {
 
   /** Whether something `user` did at `ts` is history: before the first exposure of an exposed user (in this phase or before it). */
   private before(user: number, ts: number): boolean {
-    return this.variantOf[user]! !== UNSEEN && ts < this.firstExposure[user]!;
+    return this.users.variantOf[user]! !== UNSEEN && ts < this.users.firstExposure[user]!;
   }
 
   private countRecord(record: FoldRecord): void {
@@ -306,56 +270,22 @@ export class PhaseFold {
 
   /** A converting purchase of `user` at `ts`: their first, if none counted was earlier. */
   private bought(user: number, ts: number): void {
-    if (!(ts < this.firstPurchase[user]!)) return;
+    if (!(ts < this.users.firstPurchase[user]!)) return;
     this.touch(user);
-    this.firstPurchase[user] = ts;
+    this.users.firstPurchase[user] = ts;
   }
 
-  /**
-   * Takes `user` out of the tally before the fold changes their variant,
-   * exposure, purchase or history; the next answer counts them again. A
-   * payer's change is a change of the payers' revenue too.
-   */
+  /** Takes `user` out of the users' tally before the fold changes them (fold-users.ts); a payer's change is a change of the payers' revenue too. */
   private touch(user: number): void {
-    if (this.tally === undefined || this.touched.has(user)) return;
-    this.touched.add(user);
-    this.tallied(user, -1);
-    if (this.revenue.users.has(user)) this.revenue.version++;
+    if (this.users.touch(user) && this.revenue.users.has(user)) this.revenue.version++;
   }
 
-  private tallied(user: number, sign: number): void {
-    const { history } = this.revenue;
-    // Most folds have no user with history: then a million exposed users cost no lookup.
-    const known = history.size > 0 && history.has(user);
-    this.tally!.count(this.variantOf[user]!, this.firstExposure[user]!, this.firstPurchase[user]!, known, sign);
-  }
-
-  /** The counts (fold-result.ts): the first answer counts every user, the next ones those touched since. */
+  /** The counts (fold-result.ts). */
   result(): FoldResult {
-    if (this.tally === undefined) {
-      this.tally = new UserTally(this.query.variants.length, this.query.from);
-      for (let user = 0; user < this.users; user++) this.tallied(user, 1);
-    } else for (const user of this.touched) this.tallied(user, 1);
-    this.touched.clear();
-    const { query, to, tally, variantOf, trialStart, trialConverted, cancelled } = this;
-    return foldResult({ query, to, tally, variantOf, trialStart, trialConverted, cancelled }, (dayEnds) => this.payerRevenue(dayEnds));
-  }
-
-  /** The payers' revenue at `dayEnds`: the last answer's, unless a payer or a day changed since. */
-  private payerRevenue(dayEnds: number[]): PayerRevenue {
-    const { payers, revenue } = this;
-    const same = payers !== undefined && payers.version === revenue.version && payers.revenue.dayEnds.join() === dayEnds.join();
-    if (same) return payers.revenue;
-    this.payers = {
-      revenue: payerRevenue(
-        this.query,
-        { variantOf: this.variantOf, firstExposure: this.firstExposure, firstPurchase: this.firstPurchase },
-        this.names,
-        revenue,
-        dayEnds,
-      ),
-      version: revenue.version,
-    };
-    return this.payers.revenue;
+    const { query, to, users, trialStart, trialConverted, cancelled } = this;
+    const tally = users.counted();
+    return foldResult({ query, to, tally, variantOf: users.variantOf, trialStart, trialConverted, cancelled }, (dayEnds) =>
+      this.revenue.answer(query, users, this.names, dayEnds),
+    );
   }
 }

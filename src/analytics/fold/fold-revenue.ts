@@ -7,7 +7,7 @@
  */
 import { isRevenue } from '../../purchases/schema.ts';
 import type { FoldQuery, FoldResult } from './fold-types.ts';
-import { type ListedMoments, listedMoments, revenueLooks, type Sparse } from './revenue-moments.ts';
+import { type ListedMoments, listedMoments, revenueLooks, type Sparse, sortedChanges } from './revenue-moments.ts';
 
 /** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
 export const CURRENCY_SLOTS = 65_536;
@@ -26,18 +26,30 @@ function bounded(amount: number): number {
 }
 
 /**
- * One user's revenue in one currency; a field undefined has never been
- * set (a key with `before` only is no payer). It is also the user's entry
- * in addRevenue's lists (Sparse), its variant, exposure and covariate set
- * in place at each answer: building a new object per payer per answer, with
- * a heap number per field, cost more than the sums.
+ * One user's revenue in one currency: each change since the first exposure
+ * (Sparse's `changes`) and each amount before it (the covariate), and what
+ * they sum to, undefined for none: a key with amounts before only is no
+ * payer. The sums are taken at each answer (payerRevenue), in one order
+ * (the changes by time, amount and kind; the amounts before by value)
+ * whatever the order in which the fold counted them, so that a fold kept
+ * up to date and one folded from scratch agree to the last bit. It is also
+ * the user's entry in the moments' lists, its variant, exposure and
+ * covariate set in place at each answer: building a new object per payer
+ * per answer, with a heap number per field, cost more than the sums.
  */
 interface Entry extends Sparse {
   net: number | undefined;
   gross: number | undefined;
   refunded: number | undefined;
-  /** Net revenue before the user's first exposure. */
-  before: number | undefined;
+  /** Net amounts before the user's first exposure. */
+  before: number[] | undefined;
+}
+
+/** Per user: the variant (negative: none or several), the first exposure and the first converting purchase. */
+interface ExposedUsers {
+  variantOf: Int32Array;
+  firstExposure: Float64Array;
+  firstPurchase: Float64Array;
 }
 
 /**
@@ -59,6 +71,16 @@ export class UserRevenue {
    * fold's PayerRevenue holds while it is unchanged.
    */
   version = 0;
+  /** The payers' revenue of the last answer, and the version it read. */
+  private kept: { revenue: PayerRevenue; version: number } | undefined;
+
+  /** The payers' revenue at `dayEnds` (payerRevenue): the last answer's, unless a payer or a day changed since. */
+  answer(query: FoldQuery, users: ExposedUsers, names: string[], dayEnds: number[]): PayerRevenue {
+    const { kept } = this;
+    if (kept !== undefined && kept.version === this.version && kept.revenue.dayEnds.join() === dayEnds.join()) return kept.revenue;
+    this.kept = { revenue: payerRevenue(query, users, names, this, dayEnds), version: this.version };
+    return this.kept.revenue;
+  }
 
   private entry(key: number): Entry {
     const user = Math.floor(key / CURRENCY_SLOTS);
@@ -73,11 +95,7 @@ export class UserRevenue {
 
   paid(key: number, stored: number, ts: number): void {
     this.version++;
-    const amount = bounded(stored);
-    const entry = this.entry(key);
-    entry.net = (entry.net ?? 0) + amount;
-    entry.gross = (entry.gross ?? 0) + amount;
-    change(entry, ts, amount, PAYMENT);
+    (this.entry(key).changes ??= []).push(ts, bounded(stored), PAYMENT);
   }
 
   refund(key: number, stored: number, ts: number): void {
@@ -85,10 +103,7 @@ export class UserRevenue {
     // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
     if (amount === 0) return;
     this.version++;
-    const entry = this.entry(key);
-    entry.net = (entry.net ?? 0) - amount;
-    entry.refunded = (entry.refunded ?? 0) + amount;
-    change(entry, ts, -amount, REFUND);
+    (this.entry(key).changes ??= []).push(ts, -amount, REFUND);
   }
 
   /** Something the user paid (a positive amount) or got back (negative) before their first exposure; `key` undefined: without revenue. */
@@ -96,8 +111,7 @@ export class UserRevenue {
     this.history.add(user);
     if (key === undefined) return;
     this.version++;
-    const entry = this.entry(key);
-    entry.before = (entry.before ?? 0) + Math.sign(amount) * bounded(Math.abs(amount));
+    (this.entry(key).before ??= []).push(Math.sign(amount) * bounded(Math.abs(amount)));
   }
 
   forget(key: number): void {
@@ -110,8 +124,29 @@ export class UserRevenue {
   }
 }
 
-function change(entry: Entry, ts: number, amount: number, kind: number): void {
-  (entry.changes ??= []).push(ts, amount, kind);
+/** Sums an entry's changes (sorted in place, in the one order) into net, gross and refunded, and its amounts before into the covariate. */
+function settle(entry: Entry): void {
+  let net: number | undefined;
+  let gross: number | undefined;
+  let refunded: number | undefined;
+  if (entry.changes !== undefined) {
+    const changes = (entry.changes = sortedChanges(entry));
+    for (let j = 0; j < changes.length; j += 3) {
+      const amount = changes[j + 1]!;
+      net = (net ?? 0) + amount;
+      if (changes[j + 2]! === PAYMENT) gross = (gross ?? 0) + amount;
+      else refunded = (refunded ?? 0) - amount;
+    }
+  }
+  entry.net = net;
+  entry.gross = gross;
+  entry.refunded = refunded;
+  let x = 0;
+  if (entry.before !== undefined) {
+    entry.before.sort((a, b) => a - b);
+    for (const amount of entry.before) x += amount;
+  }
+  entry.x = x;
 }
 
 /** One currency's revenue per variant, as the payers stand: what addRevenue reads at each answer. */
@@ -146,13 +181,7 @@ export interface PayerRevenue {
  * query winsorizes, with the pre-exposure covariate), now and at the end of
  * each of the result's days (`dayEnds`, their ends in ms).
  */
-export function payerRevenue(
-  query: FoldQuery,
-  users: { variantOf: Int32Array; firstExposure: Float64Array; firstPurchase: Float64Array },
-  names: string[],
-  revenue: UserRevenue,
-  dayEnds: number[],
-): PayerRevenue {
+function payerRevenue(query: FoldQuery, users: ExposedUsers, names: string[], revenue: UserRevenue, dayEnds: number[]): PayerRevenue {
   const k = query.variants.length;
   const refundedUsers = new Float64Array(k);
   /** slot → the entries of its exposed users with revenue or a covariate */
@@ -170,10 +199,10 @@ export function payerRevenue(
     for (let slot = 0; slot < slots.length; slot++) {
       const entry = slots[slot];
       if (entry === undefined) continue;
+      settle(entry);
       refunder ||= entry.refunded !== undefined;
       entry.variant = variant;
       entry.exposed = users.firstExposure[user]!;
-      entry.x = entry.before ?? 0;
       let list = bySlot.get(slot);
       if (!list) bySlot.set(slot, (list = []));
       list.push(entry);

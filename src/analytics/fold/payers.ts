@@ -15,32 +15,3 @@ export function hasPurchases(user: number, sources: Segment[], records: Readonly
   }
   return false;
 }
-
-/**
- * The exposed users (a finite first exposure) with a purchase or a record,
- * each under the ordinal it is counted as (`remap`), and the `joined` users:
- * what a fold's first update recounts instead of every exposed user.
- */
-export function exposedPayers(
-  sources: Segment[],
-  records: ReadonlyMap<number, unknown>,
-  remap: ReadonlyMap<number, number>,
-  firstExposure: Float64Array,
-  joined: number[],
-): Iterable<number> {
-  // One segment, no links and no records (most folds): its purchasers are distinct already, and a Set of them would cost more than the rest.
-  const [only] = sources;
-  if (sources.length === 1 && remap.size === 0 && records.size === 0 && joined.length === 0) {
-    const exposed: number[] = [];
-    for (const user of only!.lastPurchase?.keys() ?? []) if (firstExposure[user] !== Number.POSITIVE_INFINITY) exposed.push(user);
-    return exposed;
-  }
-  const payers = new Set<number>();
-  for (const { lastPurchase } of sources) {
-    for (const ordinal of lastPurchase?.keys() ?? []) payers.add(remap.get(ordinal) ?? ordinal);
-  }
-  for (const user of records.keys()) payers.add(user);
-  for (const user of payers) if (firstExposure[user] === Number.POSITIVE_INFINITY) payers.delete(user);
-  for (const user of joined) payers.add(user);
-  return payers;
-}

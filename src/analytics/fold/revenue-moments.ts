@@ -18,6 +18,7 @@
  * spread is below what its sums can resolve (1e-9 of them: a near-constant
  * revenue far from now's mean) has none.
  */
+import { CompensatedSums } from './compensated-sums.ts';
 import type { Moments } from './fold-types.ts';
 
 /** An exposed user with revenue or a covariate in the currency. */
@@ -47,14 +48,27 @@ function withZeros(n: number, m: number, meanY: number, m2y: number, meanX: numb
   return { n, meanY: (meanY * m) / n, m2y: m2y + meanY * meanY * w, meanX: (meanX * m) / n, m2x: m2x + meanX * meanX * w, c: c + meanX * meanY * w };
 }
 
-/** A user's changes in time order, as UserRevenue keeps them (time, amount, kind triples): most are in order already. */
-function sortedChanges(entry: Sparse): number[] {
+/** Whether change a of `changes` comes before change b (both indexes of triples): by time, then amount, then kind. */
+function before(changes: number[], a: number, b: number): boolean {
+  for (let field = 0; field < 3; field++) {
+    const x = changes[a + field]!;
+    const y = changes[b + field]!;
+    if (x !== y) return x < y;
+  }
+  return false;
+}
+
+/**
+ * A user's changes (time, amount, kind triples, as UserRevenue keeps them)
+ * in one order, by time, then amount, then kind: most are in order already.
+ */
+export function sortedChanges(entry: Sparse): number[] {
   const changes = entry.changes ?? [];
   let ordered = true;
-  for (let j = 3; j < changes.length && ordered; j += 3) ordered = changes[j - 3]! <= changes[j]!;
+  for (let j = 3; j < changes.length && ordered; j += 3) ordered = !before(changes, j, j - 3);
   if (ordered) return changes;
-  const order = Array.from({ length: changes.length / 3 }, (_, j) => j).sort((a, b) => changes[3 * a]! - changes[3 * b]!);
-  return order.flatMap((j) => [changes[3 * j]!, changes[3 * j + 1]!, changes[3 * j + 2]!]);
+  const order = Array.from({ length: changes.length / 3 }, (_, j) => 3 * j).sort((a, b) => (before(changes, a, b) ? -1 : before(changes, b, a) ? 1 : 0));
+  return order.flatMap((j) => [changes[j]!, changes[j + 1]!, changes[j + 2]!]);
 }
 
 /** Whether change j of a user's (sorted) changes is a payment (a refund, or a payment of nothing, does not make a payer). */
@@ -113,26 +127,6 @@ function listedNow(list: Sparse[], changes: number[][], cap: number, k: number):
 const SUMS = 6;
 const [LISTED, SY, SYY, SX, SXX, SXY] = [0, 1, 2, 3, 4, 5];
 
-class DaySums {
-  readonly sum: Float64Array;
-  readonly compensation: Float64Array;
-  constructor(size: number) {
-    this.sum = new Float64Array(size);
-    this.compensation = new Float64Array(size);
-  }
-
-  add(at: number, value: number): void {
-    const sum = this.sum[at]!;
-    const next = sum + value;
-    this.compensation[at]! += Math.abs(sum) >= Math.abs(value) ? sum - next + value : value - next + sum;
-    this.sum[at] = next;
-  }
-
-  value(at: number): number {
-    return this.sum[at]! + this.compensation[at]!;
-  }
-}
-
 /**
  * What the looks need from the listed users of one currency: now, and at
  * the end of each past day their running sums around now's listed means
@@ -163,7 +157,7 @@ export function listedMoments(list: Sparse[], cap: number, k: number, lookEnds: 
     }
     return low;
   };
-  const sums = new DaySums(days * k * SUMS);
+  const sums = new CompensatedSums(days * k * SUMS);
   const paidFrom = new Float64Array(days * k);
   const cappedFrom = new Float64Array(days * k);
   list.forEach((entry, i) => {
@@ -222,20 +216,15 @@ export function listedMoments(list: Sparse[], cap: number, k: number, lookEnds: 
   });
   // Running totals per day, compensated too: each day's sum and its compensation carry on.
   const running = new Float64Array(days * k * SUMS);
-  const total = new Float64Array(k * SUMS);
-  const compensation = new Float64Array(k * SUMS);
+  const totals = new CompensatedSums(k * SUMS);
   const payers = new Float64Array(days * k);
   const capped = new Float64Array(days * k);
   for (let day = 0; day < days; day++) {
     for (let v = 0; v < k; v++) {
       for (let s = 0; s < SUMS; s++) {
         const at = (day * k + v) * SUMS + s;
-        const r = v * SUMS + s;
-        const value = sums.value(at);
-        const next = total[r]! + value;
-        compensation[r]! += Math.abs(total[r]!) >= Math.abs(value) ? total[r]! - next + value : value - next + total[r]!;
-        total[r] = next;
-        running[at] = next + compensation[r]!;
+        totals.add(v * SUMS + s, sums.value(at));
+        running[at] = totals.value(v * SUMS + s);
       }
       payers[day * k + v] = (day === 0 ? 0 : payers[(day - 1) * k + v]!) + paidFrom[day * k + v]!;
       capped[day * k + v] = (day === 0 ? 0 : capped[(day - 1) * k + v]!) + cappedFrom[day * k + v]!;
