@@ -1,4 +1,5 @@
 import { MAX_REVENUE } from '../events/schema.ts';
+import { EARLIEST_MS, MAX_AHEAD_MS } from '../events/time.ts';
 import type { IdentityService } from '../identity/service.ts';
 import type { Logger } from '../log.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
@@ -28,6 +29,15 @@ function storable({ records, customer, aliases }: Extract<Translation, { kind: '
 /** A record whose amount is past the bound every source has (isRevenue): 1e308 from RevenueCat, 2^53−1 cents from Stripe. */
 function outOfBounds(): DomainError {
   return new DomainError('invalid_notification', `the notification holds an amount that is not a number from 0 to ${MAX_REVENUE} in major units`);
+}
+
+/** The bound of every record's time, as POST /api/purchases has it: from 2000-01-01 to 24 hours past the time of receipt. */
+function inTime(ts: number, now: number): boolean {
+  return ts >= EARLIEST_MS && ts <= now + MAX_AHEAD_MS;
+}
+
+function outOfTime(): DomainError {
+  return new DomainError('invalid_notification', 'the notification holds a time before 2000-01-01 or more than 24 hours ahead of the server');
 }
 
 function unstorable(): DomainError {
@@ -94,6 +104,7 @@ export class IntegrationService {
       } else {
         if (!storable(translation)) throw unstorable();
         if (!translation.records.every((record) => isRevenue(record.revenue))) throw outOfBounds();
+        if (!translation.records.every((record) => inTime(record.ts, context.now))) throw outOfTime();
         const { records, customer, aliases, cumulativeRefunds, paidPeriods } = translation;
         inserted =
           records.length === 0

@@ -137,3 +137,18 @@ test('a price past the revenue bound every source has (1e308, or negative 1e308 
   // At the bound itself, stored.
   assert.deepEqual(await (await send(rcEvent('e3', 'RENEWAL', { price_in_purchased_currency: 1e9 }))).json(), { outcome: 'stored', stored: 1 });
 });
+
+test('a time before 2000 or more than a day ahead (2^53 − 1 ms, past what a date can hold) is 400 and stores nothing', async (t) => {
+  const { send, stored } = await setup(t);
+  const far = await problem(await send(rcEvent('e1', 'RENEWAL', { purchased_at_ms: Number.MAX_SAFE_INTEGER })), 400, 'invalid_notification');
+  assert.match(far.detail, /before 2000-01-01 or more than 24 hours ahead/);
+  await problem(await send(rcEvent('e2', 'RENEWAL', { purchased_at_ms: Date.UTC(1999, 11, 31) })), 400, 'invalid_notification');
+  await problem(
+    await send(rcEvent('e3', 'CANCELLATION', { cancel_reason: 'UNSUBSCRIBE', event_timestamp_ms: Date.now() + 2 * 86_400_000 })),
+    400,
+    'invalid_notification',
+  );
+  assert.deepEqual(await stored(), []);
+  // Within the bounds, stored.
+  assert.deepEqual(await (await send(rcEvent('e4', 'RENEWAL', { purchased_at_ms: Date.now() + 3_600_000 }))).json(), { outcome: 'stored', stored: 1 });
+});
