@@ -60,7 +60,6 @@ for (let round = 0; round < ROUNDS; round++) {
   segment.version++;
   times.push(answer().ms);
 }
-if (process.env.TIMES) console.log(times.map((t) => t.toFixed(1)).join(' '));
 times.sort((a, b) => a - b);
 console.log(
   `${EVENTS} events, ${users} users: ${exposed} exposed, ${conversions} conversions, ${first.result.days.length} days; ` +
