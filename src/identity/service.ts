@@ -11,9 +11,12 @@ interface LinkWriter {
   link(request: LinkRequest): Promise<LinkOutcome>;
 }
 
+// Messages made when a refusal happens: toLocaleString's first call loads ICU (about 15 ms), which every
+// process that imports this module (each CLI run among them) would otherwise pay at start.
 const REFUSALS = {
-  link_needs_secret_key: "this anonymous_id has purchase records or other ids are linked to it: only a secret key (the app's backend) may link it",
-  too_many_links: `the user has ${MAX_LINKS_PER_USER.toLocaleString('en')} linked ids, or the project ${MAX_LINKS_PER_PROJECT.toLocaleString('en')}: no more can be linked`,
+  link_needs_secret_key: () => "this anonymous_id has purchase records or other ids are linked to it: only a secret key (the app's backend) may link it",
+  too_many_links: () =>
+    `the user has ${MAX_LINKS_PER_USER.toLocaleString('en')} linked ids, or the project ${MAX_LINKS_PER_PROJECT.toLocaleString('en')}: no more can be linked`,
 } as const;
 
 /** Catch-up pages per token lookup at most: a project of millions of users is hashed over several notifications, not in one pause. */
@@ -33,7 +36,7 @@ export class IdentityService {
    */
   async identify(projectId: string, request: Identify, secret: boolean): Promise<IdentifyResult> {
     const outcome = await this.writer.link({ projectId, anonymousId: request.anonymous_id, userId: request.user_id, secret });
-    if ('refused' in outcome) throw new DomainError(outcome.refused, REFUSALS[outcome.refused]);
+    if ('refused' in outcome) throw new DomainError(outcome.refused, REFUSALS[outcome.refused]());
     return { anonymous_id: request.anonymous_id, user_id: outcome.userId, linked: outcome.created };
   }
 

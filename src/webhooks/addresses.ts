@@ -32,12 +32,17 @@ const RANGES: [network: string, prefix: number, kind: string][] = [
   ['ff00::', 8, 'a multicast'],
 ];
 
-const LISTS = RANGES.map(([network, prefix, kind]) => {
-  const list = new BlockList();
-  const family = isIP(network) === 6 ? 'ipv6' : 'ipv4';
-  list.addSubnet(network, prefix, family);
-  return { list, kind };
-});
+/** Made at the first check: isIP compiles node:net's IPv6 expression, which a process that sends no webhook (a CLI run) need not pay. */
+let lists: { list: BlockList; kind: string }[] | undefined;
+
+function blockLists(): { list: BlockList; kind: string }[] {
+  lists ??= RANGES.map(([network, prefix, kind]) => {
+    const list = new BlockList();
+    list.addSubnet(network, prefix, isIP(network) === 6 ? 'ipv6' : 'ipv4');
+    return { list, kind };
+  });
+  return lists;
+}
 
 /** The 8 groups of an IPv6 address, as numbers. */
 function groups(address: string): number[] {
@@ -65,7 +70,7 @@ export function refusedKind(address: string): string | undefined {
   const embedded = family === 6 ? embeddedIpv4(address) : undefined;
   if (embedded !== undefined) return refusedKind(embedded);
   const type = family === 6 ? 'ipv6' : 'ipv4';
-  return LISTS.find(({ list }) => list.check(address, type))?.kind;
+  return blockLists().find(({ list }) => list.check(address, type))?.kind;
 }
 
 export interface Resolved {
