@@ -6,8 +6,9 @@
  * and a second of wall time per file, a third of what the suite spent
  * (bench/notes/test-suite.md). A bundle loads in about 0.4 s. Each module
  * keeps its own import.meta (src/events/writer/from-source.mjs, sourceMeta),
- * so fixtures are found beside the sources, and source maps point failures
- * at them. Run by hand, `node --import tsx --test file.test.ts` still works.
+ * so fixtures are found beside the sources; the suite's reporter
+ * (source-reporter.mjs) names a failure's places by the sources through the
+ * bundles' source maps. Run by hand, `node --import tsx --test file.test.ts` still works.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -20,6 +20,8 @@ import { BACKEND_VARIABLE } from './helpers/backend.ts';
 import { SCALE_VARIABLE } from './helpers/scale.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** node:test's own reporter, naming places in the bundles by their sources (source-reporter.mjs). */
+export const REPORTER = path.join(ROOT, 'test', 'source-reporter.mjs');
 
 /** Every test file under `dir`, relative to the repository (`test/db/watch.unit.test.ts`). */
 export function testFiles(dir = path.join(ROOT, 'test')): string[] {
@@ -103,11 +105,15 @@ function environment(): NodeJS.ProcessEnv {
 async function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const bundled = await bundleTests(ROOT, files);
   try {
-    const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=4', ...bundled.files], {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...environment(), ...env },
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--test', '--test-concurrency=4', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', ...bundled.files],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...environment(), ...env },
+      },
+    );
     return result.status ?? 1;
   } finally {
     bundled.remove();

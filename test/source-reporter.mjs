@@ -1,0 +1,91 @@
+// The reporter of the suite's node:test run (suite.ts): node:test's own (spec on a terminal, tap
+// otherwise), with each place in a bundled test file (bundle.ts) named by its source file and line.
+// The test processes run without --enable-source-maps, which parsed every bundle's source map at
+// load: about 0.25 s of CPU in each of some 200 processes (bench/notes/test-suite.md). A map is read
+// here instead, only when a failure, a diagnostic or a location names its bundle. Plain JavaScript:
+// node --test loads its reporters without the TypeScript loader.
+import fs from 'node:fs';
+import { SourceMap } from 'node:module';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spec, tap } from 'node:test/reporters';
+
+/** A place in a bundled file: its path (or file URL), line and column, as stack traces and node:test name it. */
+const BUNDLED_PLACE = /((?:file:\/\/)?\/[^\s():'"]*[\\/]paywalld-tests[\\/]run-[^\s():'"]+\.mjs):(\d+):(\d+)/g;
+
+const maps = new Map();
+
+/** The source map of a bundled file, or null where it has none. */
+function mapOf(file) {
+  if (!maps.has(file)) {
+    let map = null;
+    try {
+      map = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
+    } catch {
+      // No map: the place stays as it is.
+    }
+    maps.set(file, map);
+  }
+  return maps.get(file);
+}
+
+/** `file:line:column` of the source a bundled place was built from, or undefined. */
+function sourcePlace(where, line, column) {
+  const file = where.startsWith('file://') ? fileURLToPath(where) : where;
+  const entry = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1);
+  if (!entry?.originalSource) return undefined;
+  const source = path.resolve(path.dirname(file), entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : entry.originalSource);
+  const named = where.startsWith('file://') ? pathToFileURL(source).href : source;
+  return `${named}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+}
+
+function mapped(text) {
+  return typeof text === 'string' ? text.replace(BUNDLED_PLACE, (place, where, line, column) => sourcePlace(where, line, column) ?? place) : text;
+}
+
+/** An error as the reporters print it, its stack, message and cause with source places. */
+function mappedError(error, seen = new Set()) {
+  if (error === null || typeof error !== 'object' || seen.has(error)) return error;
+  seen.add(error);
+  for (const key of ['stack', 'message']) {
+    if (typeof error[key] === 'string') {
+      try {
+        error[key] = mapped(error[key]);
+      } catch {
+        // A read-only property: printed as it is.
+      }
+    }
+  }
+  if ('cause' in error) mappedError(error.cause, seen);
+  return error;
+}
+
+/** The event with its test's place and its error, message or diagnostic named by their sources. */
+function mappedEvent(event) {
+  const data = event.data;
+  if (data === null || typeof data !== 'object') return event;
+  if (typeof data.file === 'string' && data.line !== undefined) {
+    const place = sourcePlace(data.file, data.line, data.column ?? 1);
+    if (place !== undefined) {
+      const [, file, line, column] = /^(.*):(\d+):(\d+)$/.exec(place);
+      Object.assign(data, { file, line: Number(line), column: Number(column) });
+    }
+  }
+  if (typeof data.message === 'string') data.message = mapped(data.message);
+  if (data.details?.error) mappedError(data.details.error);
+  return event;
+}
+
+export default async function* sourceReporter(source) {
+  async function* events() {
+    for await (const event of source) yield mappedEvent(event);
+  }
+  if (!process.stdout.isTTY) {
+    yield* tap(events());
+    return;
+  }
+  const printer = new spec();
+  Readable.from(events()).pipe(printer);
+  yield* printer;
+}
