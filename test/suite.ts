@@ -89,6 +89,19 @@ export function startsTestServers(file: string, seen = new Set<string>()): boole
   return [...text.matchAll(RELATIVE_IMPORT)].some((match) => startsTestServers(path.resolve(path.dirname(full), match[1]!), seen));
 }
 
+/** Where the tests find PostgreSQL: a test file importing it starts a cluster of its own. */
+const POSTGRES_HELPER = /from '(?:\.\.\/)+helpers\/postgres\.ts'/;
+
+/**
+ * A test file that needs PostgreSQL: it imports helpers/postgres.ts itself
+ * (the PostgreSQL tier, and server tests of the PostgreSQL backend:
+ * several instances, `migrate-to`). helpers/backend.ts imports it too, for
+ * `npm run test:postgres` only.
+ */
+export function needsPostgres(file: string): boolean {
+  return POSTGRES_HELPER.test(fs.readFileSync(path.resolve(ROOT, file), 'utf8'));
+}
+
 /** This process's environment, less what marks a node:test child (run from a test file, the suite would otherwise report to it in its own protocol). */
 function environment(): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _child, ...rest } = process.env;
@@ -96,18 +109,30 @@ function environment(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs the test files, bundled (bundle.ts), in node:test's processes, four at
- * a time, in the order given; its exit code. Most of a file's time is spent
- * waiting (on its servers, child processes, PostgreSQL, Chromium): four at a
- * time on 2 cores took a fifth off npm test against two
- * (bench/notes/test-suite.md).
+ * Files at a time: six where each is pure, a server on SQLite or scale;
+ * four where Chromium or PostgreSQL clusters run (a browser file keeps a
+ * core busy on its own, a cluster starts several processes), which were
+ * not measured at six.
+ */
+function concurrency(files: readonly string[], env: NodeJS.ProcessEnv): number {
+  const heavy = env[BACKEND_VARIABLE] === 'postgres' || files.some((file) => tierOf(file) === 'browser' || needsPostgres(file));
+  return heavy ? 4 : 6;
+}
+
+/**
+ * Runs the test files, bundled (bundle.ts), in node:test's processes,
+ * `concurrency` at a time, in the order given; its exit code. Most of a
+ * file's time is spent waiting (on its servers, child processes,
+ * PostgreSQL, Chromium): on 2 cores, four at a time took a fifth off npm
+ * test against two, and six kept both cores busy where four left a third
+ * idle (bench/notes/test-suite.md).
  */
 async function nodeTest(files: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const bundled = await bundleTests(ROOT, files);
   try {
     const result = spawnSync(
       process.execPath,
-      ['--test', '--test-concurrency=4', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', ...bundled.files],
+      ['--test', `--test-concurrency=${concurrency(files, env)}`, `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', ...bundled.files],
       {
         cwd: ROOT,
         stdio: 'inherit',
@@ -156,10 +181,22 @@ export function filesOf(tiers: readonly Tier[], files = testFiles()): string[] {
 }
 
 /**
- * `npm test` and its tiers. Without arguments: every file (the scale tier at
- * its everyday size), then the check on the answers recorded (when the
- * server tier ran); fails when either does. Tier names (`unit`, `postgres`,
- * `server`, `browser`, `scale`) run those tiers only; `--scale` runs the
+ * What `npm test` runs, the fast gate: every test that runs on Node.js
+ * alone, the files of the pure, server and scale tiers that need no
+ * PostgreSQL (needsPostgres). The browser tier, PostgreSQL's and the server
+ * tests that start a cluster run with `npm run test:all`, and in .ci/run.
+ * Under six minutes on a quiet 2-core machine (README.md, "Tests and
+ * performance").
+ */
+export function gateFiles(): string[] {
+  return filesOf(['unit', 'server', 'scale']).filter((file) => !needsPostgres(file));
+}
+
+/**
+ * `npm test` and its tiers. Without tier names: the gate's files (gateFiles) (the
+ * scale tier at its everyday size), then the check on the answers recorded
+ * (when the server tier ran); fails when either does. Tier names (`unit`,
+ * `postgres`, `server`, `browser`, `scale`) run those tiers only; `--scale` runs the
  * scale tier at scale; `--without <file name>` leaves a file out.
  * `--no-http` runs the tests that need no HTTP server (isNoHttp), and
  * nothing else; `--postgres` the PostgreSQL tier and the tests whose
@@ -178,6 +215,6 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const named = TIERS.filter((tier) => args.includes(tier));
   const without = args.flatMap((arg, i) => (args[i - 1] === '--without' ? [arg] : []));
-  const files = filesOf(named.length > 0 ? named : TIERS).filter((file) => !without.includes(path.basename(file)));
+  const files = (named.length > 0 ? filesOf(named) : gateFiles()).filter((file) => !without.includes(path.basename(file)));
   return recordedAndChecked(files, args.includes('--scale') ? { [SCALE_VARIABLE]: '1' } : {});
 }

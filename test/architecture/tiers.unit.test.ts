@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { isNoHttp, type Tier, testFiles, tierOf } from '../suite.ts';
+import { gateFiles, isNoHttp, type Tier, testFiles, tierOf } from '../suite.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`; group 1 is `type ` for type-only imports. */
@@ -155,4 +155,15 @@ test('npm run test:no-http runs the pure and PostgreSQL tiers and the runtime te
   assert.ok(selected.length >= 55);
   const serving = selected.filter((file) => !file.startsWith('test/runtime/') && starts(file).some((use) => use.start === 'server'));
   assert.deepEqual(serving, []);
+});
+
+test('npm test runs every pure, server and scale file that starts neither PostgreSQL nor a browser, and nothing else', () => {
+  const gate = gateFiles().map(posix);
+  const alone = testFiles()
+    .map(posix)
+    .filter((file) => tierOf(file) !== 'browser' && tierOf(file) !== 'postgres' && !starts(file).some((use) => use.start === 'postgres'));
+  assert.deepEqual([...gate].sort(), alone);
+  assert.ok(gate.includes('test/keys/auth.test.ts'));
+  assert.ok(!gate.includes('test/scale-out/faults.test.ts'));
+  assert.ok(!gate.includes('test/cli/migrate-to.test.ts'));
 });
