@@ -49,12 +49,14 @@ function mappedError(error, seen = new Set()) {
   if (error === null || typeof error !== 'object' || seen.has(error)) return error;
   seen.add(error);
   for (const key of ['stack', 'message']) {
-    if (typeof error[key] === 'string') {
-      try {
-        error[key] = mapped(error[key]);
-      } catch {
-        // A read-only property: printed as it is.
-      }
+    const text = error[key];
+    if (typeof text !== 'string' || mapped(text) === text) continue;
+    // Defined anew: the errors Node 24 hands a reporter have a read-only stack.
+    const own = Object.getOwnPropertyDescriptor(error, key);
+    try {
+      Object.defineProperty(error, key, { value: mapped(text), writable: true, configurable: true, enumerable: own?.enumerable ?? false });
+    } catch {
+      // Neither writable nor configurable: printed as it is.
     }
   }
   if ('cause' in error) mappedError(error.cause, seen);
