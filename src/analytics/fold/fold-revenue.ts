@@ -12,6 +12,10 @@ import { type ListedMoments, listedMoments, revenueLooks, type Sparse, sortedCha
 /** Revenue entries are keyed user · CURRENCY_SLOTS + currency: more slots than there are three-letter currency codes (26³). */
 export const CURRENCY_SLOTS = 65_536;
 
+/** An entry's sum of no change at all. */
+const NONE = Number.NaN;
+const some = (sum: number) => !Number.isNaN(sum);
+
 /** A change of a user's net revenue: a payment, or a refund. */
 const PAYMENT = 1;
 const REFUND = -1;
@@ -28,19 +32,22 @@ function bounded(amount: number): number {
 /**
  * One user's revenue in one currency: each change since the first exposure
  * (Sparse's `changes`) and each amount before it (the covariate), and what
- * they sum to, undefined for none: a key with amounts before only is no
+ * they sum to, NONE for none: a key with amounts before only is no
  * payer. The sums are taken at each answer (payerRevenue), in one order
  * (the changes by time, amount and kind; the amounts before by value)
  * whatever the order in which the fold counted them, so that a fold kept
  * up to date and one folded from scratch agree to the last bit. It is also
  * the user's entry in the moments' lists, its variant, exposure and
  * covariate set in place at each answer: building a new object per payer
- * per answer, with a heap number per field, cost more than the sums.
+ * per answer, with a heap number per field, cost more than the sums. Its
+ * sums are numbers from the start (NONE, not undefined), so that V8 keeps
+ * them as doubles written in place rather than a new heap number per
+ * write.
  */
 interface Entry extends Sparse {
-  net: number | undefined;
-  gross: number | undefined;
-  refunded: number | undefined;
+  net: number;
+  gross: number;
+  refunded: number;
   /** Net amounts before the user's first exposure. */
   before: number[] | undefined;
 }
@@ -85,25 +92,37 @@ export class UserRevenue {
   private entry(key: number): Entry {
     const user = Math.floor(key / CURRENCY_SLOTS);
     const slot = key - user * CURRENCY_SLOTS;
-    let slots = this.users.get(user);
-    if (!slots) this.users.set(user, (slots = []));
-    let entry = slots[slot];
-    if (!entry)
-      slots[slot] = entry = { net: undefined, gross: undefined, refunded: undefined, before: undefined, changes: undefined, variant: 0, exposed: 0, x: 0 };
+    const slots = this.users.get(user);
+    const found = slots?.[slot];
+    if (found) return found;
+    const entry: Entry = { net: NONE, gross: NONE, refunded: NONE, before: undefined, changes: undefined, variant: 0, exposed: 0, x: 0 };
+    if (slots) slots[slot] = entry;
+    else {
+      // As long as it needs to be: an element set in [] makes room for 17, and a fold keeps one such array per payer.
+      const fresh = new Array<Entry | undefined>(slot + 1).fill(undefined);
+      fresh[slot] = entry;
+      this.users.set(user, fresh);
+    }
     return entry;
   }
 
-  paid(key: number, stored: number, ts: number): void {
+  /** Adds a change to the entry of `key`: a first one in an array of its size (a push into [] makes room for 17 numbers). */
+  private change(key: number, ts: number, amount: number, kind: number): void {
     this.version++;
-    (this.entry(key).changes ??= []).push(ts, bounded(stored), PAYMENT);
+    const entry = this.entry(key);
+    if (entry.changes === undefined) entry.changes = [ts, amount, kind];
+    else entry.changes.push(ts, amount, kind);
+  }
+
+  paid(key: number, stored: number, ts: number): void {
+    this.change(key, ts, bounded(stored), PAYMENT);
   }
 
   refund(key: number, stored: number, ts: number): void {
     const amount = bounded(stored);
     // A refund kept aside whole (purchases/dependent-records.ts) is stored at 0: it makes no one a payer.
     if (amount === 0) return;
-    this.version++;
-    (this.entry(key).changes ??= []).push(ts, -amount, REFUND);
+    this.change(key, ts, -amount, REFUND);
   }
 
   /** Something the user paid (a positive amount) or got back (negative) before their first exposure; `key` undefined: without revenue. */
@@ -138,9 +157,9 @@ function settle(entry: Entry): void {
       else refunded = (refunded ?? 0) - amount;
     }
   }
-  entry.net = net;
-  entry.gross = gross;
-  entry.refunded = refunded;
+  entry.net = net ?? NONE;
+  entry.gross = gross ?? NONE;
+  entry.refunded = refunded ?? NONE;
   let x = 0;
   if (entry.before !== undefined) {
     entry.before.sort((a, b) => a - b);
@@ -200,7 +219,7 @@ function payerRevenue(query: FoldQuery, users: ExposedUsers, names: string[], re
       const entry = slots[slot];
       if (entry === undefined) continue;
       settle(entry);
-      refunder ||= entry.refunded !== undefined;
+      refunder ||= some(entry.refunded);
       entry.variant = variant;
       entry.exposed = users.firstExposure[user]!;
       let list = bySlot.get(slot);
@@ -209,23 +228,23 @@ function payerRevenue(query: FoldQuery, users: ExposedUsers, names: string[], re
     }
     if (refunder && users.firstPurchase[user]! !== Number.POSITIVE_INFINITY) refundedUsers[variant]!++;
   }
-  const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.some((entry) => entry.net !== undefined));
+  const slots = [...bySlot.keys()].filter((slot) => bySlot.get(slot)!.some((entry) => some(entry.net)));
   slots.sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const percentile = query.winsorizePercentile;
   const currencies = slots.map((slot): CurrencyRevenue => {
     const list = bySlot.get(slot)!;
     let cap = Number.POSITIVE_INFINITY;
     if (percentile !== null) {
-      const amounts = Float64Array.from(list.filter((entry) => entry.net !== undefined).map((entry) => entry.net!)).sort();
+      const amounts = Float64Array.from(list.filter((entry) => some(entry.net)).map((entry) => entry.net)).sort();
       cap = amounts[Math.min(amounts.length, Math.max(1, Math.ceil((percentile / 100) * amounts.length))) - 1]!;
     }
     const total = new Float64Array(k);
     const gross = new Float64Array(k);
     const refunded = new Float64Array(k);
     for (const { variant, net, gross: paid, refunded: back } of list) {
-      total[variant]! += net ?? 0;
-      gross[variant]! += paid ?? 0;
-      refunded[variant]! += back ?? 0;
+      total[variant]! += some(net) ? net : 0;
+      gross[variant]! += some(paid) ? paid : 0;
+      refunded[variant]! += some(back) ? back : 0;
     }
     const moments = listedMoments(list, cap, k, [...dayEnds, Number.POSITIVE_INFINITY]);
     return { currency: names[slot]!, cap: percentile === null ? null : cap, total, gross, refunded, moments };
