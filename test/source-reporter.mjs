@@ -30,18 +30,20 @@ function mapOf(file) {
   return maps.get(file);
 }
 
-/** `file:line:column` of the source a bundled place was built from, or undefined. */
-function sourcePlace(where, line, column) {
+/** The source file (named as `where` is: a path or a file URL), line and column a bundled place was built from, or undefined. */
+function sourceOf(where, line, column) {
   const file = where.startsWith('file://') ? fileURLToPath(where) : where;
   const entry = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1);
   if (!entry?.originalSource) return undefined;
   const source = path.resolve(path.dirname(file), entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : entry.originalSource);
-  const named = where.startsWith('file://') ? pathToFileURL(source).href : source;
-  return `${named}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+  return { file: where.startsWith('file://') ? pathToFileURL(source).href : source, line: entry.originalLine + 1, column: entry.originalColumn + 1 };
 }
 
 function mapped(text) {
-  return typeof text === 'string' ? text.replace(BUNDLED_PLACE, (place, where, line, column) => sourcePlace(where, line, column) ?? place) : text;
+  return text.replace(BUNDLED_PLACE, (place, where, line, column) => {
+    const source = sourceOf(where, line, column);
+    return source === undefined ? place : `${source.file}:${source.line}:${source.column}`;
+  });
 }
 
 /** An error as the reporters print it, its stack, message and cause with source places. */
@@ -50,11 +52,13 @@ function mappedError(error, seen = new Set()) {
   seen.add(error);
   for (const key of ['stack', 'message']) {
     const text = error[key];
-    if (typeof text !== 'string' || mapped(text) === text) continue;
+    if (typeof text !== 'string') continue;
+    const value = mapped(text);
+    if (value === text) continue;
     // Defined anew: the errors Node 24 hands a reporter have a read-only stack.
     const own = Object.getOwnPropertyDescriptor(error, key);
     try {
-      Object.defineProperty(error, key, { value: mapped(text), writable: true, configurable: true, enumerable: own?.enumerable ?? false });
+      Object.defineProperty(error, key, { value, writable: true, configurable: true, enumerable: own?.enumerable ?? false });
     } catch {
       // Neither writable nor configurable: printed as it is.
     }
@@ -67,13 +71,7 @@ function mappedError(error, seen = new Set()) {
 function mappedEvent(event) {
   const data = event.data;
   if (data === null || typeof data !== 'object') return event;
-  if (typeof data.file === 'string' && data.line !== undefined) {
-    const place = sourcePlace(data.file, data.line, data.column ?? 1);
-    if (place !== undefined) {
-      const [, file, line, column] = /^(.*):(\d+):(\d+)$/.exec(place);
-      Object.assign(data, { file, line: Number(line), column: Number(column) });
-    }
-  }
+  if (typeof data.file === 'string' && data.line !== undefined) Object.assign(data, sourceOf(data.file, data.line, data.column ?? 1));
   if (typeof data.message === 'string') data.message = mapped(data.message);
   if (data.details?.error) mappedError(data.details.error);
   return event;
